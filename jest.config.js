@@ -1,0 +1,39 @@
+// Three suites: unit (pure logic, no servers), component (one service or lib
+// against real MongoDB-wire, NATS and S3 servers), e2e (the whole system
+// started as the README starts it, spoken to over HTTP).
+const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+
+const shared = {
+  transform: { '^.+\\.ts$': swc },
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  // Tests run against the libraries' sources, not their build output.
+  moduleNameMapper: { '^@hangar/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  rootDir: __dirname,
+};
+
+module.exports = {
+  // Per-test (and per-hook) time limit; only honoured at the top level, not per project.
+  testTimeout: 120_000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/*/src/**/*.test.ts', '<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/tests/deploy/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'component',
+      testMatch: ['<rootDir>/libs/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest-e2e-global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
+    },
+  ],
+};

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Reusable environment fields, so every service spells them the same way. */
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export const milliseconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
+export const bytes = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .transform((v) => v === 'true' || v === '1' || v === 'yes')
+    .default(fallback);
+
+/** A host:port gRPC target such as `users:50051`. */
+export const grpcTarget = z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port');
+
+export const mongoUrl = z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL');
+
+export const natsUrl = z.string().regex(/^(nats|tls):\/\//, 'expected a nats:// URL');
+
+/** Settings every Hangar service process shares. */
+export const serviceBase = {
+  LOG_LEVEL: logLevel,
+  /** Time allowed for in-flight work at shutdown before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
+  HANGAR_VERSION: z.string().default('0.0.0-dev'),
+  /** Prometheus metrics at `GET /metrics` on this port, apart from the service's own; 0 turns them off. */
+  METRICS_PORT: port(9464),
+};
+
+/** S3-compatible object storage (MinIO, versitygw, AWS). */
+export const storageFields = {
+  S3_ENDPOINT: z.url(),
+  S3_ACCESS_KEY: z.string().min(1),
+  S3_SECRET_KEY: z.string().min(1),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name').default('hangar'),
+  S3_REGION: z.string().default('us-east-1'),
+};

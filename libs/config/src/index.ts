@@ -1,0 +1,3 @@
+export { z } from 'zod';
+export * from './load-config';
+export * from './fields';

@@ -1,0 +1,2 @@
+export * from './domain-errors';
+export * from './error-mapping';

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const id = z.number().int().positive();
+
+/**
+ * Every event Hangar publishes, with its payload schema: the public contract
+ * downstream systems subscribe to (docs/events.md). Subjects are
+ * `<prefix>.<domain>.<entity>.<event>.v<version>`; within a version, changes
+ * are additive only — a breaking change is a new version.
+ * Payloads carry ids, never secrets.
+ */
+export const EVENT_REGISTRY = {
+  'user.deleted': {
+    domain: 'users',
+    version: 1,
+    schema: z.object({ user_id: id }),
+  },
+  'app.deleted': {
+    domain: 'apps',
+    version: 1,
+    schema: z.object({ app_id: id }),
+  },
+  'scheme.deleted': {
+    domain: 'apps',
+    version: 1,
+    schema: z.object({ app_id: id, scheme_id: id }),
+  },
+  'channel.deleted': {
+    domain: 'apps',
+    version: 1,
+    schema: z.object({ app_id: id, scheme_id: id, channel_id: id }),
+  },
+  'release.created': {
+    domain: 'releases',
+    version: 1,
+    schema: z.object({
+      release_id: id,
+      app_id: id,
+      scheme_id: id,
+      channel_id: id,
+      version: id,
+      bundle_id: z.string(),
+      release_version: z.string(),
+      build_version: z.string(),
+      platform: z.string(),
+    }),
+  },
+  'release.deleted': {
+    domain: 'releases',
+    version: 1,
+    schema: z.object({ release_id: id, app_id: id, scheme_id: id, channel_id: id }),
+  },
+  'debug_file.created': {
+    domain: 'debug_files',
+    version: 1,
+    schema: z.object({
+      debug_file_id: id,
+      app_id: id,
+      channel_id: id,
+      release_version: z.string(),
+      build_version: z.string(),
+      uuids: z.array(z.string()),
+    }),
+  },
+  'debug_file.deleted': {
+    domain: 'debug_files',
+    version: 1,
+    schema: z.object({ debug_file_id: id, app_id: id, channel_id: id }),
+  },
+} as const;
+
+export type EventType = keyof typeof EVENT_REGISTRY;
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_REGISTRY)[T]['schema']>;
+
+export const DEFAULT_SUBJECT_PREFIX = 'hangar';
+
+/** `hangar.users.user.deleted.v1` for `user.deleted`. */
+export function subjectOf(type: EventType, prefix = DEFAULT_SUBJECT_PREFIX): string {
+  const { domain, version } = EVENT_REGISTRY[type];
+  return `${prefix}.${domain}.${type}.v${version}`;
+}
+
+export function isEventType(value: string): value is EventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_REGISTRY, value);
+}

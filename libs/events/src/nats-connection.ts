@@ -1,0 +1,24 @@
+import { NatsConnection, connect } from '@nats-io/transport-node';
+import { JetStreamClient, JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { Logger } from '@hangar/logger';
+
+export interface EventBus {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+}
+
+/**
+ * Connects and keeps reconnecting for as long as the process lives: a NATS
+ * outage delays events (the outbox holds them) but never stops a service.
+ */
+export async function connectEventBus(url: string, name: string, logger: Logger): Promise<EventBus> {
+  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000 });
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') logger.warn({ nats: status.type }, 'NATS connection changed');
+    }
+  })().catch(() => undefined);
+  const jsm = await jetstreamManager(nc, { timeout: 5_000 });
+  return { nc, js: jetstream(nc, { timeout: 5_000 }), jsm };
+}

@@ -1,0 +1,161 @@
+import type { Model, UpdateQuery } from 'mongoose';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { Logger, currentRequestId } from '@hangar/logger';
+import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
+import type { Envelope } from './envelope';
+import { publishEnvelope } from './publisher';
+
+/**
+ * The transactional outbox without transactions: FerretDB 1.x has none, so an
+ * event is written inside the same single-document write as the change it
+ * reports (`outbox` array on the changed document), and a relay publishes it
+ * afterwards. If NATS is down the events wait in the documents; if the
+ * process dies between publish and clear, the relay publishes again and the
+ * stream drops the duplicate by event id.
+ */
+export interface OutboxEntry {
+  id: string;
+  type: string;
+  /** The envelope as JSON: payload keys are never interpreted by the database. */
+  payload: string;
+  requestId?: string;
+}
+
+export interface OutboxFields {
+  outbox: OutboxEntry[];
+  /** Bumped on every append, so the relay clears only what it has published. */
+  outboxSeq: number;
+  outboxPending: boolean;
+}
+
+/** Schema fields to spread into any mongoose schema that records events. */
+export const outboxSchemaFields = {
+  outbox: { type: [{ _id: false, id: String, type: { type: String }, payload: String, requestId: String }], default: [] },
+  outboxSeq: { type: Number, default: 0 },
+  outboxPending: { type: Boolean, default: false, index: true },
+};
+
+function toEntry(envelope: Envelope): OutboxEntry {
+  const requestId = currentRequestId();
+  return { id: envelope.id, type: envelope.type, payload: JSON.stringify(envelope), ...(requestId ? { requestId } : {}) };
+}
+
+/** Outbox fields of a document created together with its events. */
+export function newOutbox(...envelopes: Envelope[]): OutboxFields {
+  return { outbox: envelopes.map(toEntry), outboxSeq: envelopes.length ? 1 : 0, outboxPending: envelopes.length > 0 };
+}
+
+/** Adds events to an update so they are written with it, atomically. */
+export function withEvents<T>(update: UpdateQuery<T>, ...envelopes: Envelope[]): UpdateQuery<T> {
+  const u = update as Record<string, Record<string, unknown> | undefined>;
+  return {
+    ...update,
+    $push: { ...(u.$push ?? {}), outbox: { $each: envelopes.map(toEntry) } },
+    $inc: { ...(u.$inc ?? {}), outboxSeq: 1 },
+    $set: { ...(u.$set ?? {}), outboxPending: true },
+  } as UpdateQuery<T>;
+}
+
+interface PendingDocument {
+  _id: unknown;
+  outbox: OutboxEntry[];
+  outboxSeq: number;
+  deletedAt?: Date;
+}
+
+export interface OutboxRelayOptions {
+  /** Models whose documents carry outbox fields. */
+  models: Model<any>[];
+  js: JetStreamClient;
+  logger: Logger;
+  prefix?: string;
+  /** How often to look for events that could not be published yet. */
+  intervalMs?: number;
+  batchSize?: number;
+  /**
+   * Models whose tombstones must outlive their events (their consumers still
+   * need the document, e.g. to find the files to delete); those consumers
+   * remove the tombstones themselves.
+   */
+  keepTombstonesOf?: Model<any>[];
+}
+
+/**
+ * Publishes pending events and clears them. Documents marked deleted
+ * (tombstones, `deletedAt` set) are removed once their events are out, so a
+ * delete and its event stay one atomic write.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.poke(), this.options.intervalMs ?? 1_000);
+    this.timer.unref();
+    this.poke();
+  }
+
+  /** Publish now (called right after a write that recorded events). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err) => this.options.logger.warn({ err }, 'outbox relay pass failed; will retry'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  /** Waits for the pass in progress (tests, shutdown). */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    const { models, js, prefix = DEFAULT_SUBJECT_PREFIX, batchSize = 100 } = this.options;
+    for (const model of models) {
+      const pending = (await model
+        .find({ outboxPending: true }, { outbox: 1, outboxSeq: 1, deletedAt: 1 })
+        .limit(batchSize)
+        .lean()) as unknown as PendingDocument[];
+      for (const doc of pending) {
+        for (const entry of doc.outbox) {
+          await publishEnvelope(js, JSON.parse(entry.payload) as Envelope, { prefix, requestId: entry.requestId });
+        }
+        if (doc.deletedAt && !this.options.keepTombstonesOf?.includes(model)) {
+          // One write removes the tombstone once its events are out. Clearing
+          // first and deleting after left a tombstone forever (no longer
+          // pending, never looked at again) when the process died in between.
+          await model.deleteOne({ _id: doc._id, outboxSeq: doc.outboxSeq });
+          continue;
+        }
+        // Only what was published (same seq); without timestamps, or relaying
+        // an event would move the document's updatedAt.
+        await model.updateOne(
+          { _id: doc._id, outboxSeq: doc.outboxSeq },
+          { $set: { outbox: [], outboxPending: false } },
+          { timestamps: false },
+        );
+      }
+      if (pending.length === batchSize) this.again = true;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import {
+  CallOptions,
+  Channel,
+  Client,
+  ClientError,
+  ClientMiddlewareCall,
+  CompatServiceDefinition,
+  Metadata,
+  Status,
+  createClientFactory,
+} from 'nice-grpc';
+import { DeadlineOptions, deadlineMiddleware } from 'nice-grpc-client-middleware-deadline';
+import { HealthDefinition, HealthCheckResponse_ServingStatus } from 'nice-grpc-server-health/lib/proto/grpc/health/v1/health';
+import { FieldErrors, domainErrorFrom } from '@hangar/errors';
+import { REQUEST_ID_HEADER, currentRequestId } from '@hangar/logger';
+import { Metrics, grpcClientMetrics } from '@hangar/metrics';
+import { createServiceChannel } from './channel';
+import { ERROR_CODE_TRAILER, ERROR_ENTRY_TRAILER, rpcLabels, statusName } from './server-middleware';
+
+export type ServiceClient<S extends CompatServiceDefinition> = Client<S, DeadlineOptions>;
+
+export interface ClientOptions {
+  /** Deadline of every call unless the caller sets one: no call waits forever. */
+  defaultDeadlineMs?: number;
+  /** Counts and times the calls (hangar_grpc_client_*). */
+  metrics?: Metrics;
+}
+
+/** Counts every call by service, method and the status it ended with (the deadline's included). */
+function clientMetricsMiddleware(metrics: Metrics) {
+  const { handled, duration } = grpcClientMetrics(metrics);
+  return async function* <Request, Response>(
+    call: ClientMiddlewareCall<Request, Response>,
+    options: CallOptions,
+  ): AsyncGenerator<Response, Response | void, undefined> {
+    const stop = duration.startTimer();
+    let code = Status.OK;
+    try {
+      return yield* call.next(call.request as never, options);
+    } catch (err) {
+      code = err instanceof ClientError ? err.code : err instanceof Error && err.name === 'AbortError' ? Status.CANCELLED : Status.UNKNOWN;
+      throw err;
+    } finally {
+      const labels = { ...rpcLabels(call.method.path), code: statusName(code) };
+      handled.inc(labels);
+      stop(labels);
+    }
+  };
+}
+
+/**
+ * Carries the request id into metadata and turns gRPC failures back into the
+ * domain errors the service raised (exact code and field problems from the
+ * trailers), so the gateway maps them to HTTP with the same table.
+ */
+async function* contextAndErrors<Request, Response>(
+  call: ClientMiddlewareCall<Request, Response>,
+  options: CallOptions,
+): AsyncGenerator<Response, Response | void, undefined> {
+  const metadata = Metadata(options.metadata);
+  const requestId = currentRequestId();
+  if (requestId && !metadata.has(REQUEST_ID_HEADER)) metadata.set(REQUEST_ID_HEADER, requestId);
+  let trailer: Metadata | undefined;
+  try {
+    return yield* call.next(call.request as never, {
+      ...options,
+      metadata,
+      onTrailer(received) {
+        trailer = received;
+        options.onTrailer?.(received);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof ClientError)) throw err;
+    const code = trailer?.get(ERROR_CODE_TRAILER);
+    const entryJson = trailer?.get(ERROR_ENTRY_TRAILER);
+    let entry: FieldErrors | undefined;
+    if (entryJson) {
+      try {
+        entry = JSON.parse(entryJson) as FieldErrors;
+      } catch {
+        entry = undefined;
+      }
+    }
+    // A service that is down answers UNAVAILABLE with a transport message; keep
+    // the client-facing message about the dependency, not the socket.
+    const message = err.code === Status.UNAVAILABLE && !code ? 'A service is unavailable, try again shortly' : err.details;
+    throw domainErrorFrom(err.code, message, code, entry);
+  }
+}
+
+export function createServiceClient<S extends CompatServiceDefinition>(
+  definition: S,
+  target: string | Channel,
+  { defaultDeadlineMs = 10_000, metrics }: ClientOptions = {},
+): ServiceClient<S> {
+  const channel = typeof target === 'string' ? createServiceChannel(target) : target;
+  // The middleware added last runs outermost: the deadline's own
+  // DEADLINE_EXCEEDED must pass through the error translation too.
+  const factory = createClientFactory().use(deadlineMiddleware);
+  // Between the two: sees the deadline's status, before it becomes a domain error.
+  return (metrics ? factory.use(clientMetricsMiddleware(metrics)) : factory)
+    .use(contextAndErrors)
+    .create(definition, channel, { '*': { deadline: defaultDeadlineMs } }) as ServiceClient<S>;
+}
+
+/** Asks a service's standard health endpoint whether it is SERVING. */
+export async function checkHealth(target: string | Channel, deadlineMs = 1_000): Promise<boolean> {
+  const client = createServiceClient(HealthDefinition, target, { defaultDeadlineMs: deadlineMs });
+  try {
+    const response = await client.check({ service: '' });
+    return response.status === HealthCheckResponse_ServingStatus.SERVING;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,83 @@
+import { Writable } from 'node:stream';
+import { DeadlineExceeded, InvalidArgument, NotFound, Unavailable, Unimplemented } from '@hangar/errors';
+import { createLogger, currentRequestId, runWithContext } from '@hangar/logger';
+import { users } from '@hangar/proto';
+import { checkHealth, createGrpcServer, createServiceClient } from './index';
+
+/**
+ * A real gRPC server and client in one process: the error table and the
+ * request id must survive the wire exactly.
+ */
+describe('gRPC server and client helpers', () => {
+  const logged: string[] = [];
+  const logger = createLogger({
+    service: 'test',
+    level: 'debug',
+    destination: new Writable({ write: (c, _e, done) => (logged.push(c.toString()), done()) }),
+  });
+  const server = createGrpcServer({ logger });
+  let seenRequestId: string | undefined;
+  const impl: Partial<users.UsersServiceImplementation> = {
+    async getUser(req, context) {
+      seenRequestId = currentRequestId();
+      if (req.id === 1) throw new InvalidArgument('Invalid user', { email: ['is invalid'] });
+      if (req.id === 2) throw new NotFound('User 2 not found');
+      if (req.id === 3) throw new Error('secret internals: connection string mongodb://user:pw@db');
+      if (req.id === 4) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2_000);
+          context.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()));
+        });
+      }
+      return { id: req.id, username: 'u', email: 'e', locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member', createdAtMs: 0, updatedAtMs: 0 };
+    },
+  };
+  let target = '';
+  let client: ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>;
+
+  beforeAll(async () => {
+    const unimplemented = async () => {
+      throw new Unimplemented();
+    };
+    const full = Object.fromEntries(
+      Object.keys(users.UsersServiceDefinition.methods).map((name) => [name, impl[name as keyof typeof impl] ?? unimplemented]),
+    );
+    server.add(users.UsersServiceDefinition, full as unknown as users.UsersServiceImplementation);
+    target = `127.0.0.1:${await server.listen('127.0.0.1:0')}`;
+    client = createServiceClient(users.UsersServiceDefinition, target, { defaultDeadlineMs: 500 });
+  });
+
+  afterAll(() => server.shutdown(1_000));
+
+  it('when the service raises InvalidArgument with fields, then the client gets the same error and entry', async () => {
+    await expect(client.getUser({ id: 1 })).rejects.toMatchObject({ code: 'invalid_argument', entry: { email: ['is invalid'] } });
+    await expect(client.getUser({ id: 1 })).rejects.toBeInstanceOf(InvalidArgument);
+  });
+
+  it('when the service raises NotFound, then the client gets NotFound with its message', async () => {
+    await expect(client.getUser({ id: 2 })).rejects.toMatchObject({ code: 'not_found', message: 'User 2 not found' });
+  });
+
+  it('when the service fails unexpectedly, then the client sees a generic internal error and the stack is logged', async () => {
+    const error = await client.getUser({ id: 3 }).catch((e: unknown) => e as Error);
+    expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
+    expect(JSON.stringify(error)).not.toContain('mongodb://');
+    expect(logged.join('')).toContain('secret internals');
+  });
+
+  it('when a call outlives its deadline, then the client gets DeadlineExceeded', async () => {
+    await expect(client.getUser({ id: 4 })).rejects.toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it('when the caller has a request id, then the service handles the call inside it', async () => {
+    await runWithContext({ requestId: 'rid-42' }, () => client.getUser({ id: 9 }));
+    expect(seenRequestId).toBe('rid-42');
+  });
+
+  it('when the server is up, then health is SERVING; when nothing listens, then calls are Unavailable', async () => {
+    expect(await checkHealth(target)).toBe(true);
+    const nowhere = createServiceClient(users.UsersServiceDefinition, '127.0.0.1:1', { defaultDeadlineMs: 2_000 });
+    await expect(nowhere.getUser({ id: 9 })).rejects.toBeInstanceOf(Unavailable);
+    expect(await checkHealth('127.0.0.1:1', 300)).toBe(false);
+  });
+});

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { ManagedProcess, spawnManaged } from './child-processes';
+import { ferretdbBinary, natsServerBinary, versitygwBinary } from './go-tools';
+import { isListening, waitFor } from './net';
+
+/** Where each dependency of Hangar is reached. */
+export interface Infrastructure {
+  mongoUrl: string;
+  natsUrl: string;
+  s3: { endpoint: string; accessKey: string; secretKey: string };
+  /** Human-readable origin of each, for the launcher's banner. */
+  origins: { mongo: string; nats: string; s3: string };
+  /** Stops the servers this call started (not ones it found running). */
+  stop(): Promise<void>;
+}
+
+export interface ResolveOptions {
+  /** Data of servers started here: HANGAR_DATA_DIR, default .hangar/ in the checkout. */
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+const DEFAULT_PORTS = { mongo: 27017, nats: 4222, s3: 9000 } as const;
+
+/** Credentials of an S3 server Hangar starts itself; only ever on 127.0.0.1. */
+const LOCAL_S3_CREDENTIALS = { accessKey: 'hangar-local', secretKey: 'hangar-local-secret' };
+
+const HOST = '127.0.0.1';
+
+/**
+ * Resolves MongoDB-wire, NATS and S3, each in the same order: the URL from the
+ * environment, else a server already listening on its default port, else one
+ * started here on 127.0.0.1 with its data under `dataDir`. Used by `npm run up`
+ * and by the test suites, so both run against the same kind of servers.
+ */
+export async function resolveInfrastructure({ dataDir, env = process.env, log = () => {} }: ResolveOptions): Promise<Infrastructure> {
+  const started: ManagedProcess[] = [];
+  const logsDir = path.join(dataDir, 'logs');
+  try {
+    const mongo = await resolveMongo(env, dataDir, logsDir, started, log);
+    const nats = await resolveNats(env, dataDir, logsDir, started, log);
+    const s3 = await resolveS3(env, dataDir, logsDir, started, log);
+    return {
+      mongoUrl: mongo.url,
+      natsUrl: nats.url,
+      s3: s3.s3,
+      origins: { mongo: mongo.origin, nats: nats.origin, s3: s3.origin },
+      stop: () => stopAll(started),
+    };
+  } catch (err) {
+    await stopAll(started);
+    throw err;
+  }
+}
+
+async function stopAll(processes: ManagedProcess[]): Promise<void> {
+  await Promise.all(processes.reverse().map((p) => p.stop(5_000)));
+  processes.length = 0;
+}
+
+async function resolveMongo(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {
+  if (env.MONGO_URL) return { url: env.MONGO_URL, origin: 'MONGO_URL' };
+  const url = `mongodb://${HOST}:${DEFAULT_PORTS.mongo}`;
+  if (await isListening(HOST, DEFAULT_PORTS.mongo)) return { url, origin: `already running on ${HOST}:${DEFAULT_PORTS.mongo}` };
+  const binary = ferretdbBinary();
+  log(`Starting FerretDB on ${HOST}:${DEFAULT_PORTS.mongo}`);
+  const child = spawnManaged({
+    name: 'ferretdb',
+    command: binary,
+    args: ['-listen', `${HOST}:${DEFAULT_PORTS.mongo}`, '-data-dir', path.join(dataDir, 'ferretdb')],
+    logFile: path.join(logsDir, 'ferretdb.log'),
+  });
+  started.push(child);
+  await waitFor('FerretDB', () => isListening(HOST, DEFAULT_PORTS.mongo), { timeoutMs: 30_000 });
+  return { url, origin: `FerretDB started here (${path.join(dataDir, 'ferretdb')})` };
+}
+
+async function resolveNats(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {
+  if (env.NATS_URL) return { url: env.NATS_URL, origin: 'NATS_URL' };
+  const url = `nats://${HOST}:${DEFAULT_PORTS.nats}`;
+  if (await isListening(HOST, DEFAULT_PORTS.nats)) return { url, origin: `already running on ${HOST}:${DEFAULT_PORTS.nats}` };
+  const storeDir = path.join(dataDir, 'nats');
+  log(`Starting nats-server on ${HOST}:${DEFAULT_PORTS.nats}`);
+  fs.mkdirSync(storeDir, { recursive: true });
+  const child = spawnManaged({
+    name: 'nats-server',
+    command: natsServerBinary(),
+    args: ['-a', HOST, '-p', String(DEFAULT_PORTS.nats), '-js', '-sd', storeDir],
+    logFile: path.join(logsDir, 'nats.log'),
+  });
+  started.push(child);
+  await waitFor('nats-server', () => isListening(HOST, DEFAULT_PORTS.nats), { timeoutMs: 15_000 });
+  return { url, origin: `nats-server started here (${storeDir})` };
+}
+
+async function resolveS3(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {
+  const accessKey = env.S3_ACCESS_KEY ?? LOCAL_S3_CREDENTIALS.accessKey;
+  const secretKey = env.S3_SECRET_KEY ?? LOCAL_S3_CREDENTIALS.secretKey;
+  if (env.S3_ENDPOINT) return { s3: { endpoint: env.S3_ENDPOINT, accessKey, secretKey }, origin: 'S3_ENDPOINT' };
+  const endpoint = `http://${HOST}:${DEFAULT_PORTS.s3}`;
+  if (await isListening(HOST, DEFAULT_PORTS.s3)) {
+    return { s3: { endpoint, accessKey, secretKey }, origin: `already running on ${HOST}:${DEFAULT_PORTS.s3}` };
+  }
+  const binary = versitygwBinary();
+  log(`Starting versitygw on ${HOST}:${DEFAULT_PORTS.s3}`);
+  const root = path.join(dataDir, 's3', 'data');
+  // versitygw keeps object metadata in extended attributes; a sidecar folder
+  // works on every filesystem, including ones without user xattrs.
+  const sidecar = path.join(dataDir, 's3', 'meta');
+  fs.mkdirSync(root, { recursive: true });
+  fs.mkdirSync(sidecar, { recursive: true });
+  const child = spawnManaged({
+    name: 'versitygw',
+    command: binary,
+    args: ['--port', `${HOST}:${DEFAULT_PORTS.s3}`, 'posix', '--sidecar', sidecar, root],
+    env: { ...process.env, ROOT_ACCESS_KEY: accessKey, ROOT_SECRET_KEY: secretKey },
+    logFile: path.join(logsDir, 'versitygw.log'),
+  });
+  started.push(child);
+  await waitFor('versitygw', () => httpAnswers(endpoint), { timeoutMs: 15_000 });
+  return { s3: { endpoint, accessKey, secretKey }, origin: `versitygw started here (${root})` };
+}
+
+function httpAnswers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(url, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.setTimeout(500, () => req.destroy());
+    req.once('error', () => resolve(false));
+  });
+}

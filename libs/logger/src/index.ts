@@ -1,0 +1,3 @@
+export * from './create-logger';
+export * from './request-context';
+export * from './redaction';

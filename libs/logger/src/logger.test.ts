@@ -1,0 +1,52 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './create-logger';
+import { acceptRequestId, runWithContext } from './request-context';
+import { redactUrl } from './redaction';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ service: 'test', destination }) };
+}
+
+describe('logger', () => {
+  it('when a line is logged inside a request context, then it carries the request id', () => {
+    const { lines, logger } = capture();
+    runWithContext({ requestId: 'req-1' }, () => logger.info('inside'));
+    logger.info('outside');
+    expect(lines[0]).toMatchObject({ msg: 'inside', requestId: 'req-1', service: 'test' });
+    expect(lines[1]).not.toHaveProperty('requestId');
+  });
+
+  it('when secrets are logged as fields, then their values are redacted', () => {
+    const { lines, logger } = capture();
+    logger.info({ token: 'hgr_secret', body: { password: 'pw', channel_key: 'ck' }, req: { headers: { authorization: 'Bearer x' } } }, 'x');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['hgr_secret', '"pw"', '"ck"', 'Bearer x']) expect(text).not.toContain(secret);
+    expect(text).toContain('[REDACTED]');
+  });
+});
+
+describe('redactUrl', () => {
+  it('when a URL has secret query parameters, then only their values are replaced', () => {
+    expect(redactUrl('/api/apps?token=abc&page=2&channel_key=xyz&PASSWORD=p')).toBe(
+      '/api/apps?token=[REDACTED]&page=2&channel_key=[REDACTED]&PASSWORD=[REDACTED]',
+    );
+    expect(redactUrl('/api/apps?%74oken=abc')).toBe('/api/apps?%74oken=[REDACTED]');
+    expect(redactUrl('/version')).toBe('/version');
+  });
+});
+
+describe('acceptRequestId', () => {
+  it('when the incoming id is sane it is kept, otherwise a new one is made', () => {
+    expect(acceptRequestId('abc-123')).toBe('abc-123');
+    expect(acceptRequestId('bad id with spaces')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(acceptRequestId('x'.repeat(200))).toMatch(/^[0-9a-f-]{36}$/);
+    expect(acceptRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,73 @@
+import type { Metrics } from './metrics';
+
+/**
+ * Every Hangar series, named once here so dashboards and alerts can rely on
+ * them (docs/operations.md lists them). Labels never carry ids, tokens,
+ * channel keys or raw URLs: only bounded sets (route patterns, RPC names,
+ * status codes, event types, consumer names).
+ */
+
+/** Gateway: every HTTP request, by express route pattern (`/api/apps/:id`), never the raw path. */
+export function httpServerMetrics(metrics: Metrics) {
+  return {
+    requests: metrics.counter('hangar_http_requests_total', 'HTTP requests answered by the gateway', ['method', 'route', 'status']),
+    duration: metrics.histogram('hangar_http_request_duration_seconds', 'Time from request to the end of the response', ['method', 'route', 'status']),
+  };
+}
+
+/** Every RPC a gRPC server handled, with its final status code name (OK, NOT_FOUND, …). */
+export function grpcServerMetrics(metrics: Metrics) {
+  return {
+    handled: metrics.counter('hangar_grpc_server_handled_total', 'RPCs completed by this server', ['service', 'method', 'code']),
+    duration: metrics.histogram('hangar_grpc_server_handling_seconds', 'Time this server spent on an RPC', ['service', 'method', 'code']),
+  };
+}
+
+/** Every RPC a gRPC client made, with the status code it got back. */
+export function grpcClientMetrics(metrics: Metrics) {
+  return {
+    handled: metrics.counter('hangar_grpc_client_handled_total', 'RPCs completed by this process as a client', ['service', 'method', 'code']),
+    duration: metrics.histogram('hangar_grpc_client_handling_seconds', 'Time an RPC took as seen by the client', ['service', 'method', 'code']),
+  };
+}
+
+export type UploadKind = 'package' | 'debug_file';
+
+/** Bytes of upload bodies (the file plus the multipart framing and fields), counted as they arrive. */
+export function uploadBytesCounter(metrics: Metrics) {
+  return metrics.counter('hangar_upload_bytes_total', 'Bytes of upload request bodies received by the gateway', ['kind']);
+}
+
+export type ParseOutcome = 'ok' | 'corrupt' | 'unknown' | 'unavailable';
+
+/** Package parsing in the releases workers; `format` is the detected one (ipa, apk, …) or `unknown`. */
+export function packageParseHistogram(metrics: Metrics) {
+  return metrics.histogram(
+    'hangar_package_parse_seconds',
+    'Time a parsing worker took to read a package',
+    ['format', 'outcome'],
+    [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+  );
+}
+
+export type ConsumerResult = 'done' | 'skipped' | 'failed' | 'malformed';
+
+/** The JetStream consumer runner (libs/events): outcomes, redeliveries and lag. */
+export function eventConsumerMetrics(metrics: Metrics) {
+  return {
+    processed: metrics.counter('hangar_event_consumer_processed_total', 'Event deliveries handled, by result', ['consumer', 'event', 'result']),
+    redeliveries: metrics.counter('hangar_event_consumer_redeliveries_total', 'Deliveries that were not the first of their message', ['consumer', 'event']),
+    pending: metrics.gauge('hangar_event_consumer_pending', 'Messages not yet delivered to the consumer (JetStream num_pending), sampled', ['consumer']),
+  };
+}
+
+/**
+ * Outgoing webhook deliveries (apps service). `outcome`: `success` (2xx),
+ * `failure` (an answer other than 2xx, or no answer: will be retried),
+ * `gave_up` (the last attempt failed). One increment per attempt.
+ */
+export type WebhookOutcome = 'success' | 'failure' | 'gave_up';
+
+export function webhookDeliveriesCounter(metrics: Metrics) {
+  return metrics.counter('hangar_webhook_deliveries_total', 'Webhook delivery attempts, by outcome', ['outcome']);
+}

@@ -1,0 +1,55 @@
+import { Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Metrics } from './metrics';
+
+export interface MetricsServer {
+  /** The bound port; undefined when metrics are off (METRICS_PORT=0). */
+  port: number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves `GET /metrics` on its own port, apart from the service's gRPC or
+ * HTTP port, so scraping needs no token and the NetworkPolicies can open it
+ * to the monitoring namespace only. Port 0 turns it off.
+ */
+export async function serveMetrics(metrics: Metrics, { port, host = '0.0.0.0' }: { port: number; host?: string }): Promise<MetricsServer> {
+  if (port === 0) return { port: undefined, stop: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: metrics are at /metrics\n');
+      return;
+    }
+    metrics.exposition().then(
+      ({ contentType, body }) => {
+        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      (err: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      },
+    );
+  });
+  // Scrapes are short: do not let a keep-alive scraper hold shutdown up.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,3 @@
+export * from './connection';
+export * from './counters';
+export * from './mongo-errors';

@@ -1,0 +1,2 @@
+export * from './passwords';
+export * from './random';

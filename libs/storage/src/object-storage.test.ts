@@ -1,0 +1,32 @@
+import { PayloadTooLarge, Unavailable } from '@hangar/errors';
+import { contentDisposition, toStorageError } from './object-storage';
+
+describe('contentDisposition', () => {
+  it('when the file name is plain ASCII, then both forms carry it', () => {
+    expect(contentDisposition('app-1.2.apk')).toBe(`attachment; filename="app-1.2.apk"; filename*=UTF-8''app-1.2.apk`);
+  });
+
+  it('when the file name has quotes, backslashes or non-ASCII letters, then the quoted form is made safe and the UTF-8 form keeps them', () => {
+    const header = contentDisposition('Café "beta"\\1.ipa');
+
+    expect(header).toContain('filename="Caf_ _beta__1.ipa"');
+    expect(header).toContain(`filename*=UTF-8''${encodeURIComponent('Café "beta"\\1.ipa')}`);
+  });
+});
+
+describe('toStorageError', () => {
+  it('when the network fails, then it is Unavailable', () => {
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND']) {
+      expect(toStorageError(Object.assign(new Error('x'), { code }))).toBeInstanceOf(Unavailable);
+    }
+  });
+
+  it('when it is a domain error or an S3 answer, then it passes through', () => {
+    const tooLarge = new PayloadTooLarge('big');
+    const s3 = Object.assign(new Error('Access Denied'), { code: 'AccessDenied' });
+
+    expect(toStorageError(tooLarge)).toBe(tooLarge);
+    expect(toStorageError(s3)).toBe(s3);
+    expect(toStorageError('odd')).toEqual(new Error('odd'));
+  });
+});

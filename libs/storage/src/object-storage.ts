@@ -1,0 +1,214 @@
+import { Readable } from 'node:stream';
+import { Client } from 'minio';
+import { DomainError, PayloadTooLarge, Unavailable } from '@hangar/errors';
+import { ByteBudget } from './byte-budget';
+import { isSourceFailure, multipartUpload } from './multipart-upload';
+import { RangeReader, type RangeReaderOptions } from './range-reader';
+
+export interface StorageConfig {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region?: string;
+  /** Bytes per multipart part; S3 needs at least 5 MiB except for the last. */
+  partSize?: number;
+  /** Parts in flight at once per upload; with partSize, bounds memory. */
+  partConcurrency?: number;
+  /** Part buffers of all uploads of this process together (default 96 MiB). */
+  uploadMemoryBytes?: number;
+}
+
+export interface PutOptions {
+  /** Refuse (and remove what was sent) past this many bytes. */
+  maxBytes?: number;
+  contentType?: string;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+}
+
+export interface PresignOptions {
+  /** Suggested file name for the browser's download. */
+  fileName?: string;
+  contentType?: string;
+}
+
+/**
+ * S3-compatible object storage through the minio client. Streams go up in
+ * parts we drive ourselves (see multipart-upload.ts) so memory stays at
+ * partSize × (partConcurrency + 1) whatever the file size.
+ */
+export class ObjectStorage {
+  readonly client: Client;
+  readonly bucket: string;
+  private readonly partSize: number;
+  private readonly partConcurrency: number;
+  private readonly uploadBudget: ByteBudget;
+
+  constructor(config: StorageConfig) {
+    const url = new URL(config.endpoint);
+    this.client = new Client({
+      endPoint: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      useSSL: url.protocol === 'https:',
+      accessKey: config.accessKey,
+      secretKey: config.secretKey,
+      region: config.region ?? 'us-east-1',
+      pathStyle: true,
+    });
+    this.bucket = config.bucket;
+    this.partSize = config.partSize ?? 8 * 1024 * 1024;
+    this.partConcurrency = config.partConcurrency ?? 2;
+    this.uploadBudget = new ByteBudget(Math.max(this.partSize, config.uploadMemoryBytes ?? 96 * 1024 * 1024));
+  }
+
+  async ensureBucket(): Promise<void> {
+    await this.guard(async () => {
+      if (!(await this.client.bucketExists(this.bucket))) {
+        await this.client.makeBucket(this.bucket).catch(async (err: unknown) => {
+          // Another replica created it first.
+          if (!(await this.client.bucketExists(this.bucket))) throw err;
+        });
+      }
+    });
+  }
+
+  /** Streams `source` to `key`. PayloadTooLarge past maxBytes; nothing is left behind on failure. */
+  putStream(key: string, source: Readable, options: PutOptions = {}): Promise<StoredObject> {
+    return this.guard(async () => {
+      const size = await multipartUpload({
+        client: this.client,
+        bucket: this.bucket,
+        key,
+        source,
+        partSize: this.partSize,
+        partConcurrency: this.partConcurrency,
+        maxBytes: options.maxBytes,
+        contentType: options.contentType ?? 'application/octet-stream',
+        budget: this.uploadBudget,
+      });
+      return { key, size };
+    });
+  }
+
+  putBuffer(key: string, data: Buffer, contentType = 'application/octet-stream'): Promise<StoredObject> {
+    return this.guard(async () => {
+      await this.client.putObject(this.bucket, key, data, data.length, { 'Content-Type': contentType });
+      return { key, size: data.length };
+    });
+  }
+
+  getStream(key: string): Promise<Readable> {
+    return this.guard(() => this.client.getObject(this.bucket, key));
+  }
+
+  /** Reads part of an object: parsers fetch only what they need. */
+  getRange(key: string, offset: number, length: number): Promise<Readable> {
+    return this.guard(() => this.client.getPartialObject(this.bucket, key, offset, length));
+  }
+
+  /**
+   * Opens `key` for positional reads through ranged GETs with a small block cache (see
+   * RangeReader): a parser reads a zip's central directory and a few members, never the whole
+   * object. Fails (NotFound from S3) when the object does not exist. Close it when done.
+   */
+  openRangeSource(key: string, options: Omit<RangeReaderOptions, 'mapError'> = {}): Promise<RangeReader> {
+    return this.guard(async () => {
+      const { size } = await this.client.statObject(this.bucket, key);
+      return new RangeReader(size, (offset, length) => this.client.getPartialObject(this.bucket, key, offset, length), {
+        ...options,
+        mapError: toStorageError,
+      });
+    });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.statObject(this.bucket, key);
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw toStorageError(err);
+    }
+  }
+
+  /** Idempotent: deleting what is already gone succeeds. */
+  delete(key: string): Promise<void> {
+    return this.guard(() => this.client.removeObject(this.bucket, key));
+  }
+
+  presignedGetUrl(key: string, expiresSeconds: number, options: PresignOptions = {}): Promise<string> {
+    const response: Record<string, string> = {};
+    if (options.fileName) response['response-content-disposition'] = contentDisposition(options.fileName);
+    if (options.contentType) response['response-content-type'] = options.contentType;
+    return this.guard(() => this.client.presignedGetObject(this.bucket, key, expiresSeconds, response));
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.client.bucketExists(this.bucket);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toStorageError(err);
+    }
+  }
+}
+
+/** `attachment; filename="…"` with an RFC 5987 form for non-ASCII names. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+function isNotFound(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'NotFound' || code === 'NoSuchKey';
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+
+/** Storage outages are 503s; our own domain errors pass through. */
+export function toStorageError(err: unknown): Error {
+  if (err instanceof DomainError) return err;
+  // A dropped upload connection (ECONNRESET from the source) is the client's
+  // problem, not a storage outage: keep it as it is.
+  if (isSourceFailure(err)) return err as Error;
+  const code = (err as { code?: string })?.code;
+  if (code && NETWORK_CODES.has(code)) return new Unavailable('Object storage is unavailable, try again shortly');
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+export { PayloadTooLarge };
+
+/** The storage settings every service reads (`storageFields` of @hangar/config). */
+export interface StorageEnvironment {
+  S3_ENDPOINT: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+}
+
+/** Connects to the configured bucket, creating it on first use. */
+export async function openStorage(config: StorageEnvironment): Promise<ObjectStorage> {
+  const storage = new ObjectStorage({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+  await storage.ensureBucket();
+  return storage;
+}
