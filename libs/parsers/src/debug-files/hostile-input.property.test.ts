@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip } from '@hangar/testing';
+import { DebugFileParseError, parseDebugFile, type ParsedDebugFile } from './index';
+
+// Hostile input, property-based (issue 9): a debug-file upload of any bytes either parses to the
+// documented shape or is refused with DebugFileParseError — never another error, never a hang.
+// Seeds are the real dSYM and ProGuard archives; the fixed-case rejections stay in
+// parse-debug-file.test.ts.
+
+const FIXTURES = resolve(__dirname, '../../../../../shared/fixtures');
+const ARCHIVES = ['dsyms/single_ios.dSYM.zip', 'dsyms/multi_ios.dSYM.zip', 'proguards/single_mapping.zip', 'proguards/full_mapping.zip'];
+const HANG_MS = 10_000;
+
+let workDir: string;
+let counter = 0;
+const seeds = new Map<string, Buffer>();
+/** Layouts of real archives whose hand-decoded member (Mach-O, Info.plist, manifest) is damaged. */
+const layouts = new Map<string, { target: string; members: Array<{ name: string; data: Buffer }> }>();
+
+beforeAll(async () => {
+  for (const method of ['debug', 'warn', 'error'] as const) jest.spyOn(console, method).mockImplementation(() => undefined);
+  workDir = await mkdtemp(join(tmpdir(), 'hangar-hostile-debug-'));
+  for (const archive of ARCHIVES) seeds.set(archive, await readFile(join(FIXTURES, archive)));
+  const unzip = (archive: string, member: string) => execFileSync('unzip', ['-p', join(FIXTURES, archive), member], { maxBuffer: 64 * 1024 * 1024 });
+  const dsym = [
+    // The universal (armv7 + arm64) DWARF file: fat header, two slices, UUID load commands.
+    { name: 'iOS.app.dSYM/Contents/Resources/DWARF/iOS', data: unzip('dsyms/multi_ios.dSYM.zip', 'iOS.app.dSYM/Contents/Resources/DWARF/iOS') },
+    { name: 'iOS.app.dSYM/Contents/Info.plist', data: unzip('dsyms/multi_ios.dSYM.zip', 'iOS.app.dSYM/Contents/Info.plist') },
+  ];
+  layouts.set('dSYM DWARF Mach-O', { target: dsym[0]!.name, members: dsym });
+  layouts.set('dSYM Info.plist', { target: dsym[1]!.name, members: dsym });
+  const proguard = ['AndroidManifest.xml', 'R.txt'].map((name) => ({ name, data: unzip('proguards/full_mapping.zip', name) }));
+  // A short mapping keeps each run cheap; the hashing reads it whole either way.
+  proguard.push({ name: 'mapping.txt', data: unzip('proguards/full_mapping.zip', 'mapping.txt').subarray(0, 64 * 1024) });
+  layouts.set('ProGuard AndroidManifest.xml', { target: 'AndroidManifest.xml', members: proguard });
+  layouts.set('ProGuard mapping.txt', { target: 'mapping.txt', members: proguard });
+});
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+function assertWellFormed(parsed: ParsedDebugFile): void {
+  expect(Array.isArray(parsed.entries)).toBe(true);
+  const json = JSON.stringify(parsed);
+  expect(json.length).toBeGreaterThan(0);
+}
+
+async function checkDebugBytes(bytes: Buffer): Promise<void> {
+  const path = join(workDir, `upload-${++counter}.zip`);
+  await writeFile(path, bytes);
+  try {
+    const outcome = await settleWithin(parseDebugFile(path), HANG_MS);
+    if (outcome.kind === 'hang') throw new Error(`parseDebugFile did not settle in ${HANG_MS} ms`);
+    if (outcome.kind === 'error' && !(outcome.error instanceof DebugFileParseError)) {
+      throw new Error(`parseDebugFile threw ${String((outcome.error as Error)?.name)}: ${String((outcome.error as Error)?.message)}`);
+    }
+    if (outcome.kind === 'value') assertWellFormed(outcome.value);
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+const mutation: fc.Arbitrary<Mutation> = fc.record({
+  kind: fc.constantFrom(...MUTATION_KINDS),
+  at: fc.nat(),
+  region: fc.constantFrom('head', 'tail', 'anywhere'),
+  span: fc.nat(),
+  noise: fc.array(fc.nat({ max: 255 }), { minLength: 1, maxLength: 64 }),
+});
+const runs = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false });
+
+describe('debug-file parser on hostile bytes (property-based)', () => {
+  it('when the bytes are arbitrary, optionally behind zip magic, then only DebugFileParseError comes back', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('', 'PK\x03\x04', 'PK\x05\x06'), fc.uint8Array({ maxLength: 2048 }), async (magic, body) => {
+        await checkDebugBytes(Buffer.concat([Buffer.from(magic, 'latin1'), Buffer.from(body)]));
+      }),
+      runs(100),
+    );
+  });
+
+  it('when a real dSYM or mapping archive is damaged, then it parses or is refused with DebugFileParseError', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...seeds.keys()), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (seed, mutations) => {
+        let bytes = seeds.get(seed)!;
+        for (const m of mutations) bytes = mutate(bytes, m);
+        await checkDebugBytes(bytes);
+      }),
+      runs(150),
+    );
+  });
+
+  it('when the Mach-O, plist or manifest inside an otherwise sound archive is damaged, then it parses or is refused with DebugFileParseError', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...layouts.keys()), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (key, mutations) => {
+        const { target, members } = layouts.get(key)!;
+        const zip = storedZip(
+          members.map((member) => {
+            if (member.name !== target) return member;
+            let data = member.data;
+            for (const m of mutations) data = mutate(data, m);
+            return { name: member.name, data };
+          }),
+        );
+        await checkDebugBytes(zip);
+      }),
+      runs(150),
+    );
+  });
+
+  it('when entry names are hostile (traversal, absolute, NUL, backslash, huge), then the archive is refused or parsed, never crashes', async () => {
+    const hostileName = fc.oneof(
+      fc.constantFrom('../mapping.txt', '/etc/mapping.txt', 'a/../../mapping.txt', 'C:/mapping.txt', 'a\\..\\mapping.txt', 'x.dSYM/Contents/Resources/DWARF/\0', '__MACOSX/mapping.txt'),
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.string({ minLength: 1, maxLength: 40 }).map((s) => `${s}.dSYM/Contents/Resources/DWARF/${s}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostileName, { minLength: 1, maxLength: 5 }), fc.boolean(), async (names, withMapping) => {
+        const members = names.map((name) => ({ name, data: Buffer.from('x') }));
+        if (withMapping) members.push({ name: 'mapping.txt', data: Buffer.from('a.b.C -> a:\n') });
+        await checkDebugBytes(storedZip(members));
+      }),
+      runs(100),
+    );
+  });
+});

@@ -1,0 +1,3 @@
+// Package parsing (builds) and debug-file parsing (dSYM, ProGuard mappings).
+export * from './packages';
+export * from './debug-files';

@@ -1,0 +1,53 @@
+import { largestIcnsPng } from './icns';
+import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
+import { PackageParseError } from './package.errors';
+import type { ParsedPackage } from './package.types';
+import { plistString, readPlist } from './plist-reader';
+import type { ZipArchive } from './zip-reader';
+import { findMacAppDir } from './zip-layout';
+
+const MAX_ICON_BYTES = 16 * 1024 * 1024;
+
+/** A zipped macOS .app bundle (what `ditto -c -k --keepParent` or Finder's Compress makes). */
+export async function parseAppZip(zip: ZipArchive): Promise<ParsedPackage> {
+  const appDir = findMacAppDir(zip.names());
+  if (!appDir) throw new PackageParseError('app-zip: no *.app/Contents/Info.plist');
+  const contents = `${appDir}Contents/`;
+  const info = readPlist(await zip.read(`${contents}Info.plist`), 'app-zip Info.plist');
+
+  const bundleId = plistString(info, 'CFBundleIdentifier');
+  if (!bundleId) throw new PackageParseError('app-zip: Info.plist has no CFBundleIdentifier');
+  const executable = plistString(info, 'CFBundleExecutable');
+  const executablePath = executable ? `${contents}MacOS/${executable}` : undefined;
+  const architectures = executablePath && zip.has(executablePath)
+    ? machoArchitectures(await zip.readHead(executablePath, MACHO_HEAD_BYTES))
+    : [];
+
+  return {
+    format: 'app-zip',
+    platform: 'macOS',
+    deviceType: 'macOS',
+    name: plistString(info, 'CFBundleDisplayName') ?? plistString(info, 'CFBundleName') ?? executable ?? bundleId,
+    bundleId,
+    releaseVersion: plistString(info, 'CFBundleShortVersionString') ?? '',
+    buildVersion: plistString(info, 'CFBundleVersion') ?? '',
+    minOsVersion: plistString(info, 'LSMinimumSystemVersion'),
+    icon: await readIcon(zip, contents, plistString(info, 'CFBundleIconFile')),
+    details: {
+      architectures,
+      category: plistString(info, 'LSApplicationCategoryType'),
+      copyright: plistString(info, 'NSHumanReadableCopyright'),
+    },
+  };
+}
+
+async function readIcon(zip: ZipArchive, contents: string, iconFile: string | undefined): Promise<Buffer | undefined> {
+  if (!iconFile) return undefined;
+  // CFBundleIconFile may omit the extension.
+  const base = `${contents}Resources/${iconFile}`;
+  const path = [base, `${base}.icns`].find((candidate) => zip.has(candidate));
+  if (!path) return undefined;
+  const entry = zip.entries.find((item) => item.name === path);
+  if (!entry || entry.uncompressedSize > MAX_ICON_BYTES) return undefined;
+  return largestIcnsPng(await zip.read(path));
+}

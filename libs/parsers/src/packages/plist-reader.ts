@@ -1,0 +1,42 @@
+import { parseBuffer } from 'bplist-parser';
+import { parse as parseXml } from 'plist';
+import { PackageParseError } from './package.errors';
+
+export type PlistDict = Record<string, unknown>;
+
+/** Info.plist files come as XML or as Apple's binary format (bplist00), depending on the build tool. */
+export function readPlist(buffer: Buffer, label: string): PlistDict {
+  let value: unknown;
+  try {
+    if (buffer.subarray(0, 6).toString('latin1') === 'bplist') {
+      value = parseBuffer(buffer)[0];
+    } else {
+      value = parseXml(buffer.toString('utf8'));
+    }
+  } catch (error) {
+    throw new PackageParseError(`${label}: unreadable property list (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  if (!isDict(value)) throw new PackageParseError(`${label}: property list is not a dictionary`);
+  return value;
+}
+
+export function isDict(value: unknown): value is PlistDict {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value) && !(value instanceof Date);
+}
+
+export function plistString(dict: PlistDict, key: string): string | undefined {
+  const value = dict[key];
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+export function plistArray(dict: PlistDict, key: string): unknown[] {
+  const value = dict[key];
+  return Array.isArray(value) ? value : [];
+}
+
+export function plistDict(dict: PlistDict, key: string): PlistDict | undefined {
+  const value = dict[key];
+  return isDict(value) ? value : undefined;
+}
