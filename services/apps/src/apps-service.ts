@@ -1,0 +1,117 @@
+import type { Connection } from 'mongoose';
+import { OutboxRelay, RunningConsumer, connectEventBus, ensureEventStream, startConsumer } from '@hangar/events';
+import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import type { Logger } from '@hangar/logger';
+import type { Metrics } from '@hangar/metrics';
+import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { apps, releases, users } from '@hangar/proto';
+import { UsersDirectory } from './clients/users.directory';
+import type { AppsConfig } from './config';
+import { appModel } from './data/app.model';
+import { AppsRepository } from './data/apps.repository';
+import { channelModel } from './data/channel.model';
+import { ChannelsRepository } from './data/channels.repository';
+import { collaboratorModel } from './data/collaborator.model';
+import { CollaboratorsRepository } from './data/collaborators.repository';
+import { DeliveriesRepository } from './data/deliveries.repository';
+import { attemptModel, deliveryModel } from './data/webhook-delivery.model';
+import { webhookModel } from './data/webhook.model';
+import { WebhooksRepository } from './data/webhooks.repository';
+import { schemeModel } from './data/scheme.model';
+import { SchemesRepository } from './data/schemes.repository';
+import type { AppsDeps } from './domain/apps-deps';
+import { userDeletedConsumer } from './events/user-deleted.consumer';
+import { webhookEventConsumers } from './events/webhook-events.consumer';
+import { appsHandlers } from './grpc/apps.handlers';
+import { WebhookDispatcher } from './webhooks/dispatcher';
+import { SecretBox } from './webhooks/secret-box';
+import { WebhookTargetPolicy } from './webhooks/target-policy';
+
+export interface RunningAppsService {
+  port: number;
+  deps: AppsDeps;
+  connection: Connection;
+  relay: OutboxRelay;
+  dispatcher: WebhookDispatcher;
+  /** The ordered shutdown: gRPC, consumers, webhook dispatcher, outbox, NATS, MongoDB. */
+  stop(): Promise<void>;
+}
+
+/** Wires the apps service: database, events, users client, gRPC. main.ts and the component tests both start it here. */
+export async function startAppsService(config: AppsConfig, logger: Logger, metrics?: Metrics): Promise<RunningAppsService> {
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const appDocs = appModel(connection);
+  const schemeDocs = schemeModel(connection);
+  const channelDocs = channelModel(connection);
+  const collaboratorDocs = collaboratorModel(connection);
+  const webhookDocs = webhookModel(connection);
+  const deliveryDocs = deliveryModel(connection);
+  const attemptDocs = attemptModel(connection);
+  await syncIndexes(connection);
+  // A bad HANGAR_WEBHOOK_ALLOWED_HOSTS entry stops the start, before anything runs.
+  const policy = new WebhookTargetPolicy(config.HANGAR_WEBHOOK_ALLOWED_HOSTS);
+  const box = SecretBox.fromConfig(config.WEBHOOK_SECRET_KEY, logger);
+
+  const bus = await connectEventBus(config.NATS_URL, 'apps', logger);
+  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
+  const relay = new OutboxRelay({ models: [appDocs, schemeDocs, channelDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
+  relay.start();
+
+  const usersClient = createServiceClient(users.UsersServiceDefinition, config.USERS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
+  const releasesClient = createServiceClient(releases.ReleasesServiceDefinition, config.RELEASES_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
+  const deliveries = new DeliveriesRepository(connection, deliveryDocs, attemptDocs);
+  const dispatcher = new WebhookDispatcher({
+    deliveries,
+    policy,
+    box,
+    logger,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+  });
+  const deps: AppsDeps = {
+    apps: new AppsRepository(connection, appDocs),
+    schemes: new SchemesRepository(connection, schemeDocs),
+    channels: new ChannelsRepository(connection, channelDocs),
+    collaborators: new CollaboratorsRepository(connection, collaboratorDocs),
+    users: new UsersDirectory(usersClient),
+    onEventsRecorded: () => relay.poke(),
+    hooks: {
+      webhooks: new WebhooksRepository(connection, webhookDocs),
+      deliveries,
+      policy,
+      box,
+      dispatcher,
+      testTimeoutMs: Math.max(100, Math.min(config.WEBHOOK_TIMEOUT_MS, config.GRPC_DEADLINE_MS - 1_000)),
+    },
+  };
+
+  const consumers: RunningConsumer[] = [
+    await startConsumer(userDeletedConsumer(deps.collaborators), { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }),
+  ];
+  const webhookEvents = webhookEventConsumers(deps, { releases: releasesClient, publicBaseUrl: config.PUBLIC_BASE_URL, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, logger });
+  for (const handler of webhookEvents) consumers.push(await startConsumer(handler, { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }));
+  dispatcher.start();
+
+  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  server.add(apps.AppsServiceDefinition, appsHandlers(deps));
+  const port = await server.listen(config.GRPC_LISTEN);
+
+  return {
+    port,
+    deps,
+    connection,
+    relay,
+    dispatcher,
+    async stop() {
+      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
+      await Promise.all(consumers.map((c) => c.stop()));
+      await dispatcher.stop();
+      await relay.stop();
+      await bus.nc.drain();
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { FailedPrecondition, InvalidArgument, NotFound } from '@hangar/errors';
+import { EVENT_REGISTRY, EventType } from '@hangar/events';
+import type { AppDocument } from '../data/app.model';
+import type { AttemptDocument } from '../data/webhook-delivery.model';
+import type { WebhookDocument } from '../data/webhook.model';
+import { generateWebhookSecret } from '../webhooks/secret-box';
+import { isoUtc } from '../webhooks/payloads';
+import { appFor, membershipOf } from './access';
+import type { AppsDeps } from './apps-deps';
+import { Actor, requireCan } from './permissions';
+
+/** Event types a webhook can receive: those that belong to an app (they carry `app_id`). */
+export const WEBHOOK_EVENTS = (Object.keys(EVENT_REGISTRY) as EventType[]).filter((type) => 'app_id' in EVENT_REGISTRY[type].schema.shape);
+
+/** The sample event of `POST /api/webhooks/:id/test`. */
+export const TEST_EVENT = 'webhook.test';
+
+export const MAX_WEBHOOKS_PER_APP = 20;
+
+export interface WebhookInput {
+  url?: string;
+  secret?: string;
+  events?: string[];
+}
+
+function validateEvents(events: string[]): string[] {
+  const wanted = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
+  const unknown = wanted.filter((e) => !(WEBHOOK_EVENTS as string[]).includes(e));
+  if (unknown.length > 0) {
+    throw InvalidArgument.field('events', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} a webhook can receive (${WEBHOOK_EVENTS.join(', ')})`);
+  }
+  return wanted;
+}
+
+function validateSecret(secret: string): string {
+  if (secret.length < 8 || secret.length > 256 || !secret.trim()) throw InvalidArgument.field('secret', 'must be 8 to 256 characters');
+  return secret;
+}
+
+/** The webhook and its app, in PRODUCT §2's order: it exists (404), then the actor may manage the app's webhooks (403). */
+async function webhookFor(deps: AppsDeps, actor: Actor, id: number): Promise<{ webhook: WebhookDocument; app: AppDocument }> {
+  const webhook = await deps.hooks.webhooks.findById(id);
+  const app = webhook ? await deps.apps.findById(webhook.appId) : null;
+  if (!webhook || !app) throw new NotFound(`Webhook ${id} not found`);
+  requireCan(actor, await membershipOf(deps, actor, app._id), 'webhooks.manage');
+  return { webhook, app };
+}
+
+/** The secret is answered here and never again. */
+export async function createWebhook(deps: AppsDeps, actor: Actor, appId: number, input: WebhookInput): Promise<{ webhook: WebhookDocument; secret: string }> {
+  await appFor(deps, actor, appId, 'webhooks.manage');
+  if (!input.url?.trim()) throw InvalidArgument.field('url', "can't be blank");
+  const events = validateEvents(input.events ?? []);
+  const secret = input.secret ? validateSecret(input.secret) : generateWebhookSecret();
+  const url = await deps.hooks.policy.checkUrl(input.url);
+  if ((await deps.hooks.webhooks.countByApp(appId)) >= MAX_WEBHOOKS_PER_APP) {
+    throw new FailedPrecondition(`An app can have at most ${MAX_WEBHOOKS_PER_APP} webhooks`);
+  }
+  const id = await deps.hooks.webhooks.nextId();
+  const webhook = await deps.hooks.webhooks.create({ _id: id, appId, url: url.toString(), secretEnc: deps.hooks.box.seal(secret, id), events });
+  return { webhook, secret };
+}
+
+export async function getWebhook(deps: AppsDeps, actor: Actor, id: number): Promise<WebhookDocument> {
+  return (await webhookFor(deps, actor, id)).webhook;
+}
+
+export async function listWebhooks(deps: AppsDeps, actor: Actor, appId: number): Promise<WebhookDocument[]> {
+  await appFor(deps, actor, appId, 'webhooks.manage');
+  return deps.hooks.webhooks.listByApp(appId);
+}
+
+/** Partial: fields left out keep their values; a new URL or secret also applies to retries still pending. */
+export async function updateWebhook(deps: AppsDeps, actor: Actor, id: number, input: WebhookInput): Promise<WebhookDocument> {
+  await webhookFor(deps, actor, id);
+  const changes: Partial<Pick<WebhookDocument, 'url' | 'secretEnc' | 'events'>> = {};
+  if (input.events !== undefined) changes.events = validateEvents(input.events);
+  if (input.secret !== undefined && input.secret !== '') changes.secretEnc = deps.hooks.box.seal(validateSecret(input.secret), id);
+  if (input.url !== undefined) {
+    if (!input.url.trim()) throw InvalidArgument.field('url', "can't be blank");
+    changes.url = (await deps.hooks.policy.checkUrl(input.url)).toString();
+  }
+  const webhook = await deps.hooks.webhooks.update(id, changes);
+  if (!webhook) throw new NotFound(`Webhook ${id} not found`);
+  if (changes.url || changes.secretEnc) await deps.hooks.deliveries.retarget(id, { url: webhook.url, secretEnc: webhook.secretEnc });
+  return webhook;
+}
+
+/** The webhook, its pending retries and its delivery log go together. */
+export async function deleteWebhook(deps: AppsDeps, actor: Actor, id: number): Promise<void> {
+  await webhookFor(deps, actor, id);
+  await deps.hooks.webhooks.remove(id);
+  await deps.hooks.deliveries.removeAllOfWebhook(id);
+}
+
+export async function listDeliveries(deps: AppsDeps, actor: Actor, webhookId: number, page: number, perPage: number): Promise<{ attempts: AttemptDocument[]; total: number }> {
+  await webhookFor(deps, actor, webhookId);
+  return deps.hooks.deliveries.pageOfWebhook(webhookId, (page - 1) * perPage, perPage);
+}
+
+/**
+ * Sends a sample event (`webhook.test`) now, once, signed like every other,
+ * and answers the attempt as the delivery log records it. Not retried.
+ */
+export async function testWebhook(deps: AppsDeps, actor: Actor, id: number): Promise<AttemptDocument> {
+  const { webhook, app } = await webhookFor(deps, actor, id);
+  const eventId = randomUUID();
+  const delivery = {
+    _id: randomUUID(),
+    webhookId: webhook._id,
+    appId: app._id,
+    event: TEST_EVENT,
+    eventId,
+    payloadJson: JSON.stringify({
+      event_id: eventId,
+      occurred_at: isoUtc(Date.now()),
+      app: { id: app._id, name: app.name },
+      webhook: { id: webhook._id, url: webhook.url, events: webhook.events },
+      message: 'This is a test delivery from Hangar.',
+    }),
+    url: webhook.url,
+    secretEnc: webhook.secretEnc,
+    state: 'pending' as const,
+    maxAttempts: 1,
+    // Sent below, not by the dispatcher's poll; should this process die mid-call, the
+    // dispatcher closes the attempt as interrupted a day later.
+    nextAttemptAt: new Date(Date.now() + 24 * 60 * 60 * 1_000),
+  };
+  await deps.hooks.deliveries.create(delivery);
+  const created = await deps.hooks.deliveries.findById(delivery._id);
+  const attempt = created ? await deps.hooks.dispatcher.attempt(created, deps.hooks.testTimeoutMs) : null;
+  if (!attempt) throw new FailedPrecondition('The test delivery could not be made, try again');
+  return attempt;
+}

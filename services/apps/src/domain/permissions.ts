@@ -1,0 +1,67 @@
+import { PermissionDenied } from '@hangar/errors';
+
+/**
+ * PRODUCT §2 in one place: who may do what on an app. Every use case asks
+ * here; nothing else compares roles.
+ */
+
+export const COLLABORATOR_ROLES = ['member', 'developer', 'admin'] as const;
+export type CollaboratorRole = (typeof COLLABORATOR_ROLES)[number];
+
+export interface Actor {
+  userId: number;
+  /** Global role: admin | developer | member. */
+  role: string;
+}
+
+const RANK: Record<CollaboratorRole, number> = { member: 1, developer: 2, admin: 3 };
+
+/** The least collaborator role each action on an app needs. */
+export const REQUIRED_ROLE = {
+  'app.read': 'member',
+  'app.rename': 'admin',
+  'app.delete': 'admin',
+  'collaborators.read': 'member',
+  'collaborators.manage': 'admin',
+  'schemes.manage': 'developer',
+  'channels.manage': 'developer',
+  'releases.upload': 'developer',
+  'releases.edit': 'developer',
+  'debug_files.upload': 'developer',
+  'webhooks.manage': 'admin',
+} as const satisfies Record<string, CollaboratorRole>;
+
+export type AppAction = keyof typeof REQUIRED_ROLE;
+
+export function isCollaboratorRole(value: string): value is CollaboratorRole {
+  return (COLLABORATOR_ROLES as readonly string[]).includes(value);
+}
+
+export const isGlobalAdmin = (actor: Actor): boolean => actor.role === 'admin';
+
+/** Global admins and developers may create apps; members may not. */
+export function canCreateApp(actor: Actor): boolean {
+  return actor.role === 'admin' || actor.role === 'developer';
+}
+
+/**
+ * Global admin: everything. Anyone else: what their collaborator role on the
+ * app allows (`membership` undefined when they are not a collaborator).
+ */
+export function hasAppRole(actor: Actor, membership: string | undefined, least: CollaboratorRole): boolean {
+  if (isGlobalAdmin(actor)) return true;
+  if (!membership || !isCollaboratorRole(membership)) return false;
+  return RANK[membership] >= RANK[least];
+}
+
+export function can(actor: Actor, membership: string | undefined, action: AppAction): boolean {
+  return hasAppRole(actor, membership, REQUIRED_ROLE[action]);
+}
+
+export function requireCan(actor: Actor, membership: string | undefined, action: AppAction): void {
+  if (!can(actor, membership, action)) throw new PermissionDenied(`You are not allowed to do this on the app (${action.replace('.', ' ')})`);
+}
+
+export function requireCanCreateApp(actor: Actor): void {
+  if (!canCreateApp(actor)) throw new PermissionDenied('Members cannot create apps');
+}

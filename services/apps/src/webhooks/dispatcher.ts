@@ -1,0 +1,188 @@
+import type { Logger } from '@hangar/logger';
+import type { DeliveriesRepository } from '../data/deliveries.repository';
+import type { AttemptDocument, DeliveryDocument } from '../data/webhook-delivery.model';
+import { SIGNATURE_HEADER, SendOutcome, sendWebhook, signBody } from './http-sender';
+import { webhookBody } from './payloads';
+import type { SecretBox } from './secret-box';
+import type { WebhookTargetPolicy } from './target-policy';
+
+export interface DispatcherOptions {
+  deliveries: DeliveriesRepository;
+  policy: WebhookTargetPolicy;
+  box: SecretBox;
+  logger: Logger;
+  timeoutMs: number;
+  retryBaseMs: number;
+  pollMs: number;
+  concurrency: number;
+  retentionDays: number;
+}
+
+/** Delay after failed attempt `n`: base, 2·base, 4·base, … */
+export function retryDelayMs(attempt: number, baseMs: number): number {
+  return baseMs * 2 ** Math.max(0, attempt - 1);
+}
+
+/**
+ * Drives deliveries from their records: every poll it takes the pending
+ * deliveries that are due and makes their next attempt. The records are the
+ * state, so retries survive restarts, and any replica may make any attempt:
+ * an attempt is claimed by inserting its (delivery, attempt number) row
+ * before the call, which a unique index lets exactly one process do. An
+ * attempt whose process died mid-call (claimed, never finished) is closed as
+ * interrupted once it is older than twice the call time limit, and the next
+ * attempt follows with the usual backoff — so an attempt number is never sent
+ * twice and a delivery is never forgotten.
+ */
+export class WebhookDispatcher {
+  private timer?: NodeJS.Timeout;
+  private sweepTimer?: NodeJS.Timeout;
+  private ticking?: Promise<void>;
+  private again = false;
+  private stopped = true;
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly log: Logger;
+  readonly staleAfterMs: number;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.log = options.logger.child({ component: 'webhook-dispatcher' });
+    this.staleAfterMs = options.timeoutMs * 2 + 5_000;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.poke(), this.options.pollMs);
+    this.timer.unref();
+    this.sweepTimer = setInterval(() => void this.sweep(), 60 * 60 * 1_000);
+    this.sweepTimer.unref();
+    void this.sweep();
+    this.poke();
+  }
+
+  /** Look for due deliveries now (called when a delivery was just made). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.tick()
+      .catch((err) => this.log.warn({ err }, 'webhook dispatch pass failed; will retry'))
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.ticking;
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  private async tick(): Promise<void> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const due = await this.options.deliveries.due(new Date(), free + this.inFlight.size);
+    for (const delivery of due) {
+      if (this.inFlight.size >= this.options.concurrency) break;
+      if (this.inFlight.has(delivery._id)) continue;
+      const task = this.attempt(delivery)
+        .catch((err) => this.log.warn({ err, deliveryId: delivery._id }, 'webhook attempt failed to run; will retry'))
+        .finally(() => {
+          this.inFlight.delete(delivery._id);
+          // A slot is free: more may be due.
+          this.poke();
+        });
+      this.inFlight.set(delivery._id, task);
+    }
+  }
+
+  /**
+   * Makes the next attempt of a delivery if it is this process's to make;
+   * answers the finished attempt, or null when there was nothing to do here.
+   */
+  async attempt(delivery: DeliveryDocument, timeoutMs = this.options.timeoutMs): Promise<AttemptDocument | null> {
+    const { deliveries } = this.options;
+    const last = await deliveries.lastAttempt(delivery._id);
+    if (last && !last.finishedAt) {
+      if (Date.now() - last.startedAt.getTime() < this.staleAfterMs) return null; // in flight, here or elsewhere
+      await deliveries.finishAttempt(last._id, {
+        statusCode: 0,
+        success: false,
+        error: 'interrupted: the process making this attempt stopped before its answer was recorded',
+        durationMs: 0,
+      });
+      this.log.warn({ deliveryId: delivery._id, attempt: last.attempt }, 'webhook attempt interrupted; the next one follows');
+      await this.reschedule(delivery, last.attempt, false);
+      return null;
+    }
+    if (last?.success) {
+      await deliveries.setSchedule(delivery._id, { state: 'delivered' });
+      return null;
+    }
+    const n = (last?.attempt ?? 0) + 1;
+    if (n > delivery.maxAttempts) {
+      await deliveries.setSchedule(delivery._id, { state: 'failed' });
+      return null;
+    }
+    const claimed = await deliveries.claimAttempt(delivery, n, new Date());
+    if (!claimed) return null;
+    // A lease: others skip it while the call runs (the claim alone already stops a second send).
+    await deliveries.setSchedule(delivery._id, { nextAttemptAt: new Date(Date.now() + this.staleAfterMs) });
+
+    const outcome = await this.send(delivery, n, timeoutMs);
+    const finished = await deliveries.finishAttempt(claimed._id, outcome);
+    await this.reschedule(delivery, n, outcome.success);
+    const fields = { deliveryId: delivery._id, webhookId: delivery.webhookId, event: delivery.event, attempt: n, statusCode: outcome.statusCode, ms: outcome.durationMs };
+    if (outcome.success) this.log.info(fields, 'webhook delivered');
+    else this.log.warn({ ...fields, error: outcome.error }, 'webhook attempt failed');
+    return finished;
+  }
+
+  private async send(delivery: DeliveryDocument, attempt: number, timeoutMs: number): Promise<SendOutcome> {
+    let secret: string;
+    try {
+      secret = this.options.box.open(delivery.secretEnc, delivery.webhookId);
+    } catch {
+      return { statusCode: 0, success: false, error: 'the webhook secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed or left unset?)', durationMs: 0 };
+    }
+    const body = webhookBody(delivery.event, delivery.payloadJson, new Date());
+    return sendWebhook(this.options.policy, {
+      url: delivery.url,
+      body,
+      timeoutMs,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Hangar-Event': delivery.event,
+        'X-Hangar-Delivery': delivery._id,
+        'X-Hangar-Attempt': String(attempt),
+        [SIGNATURE_HEADER]: signBody(body, secret),
+      },
+    });
+  }
+
+  private async reschedule(delivery: DeliveryDocument, attempt: number, success: boolean): Promise<void> {
+    if (success) return this.options.deliveries.setSchedule(delivery._id, { state: 'delivered' });
+    if (attempt >= delivery.maxAttempts) return this.options.deliveries.setSchedule(delivery._id, { state: 'failed' });
+    return this.options.deliveries.setSchedule(delivery._id, {
+      state: 'pending',
+      nextAttemptAt: new Date(Date.now() + retryDelayMs(attempt, this.options.retryBaseMs)),
+    });
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const before = new Date(Date.now() - this.options.retentionDays * 24 * 60 * 60 * 1_000);
+      const removed = await this.options.deliveries.removeFinishedBefore(before);
+      if (removed > 0) this.log.info({ removed }, 'old webhook deliveries removed');
+    } catch (err) {
+      this.log.warn({ err }, 'webhook delivery cleanup failed; will retry');
+    }
+  }
+}

@@ -1,0 +1,394 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { InvalidArgument, NotFound, PermissionDenied, Unimplemented } from '@hangar/errors';
+import { EventBus, EventData, EventType, connectEventBus, createEnvelope, publishEnvelope, subjectOf } from '@hangar/events';
+import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import { createLogger } from '@hangar/logger';
+import { apps, releases, users } from '@hangar/proto';
+import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { loadUsersConfig } from '../../users/src/config';
+import { bootstrapAdmin } from '../../users/src/domain/bootstrap-admin';
+import { RunningUsersService, startUsersService } from '../../users/src/users-service';
+import { RunningAppsService, startAppsService } from '../src/apps-service';
+import { loadAppsConfig } from '../src/config';
+
+/** A receiver on 127.0.0.1 that records every call and answers from a per-path plan. */
+class Receiver {
+  readonly calls: { path: string; headers: http.IncomingHttpHeaders; body: string; at: number }[] = [];
+  private readonly plans = new Map<string, number[]>();
+  private server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      this.calls.push({ path, headers: req.headers, body, at: Date.now() });
+      const plan = this.plans.get(path);
+      res.statusCode = plan && plan.length > 0 ? plan.shift()! : 200;
+      res.end();
+    });
+  });
+  port = 0;
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+  stop = () => new Promise<void>((r) => this.server.close(() => r()));
+  url = (path: string) => `http://127.0.0.1:${this.port}${path}`;
+  /** Statuses answered to the next calls on this path (then 200). */
+  plan(path: string, statuses: number[]) {
+    this.plans.set(path, [...statuses]);
+  }
+  on = (path: string) => this.calls.filter((c) => c.path === path);
+  async waitFor(path: string, count: number, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (this.on(path).length < count) {
+      if (Date.now() > deadline) throw new Error(`${path}: ${this.on(path).length} of ${count} calls arrived`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return this.on(path);
+  }
+}
+
+const verify = (body: string, header: unknown, secret: string) => header === `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/**
+ * Webhooks against real NATS and FerretDB: the apps service and a users
+ * service in-process, a stand-in releases service answering GetRelease, and a
+ * receiver on 127.0.0.1.
+ */
+describe('webhooks', () => {
+  const infra = testInfrastructure();
+  const prefix = uniqueName('hooks-ct');
+  const db = prefix.replace(/-/g, '_');
+  const logger = createLogger({ service: 'hooks-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
+  const receiver = new Receiver();
+  let usersService: RunningUsersService;
+  let service: RunningAppsService;
+  let fakeReleases: ReturnType<typeof createGrpcServer>;
+  let usersClient: ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>;
+  let client: ReturnType<typeof createServiceClient<typeof apps.AppsServiceDefinition>>;
+  let bus: EventBus;
+  const admin = { userId: 0, role: 'admin' };
+  const releasesById = new Map<number, releases.Release>();
+
+  beforeAll(async () => {
+    await receiver.start();
+    const common = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, NATS_SUBJECT_PREFIX: prefix, GRPC_LISTEN: '127.0.0.1:0', SHUTDOWN_TIMEOUT_MS: '3000' };
+    usersService = await startUsersService(loadUsersConfig({ ...common, MONGO_DB: `${db}_users` }), logger);
+    usersClient = createServiceClient(users.UsersServiceDefinition, `127.0.0.1:${usersService.port}`);
+    const boot = await bootstrapAdmin(usersService.deps, { email: 'root@example.com', password: 'bootstrap-pass', token: 'bootstrap-token-0123456789' }, logger);
+    if (!boot.created) throw new Error('expected a bootstrap admin');
+    admin.userId = boot.userId;
+
+    fakeReleases = createGrpcServer({ logger });
+    const unimplemented = Object.fromEntries(
+      Object.keys(releases.ReleasesServiceDefinition.methods).map((name) => [name, async () => Promise.reject(new Unimplemented(name))]),
+    );
+    fakeReleases.add(releases.ReleasesServiceDefinition, {
+      ...unimplemented,
+      async getRelease(req: releases.GetReleaseRequest) {
+        const release = releasesById.get(req.id);
+        if (!release) throw new NotFound(`Release ${req.id} not found`);
+        return release;
+      },
+    } as unknown as releases.ReleasesServiceImplementation);
+    const releasesPort = await fakeReleases.listen('127.0.0.1:0');
+
+    service = await startAppsService(
+      loadAppsConfig({
+        ...common,
+        MONGO_DB: `${db}_apps`,
+        USERS_GRPC_TARGET: `127.0.0.1:${usersService.port}`,
+        RELEASES_GRPC_TARGET: `127.0.0.1:${releasesPort}`,
+        PUBLIC_BASE_URL: 'https://hangar.example.com',
+        WEBHOOK_SECRET_KEY: 'component-test-webhook-key-0123456789',
+        HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        WEBHOOK_RETRY_BASE_MS: '200',
+        WEBHOOK_POLL_MS: '100',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        WEBHOOK_MAX_ATTEMPTS: '4',
+      }),
+      logger,
+    );
+    client = createServiceClient(apps.AppsServiceDefinition, `127.0.0.1:${service.port}`);
+    bus = await connectEventBus(infra.natsUrl, 'hooks-test', logger);
+  });
+
+  afterAll(async () => {
+    await bus?.nc.drain();
+    await service?.connection.dropDatabase().catch(() => undefined);
+    await usersService?.connection.dropDatabase().catch(() => undefined);
+    await service?.stop();
+    await usersService?.stop();
+    await fakeReleases?.shutdown(1_000);
+    await receiver.stop();
+  });
+
+  let n = 0;
+  async function newUser(role: 'admin' | 'developer' | 'member' = 'developer') {
+    n += 1;
+    const user = await usersClient.createUser({ actor: admin, username: `hooks-user-${n}`, email: `hooks-user-${n}@example.com`, password: 'password-123', role });
+    return { userId: user.id, role: user.role };
+  }
+
+  async function appWithTree(newBuildCallout = true) {
+    const app = await client.createApp({ actor: admin, name: uniqueName('hooked') });
+    const scheme = await client.createScheme({ actor: admin, appId: app.id, name: 'Beta', newBuildCallout });
+    const channel = await client.createChannel({ actor: admin, schemeId: scheme.id, name: 'Android', deviceType: 'android' });
+    return { app, scheme, channel };
+  }
+
+  const publish = <T extends EventType>(type: T, data: EventData<T>) => {
+    const envelope = createEnvelope(type, data, 'test');
+    return publishEnvelope(bus.js, envelope, { prefix }).then(() => envelope);
+  };
+
+  let releaseSeq = 90_000;
+  function fakeRelease(appId: number, schemeId: number, channelId: number): releases.Release {
+    releaseSeq += 1;
+    const release: releases.Release = {
+      id: releaseSeq, version: 3, appId, schemeId, channelId, appName: 'Demo', bundleId: 'com.example.demo', releaseVersion: '1.2.3', buildVersion: '45',
+      source: 'fastlane', branch: 'main', gitCommit: 'abc123', ciUrl: 'https://ci.example.com/1', size: 1234, platform: 'Android', deviceType: 'Phone',
+      releaseType: 'debug', minOsVersion: '21', changelog: [{ message: 'Fixed it', author: '', email: '', date: '' }], customFields: [], hasIcon: false,
+      fileExtension: 'apk', createdAtMs: Date.parse('2026-01-02T03:04:05.678Z'), metadataJson: '{}',
+    };
+    releasesById.set(release.id, release);
+    return release;
+  }
+
+  describe('management', () => {
+    it('when a webhook is created, then the secret is answered once, stored encrypted, and never shown again', async () => {
+      const { app } = await appWithTree();
+      const created = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud'), secret: '', events: ['release.created', 'app.deleted'] });
+      expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+      expect(created.webhook).toMatchObject({ appId: app.id, url: receiver.url('/crud'), events: ['release.created', 'app.deleted'] });
+      const stored = await service.connection.collection('webhooks').findOne({ _id: created.webhook!.id as never });
+      expect(JSON.stringify(stored)).not.toContain(created.secret);
+      const got = await client.getWebhook({ actor: admin, id: created.webhook!.id });
+      const listed = await client.listWebhooks({ actor: admin, appId: app.id });
+      expect(JSON.stringify([got, listed])).not.toContain(created.secret);
+      expect(listed.webhooks.map((w) => w.id)).toEqual([created.webhook!.id]);
+
+      const chosen = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud2'), secret: 'my-own-secret-123', events: [] });
+      expect(chosen.secret).toBe('my-own-secret-123');
+    });
+
+    it('when a webhook is updated, then only the fields sent change; when deleted, it is gone', async () => {
+      const { app } = await appWithTree();
+      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/u1'), secret: '', events: ['app.deleted'] });
+      const moved = await client.updateWebhook({ actor: admin, id: webhook!.id, url: receiver.url('/u2'), events: [], updateEvents: false });
+      expect(moved).toMatchObject({ url: receiver.url('/u2'), events: ['app.deleted'] });
+      const all = await client.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: true });
+      expect(all).toMatchObject({ url: receiver.url('/u2'), events: [] });
+      await client.deleteWebhook({ actor: admin, id: webhook!.id });
+      await expect(client.getWebhook({ actor: admin, id: webhook!.id })).rejects.toBeInstanceOf(NotFound);
+    });
+
+    it('when the URL is private, not http(s), or an event is unknown, then InvalidArgument names the field and nothing is stored', async () => {
+      const { app } = await appWithTree();
+      for (const [url, events, field] of [
+        ['http://10.1.2.3/hook', [], 'url'],
+        ['http://192.168.0.10/hook', [], 'url'],
+        ['ftp://127.0.0.1/hook', [], 'url'],
+        [receiver.url('/x'), ['release.created', 'user.deleted'], 'events'],
+        [receiver.url('/x'), ['nope'], 'events'],
+      ] as [string, string[], string][]) {
+        const err = await client.createWebhook({ actor: admin, appId: app.id, url, secret: '', events }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(InvalidArgument);
+        expect(Object.keys((err as InvalidArgument).entry ?? {})).toEqual([field]);
+      }
+      expect((await client.listWebhooks({ actor: admin, appId: app.id })).webhooks).toEqual([]);
+    });
+
+    it('when a developer (not an app admin) manages webhooks, then PermissionDenied', async () => {
+      const { app } = await appWithTree();
+      const dev = await newUser('developer');
+      await client.addCollaborator({ actor: admin, appId: app.id, userId: dev.userId, role: 'developer' });
+      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] });
+      await expect(client.listWebhooks({ actor: dev, appId: app.id })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.createWebhook({ actor: dev, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.getWebhook({ actor: dev, id: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.listDeliveries({ actor: dev, webhookId: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
+    });
+
+    it('when the test endpoint is called, then a signed webhook.test arrives and the attempt is in the log', async () => {
+      const { app } = await appWithTree();
+      const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/ping'), secret: '', events: ['app.deleted'] });
+      const delivery = await client.testWebhook({ actor: admin, id: webhook!.id });
+      expect(delivery).toMatchObject({ webhookId: webhook!.id, event: 'webhook.test', attempt: 1, statusCode: 200, success: true, error: '' });
+      const [call] = receiver.on('/ping');
+      expect(verify(call!.body, call!.headers['x-hangar-signature-256'], secret)).toBe(true);
+      expect(JSON.parse(call!.body)).toMatchObject({ event: 'webhook.test', app: { id: app.id, name: app.name }, webhook: { id: webhook!.id } });
+      expect(call!.headers['x-hangar-delivery']).toBe(delivery.deliveryId);
+      expect((await client.listDeliveries({ actor: admin, webhookId: webhook!.id })).deliveries).toEqual([delivery]);
+    });
+  });
+
+  describe('new-build callout', () => {
+    it('when release.created arrives for a scheme with new_build_callout, then every matching webhook gets the signed release', async () => {
+      const { app, scheme, channel } = await appWithTree(true);
+      const all = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-all'), secret: '', events: [] });
+      const only = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-only'), secret: '', events: ['release.created'] });
+      await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-other'), secret: '', events: ['app.deleted'] });
+      const release = fakeRelease(app.id, scheme.id, channel.id);
+      const envelope = await publish('release.created', {
+        release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 3, bundle_id: 'com.example.demo', release_version: '1.2.3', build_version: '45', platform: 'Android',
+      });
+      const [call] = await receiver.waitFor('/nb-all', 1);
+      await receiver.waitFor('/nb-only', 1);
+      expect(verify(call!.body, call!.headers['x-hangar-signature-256'], all.secret)).toBe(true);
+      expect(verify(receiver.on('/nb-only')[0]!.body, receiver.on('/nb-only')[0]!.headers['x-hangar-signature-256'], only.secret)).toBe(true);
+      expect(call!.headers).toMatchObject({ 'content-type': 'application/json', 'x-hangar-event': 'release.created', 'x-hangar-attempt': '1' });
+      const body = JSON.parse(call!.body);
+      expect(Object.keys(body).slice(0, 2)).toEqual(['event', 'delivered_at']);
+      expect(body).toMatchObject({
+        event: 'release.created',
+        event_id: envelope.id,
+        app: { id: app.id, name: app.name },
+        scheme: { id: scheme.id, name: 'Beta' },
+        channel: { slug: channel.slug, name: 'Android', device_type: 'android' },
+        release: {
+          id: release.id, version: 3, release_version: '1.2.3', build_version: '45', platform: 'Android', changelog: [{ message: 'Fixed it' }],
+          release_url: `https://hangar.example.com/releases/${release.id}`,
+          install_url: `https://hangar.example.com/api/releases/${release.id}/download`,
+          qrcode_url: `https://hangar.example.com/api/releases/${release.id}/qrcode`,
+          created_at: '2026-01-02T03:04:05.678+00:00',
+        },
+      });
+      expect(body.delivered_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.on('/nb-other')).toEqual([]);
+    });
+
+    it('when the scheme has new_build_callout off, then no webhook is called', async () => {
+      const { app, scheme, channel } = await appWithTree(false);
+      await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-off'), secret: '', events: [] });
+      const release = fakeRelease(app.id, scheme.id, channel.id);
+      await publish('release.created', { release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 1, bundle_id: 'x', release_version: '1', build_version: '1', platform: 'Android' });
+      // A later event on the same app shows the first was handled (one consumer per type, so wait on the delivery table).
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(receiver.on('/nb-off')).toEqual([]);
+      expect(await service.connection.collection('webhook_deliveries').countDocuments({ appId: app.id })).toBe(0);
+    });
+  });
+
+  describe('reliability', () => {
+    it('when the receiver answers 500 twice then 200, then three attempts are logged with one delivery id', async () => {
+      const { app, scheme } = await appWithTree();
+      const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/flaky'), secret: '', events: ['scheme.deleted'] });
+      receiver.plan('/flaky', [500, 500]);
+      await client.deleteScheme({ actor: admin, id: scheme.id });
+      const calls = await receiver.waitFor('/flaky', 3);
+      expect(calls.map((c) => c.headers['x-hangar-attempt'])).toEqual(['1', '2', '3']);
+      expect(new Set(calls.map((c) => c.headers['x-hangar-delivery'])).size).toBe(1);
+      for (const c of calls) expect(verify(c.body, c.headers['x-hangar-signature-256'], secret)).toBe(true);
+      // Backoff: the second wait (400 ms) is longer than the first (200 ms).
+      expect(calls[2]!.at - calls[1]!.at).toBeGreaterThan(calls[1]!.at - calls[0]!.at);
+      const deadline = Date.now() + 5_000;
+      let log = await client.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
+      while (log.deliveries.some((d) => d.error === 'in progress') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        log = await client.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
+      }
+      expect(log.total).toBe(3);
+      expect(log.deliveries.map((d) => [d.attempt, d.statusCode, d.success])).toEqual([
+        [3, 200, true],
+        [2, 500, false],
+        [1, 500, false],
+      ]);
+      expect(log.deliveries[1]!.error).toBe('answered HTTP 500');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(receiver.on('/flaky')).toHaveLength(3);
+    });
+
+    it('when the receiver never succeeds, then attempts stop at WEBHOOK_MAX_ATTEMPTS', async () => {
+      const { app, scheme } = await appWithTree();
+      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [] });
+      receiver.plan('/down', [503, 503, 503, 503, 503, 503]);
+      await client.deleteScheme({ actor: admin, id: scheme.id });
+      await receiver.waitFor('/down', 4);
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(receiver.on('/down')).toHaveLength(4);
+      const delivery = await service.connection.collection('webhook_deliveries').findOne({ webhookId: webhook!.id });
+      expect(delivery?.state).toBe('failed');
+    });
+
+    it('when the same event is delivered twice by NATS (another message id), then the webhook is called once', async () => {
+      const { app, scheme } = await appWithTree();
+      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/twice'), secret: '', events: ['scheme.deleted'] });
+      const envelope = createEnvelope('scheme.deleted', { app_id: app.id, scheme_id: scheme.id }, 'test');
+      const subject = subjectOf('scheme.deleted', prefix);
+      await bus.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
+      await bus.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
+      await receiver.waitFor('/twice', 1);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(receiver.on('/twice')).toHaveLength(1);
+      expect(await service.connection.collection('webhook_deliveries').countDocuments({ webhookId: webhook!.id })).toBe(1);
+    });
+
+    it('when a poison message sits on the subject, then it is terminated and the next event is still delivered', async () => {
+      const { app, scheme } = await appWithTree();
+      await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/after-poison'), secret: '', events: ['scheme.deleted'] });
+      await bus.js.publish(subjectOf('scheme.deleted', prefix), 'this is not an event', { msgID: randomUUID() });
+      await bus.js.publish(subjectOf('scheme.deleted', prefix), JSON.stringify({ id: 'x', type: 'scheme.deleted', version: 1, occurredAt: 'now', source: 't', data: { app_id: 'nope' } }), { msgID: randomUUID() });
+      await publish('scheme.deleted', { app_id: app.id, scheme_id: scheme.id });
+      await receiver.waitFor('/after-poison', 1);
+    });
+
+    it('when an attempt was claimed by a process that died mid-call, then it is closed as interrupted and the next attempt is made once', async () => {
+      const { app } = await appWithTree();
+      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crashed'), secret: '', events: [] });
+      const stored = await service.deps.hooks.webhooks.findById(webhook!.id);
+      const eventId = randomUUID();
+      const deliveryId = randomUUID();
+      // As a crashed process leaves it: the delivery, and attempt 1 claimed long ago and never finished.
+      await service.deps.hooks.deliveries.create({
+        _id: deliveryId, webhookId: webhook!.id, appId: app.id, event: 'scheme.deleted', eventId, payloadJson: JSON.stringify({ event_id: eventId }),
+        url: stored!.url, secretEnc: stored!.secretEnc, state: 'pending', maxAttempts: 4, nextAttemptAt: new Date(Date.now() + 60_000),
+      });
+      const delivery = await service.deps.hooks.deliveries.findById(deliveryId);
+      await service.deps.hooks.deliveries.claimAttempt(delivery!, 1, new Date(Date.now() - service.dispatcher.staleAfterMs - 1_000));
+      await service.deps.hooks.deliveries.setSchedule(deliveryId, { nextAttemptAt: new Date() });
+      service.dispatcher.poke();
+      const [call] = await receiver.waitFor('/crashed', 1);
+      expect(call!.headers['x-hangar-attempt']).toBe('2');
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(receiver.on('/crashed')).toHaveLength(1);
+      const log = await client.listDeliveries({ actor: admin, webhookId: webhook!.id });
+      expect(log.deliveries.map((d) => [d.attempt, d.success, d.error.startsWith('interrupted')])).toEqual([
+        [2, true, false],
+        [1, false, true],
+      ]);
+    });
+
+    it('when two dispatchers race for the same attempt, then only one call is made', async () => {
+      const { app } = await appWithTree();
+      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/race'), secret: '', events: [] });
+      const stored = await service.deps.hooks.webhooks.findById(webhook!.id);
+      const eventId = randomUUID();
+      const deliveryId = randomUUID();
+      await service.deps.hooks.deliveries.create({
+        _id: deliveryId, webhookId: webhook!.id, appId: app.id, event: 'scheme.deleted', eventId, payloadJson: '{}',
+        url: stored!.url, secretEnc: stored!.secretEnc, state: 'pending', maxAttempts: 4, nextAttemptAt: new Date(Date.now() + 60_000),
+      });
+      const delivery = (await service.deps.hooks.deliveries.findById(deliveryId))!;
+      const results = await Promise.all(Array.from({ length: 5 }, () => service.dispatcher.attempt(delivery)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(receiver.on('/race')).toHaveLength(1);
+    });
+
+    it('when an app is deleted, then its subscribed webhooks get app.deleted and are removed', async () => {
+      const { app } = await appWithTree();
+      const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/gone'), secret: '', events: ['app.deleted'] });
+      await client.deleteApp({ actor: admin, id: app.id });
+      const [call] = await receiver.waitFor('/gone', 1);
+      expect(verify(call!.body, call!.headers['x-hangar-signature-256'], secret)).toBe(true);
+      expect(JSON.parse(call!.body)).toMatchObject({ event: 'app.deleted', app: { id: app.id }, data: { app_id: app.id } });
+      const deadline = Date.now() + 5_000;
+      while ((await service.deps.hooks.webhooks.findById(webhook!.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await service.deps.hooks.webhooks.findById(webhook!.id)).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,19 @@
+import { grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, z } from '@hangar/config';
+
+const schema = z.object({
+  ...serviceBase,
+  ...storageFields,
+  GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
+  MONGO_URL: mongoUrl,
+  MONGO_DB: z.string().default('hangar_debug_files'),
+  NATS_URL: natsUrl,
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
+  APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
+  GRPC_DEADLINE_MS: milliseconds(10_000),
+  /** Where archives are fetched to be read; removed after each parse. Empty: the OS temp dir. */
+  DEBUG_FILE_TMP_DIR: z.string().default(''),
+});
+
+export type DebugFilesConfig = z.infer<typeof schema>;
+
+export const loadDebugFilesConfig = (env?: Record<string, string | undefined>): DebugFilesConfig => loadConfig(schema, env);

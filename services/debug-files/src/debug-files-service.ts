@@ -1,0 +1,70 @@
+import type { Connection } from 'mongoose';
+import { OutboxRelay, RunningConsumer, connectEventBus, ensureEventStream, startConsumer } from '@hangar/events';
+import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import type { Logger } from '@hangar/logger';
+import type { Metrics } from '@hangar/metrics';
+import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { apps, debugFiles } from '@hangar/proto';
+import { openStorage } from '@hangar/storage';
+import type { DebugFilesConfig } from './config';
+import { debugFileModel } from './data/debug-file.model';
+import { DebugFilesRepository } from './data/debug-files.repository';
+import type { DebugFilesDeps } from './domain/deps';
+import { debugFileArchiveConsumer } from './events/debug-file-archive.consumer';
+import { ownerDeletedConsumers } from './events/owner-deleted.consumers';
+import { debugFilesHandlers } from './grpc/debug-files.handlers';
+import { readDebugArchive } from './parsing/debug-archive.reader';
+
+export interface RunningDebugFilesService {
+  port: number;
+  deps: DebugFilesDeps;
+  connection: Connection;
+  relay: OutboxRelay;
+  stop(): Promise<void>;
+}
+
+/** Wires the debug-files service: database, storage, events, consumers, gRPC. main.ts and the component tests both start it here. */
+export async function startDebugFilesService(config: DebugFilesConfig, logger: Logger, metrics?: Metrics): Promise<RunningDebugFilesService> {
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const fileDocs = debugFileModel(connection);
+  await syncIndexes(connection);
+
+  const storage = await openStorage(config);
+
+  const bus = await connectEventBus(config.NATS_URL, 'debug-files', logger);
+  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
+  const relay = new OutboxRelay({ models: [fileDocs], keepTombstonesOf: [fileDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
+  relay.start();
+
+  const repository = new DebugFilesRepository(connection, fileDocs);
+  const deps: DebugFilesDeps = {
+    files: repository,
+    apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics }),
+    storage,
+    readArchive: (objectKey) => readDebugArchive(storage, objectKey, config.DEBUG_FILE_TMP_DIR || undefined),
+    onEventsRecorded: () => relay.poke(),
+    logger,
+  };
+
+  const consumerOptions = { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics };
+  const consumers: RunningConsumer[] = [await startConsumer(debugFileArchiveConsumer(repository, storage), consumerOptions)];
+  for (const handler of ownerDeletedConsumers(repository, storage)) consumers.push(await startConsumer(handler, consumerOptions));
+
+  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  server.add(debugFiles.DebugFilesServiceDefinition, debugFilesHandlers(deps));
+  const port = await server.listen(config.GRPC_LISTEN);
+
+  return {
+    port,
+    deps,
+    connection,
+    relay,
+    async stop() {
+      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
+      await Promise.all(consumers.map((c) => c.stop()));
+      await relay.stop();
+      await bus.nc.drain();
+      await connection.close();
+    },
+  };
+}

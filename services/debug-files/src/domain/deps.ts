@@ -1,0 +1,24 @@
+import type { ServiceClient } from '@hangar/grpc';
+import type { Logger } from '@hangar/logger';
+import type { apps } from '@hangar/proto';
+import type { ObjectStorage } from '@hangar/storage';
+import type { DebugFilesRepository } from '../data/debug-files.repository';
+import type { ReadArchive } from '../parsing/debug-archive.reader';
+
+export type AppsClient = ServiceClient<typeof apps.AppsServiceDefinition>;
+
+export interface DebugFilesDeps {
+  files: DebugFilesRepository;
+  apps: AppsClient;
+  storage: ObjectStorage;
+  /** Fetches a stored archive, hashes and parses it (a temporary file, removed after). */
+  readArchive: (objectKey: string) => Promise<ReadArchive>;
+  /** Called after a write that recorded events, so they go out at once. */
+  onEventsRecorded: () => void;
+  logger: Logger;
+}
+
+export interface Actor {
+  userId: number;
+  role: string;
+}

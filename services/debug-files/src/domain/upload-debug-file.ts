@@ -1,0 +1,63 @@
+import { AlreadyExists, InvalidArgument, NotFound } from '@hangar/errors';
+import { createEnvelope } from '@hangar/events';
+import type { apps, debugFiles } from '@hangar/proto';
+import type { DebugFileDocument } from '../data/debug-file.model';
+import type { WriteResult } from '../data/debug-files.repository';
+import { archiveFields } from './archive-fields';
+import { channelWithAccess, fileOfChannel } from './channel-access';
+import type { DebugFilesDeps } from './deps';
+
+export interface DebugFileInChannel {
+  file: DebugFileDocument;
+  context: apps.ChannelContext;
+}
+
+function duplicate(result: Extract<WriteResult, { reason: 'duplicate' }>): AlreadyExists {
+  const which = result.duplicateOf ? `debug file ${result.duplicateOf}` : 'another debug file';
+  return new AlreadyExists(`This archive was already uploaded to this app as ${which}`, { file: [`is the same content as ${which}`] });
+}
+
+/**
+ * The upload story: the channel and the right to upload to it, the archive
+ * read (hashed and parsed from storage), checked against the channel, then
+ * the record and its `debug_file.created` event in one write. The archive was
+ * stored by the gateway; if this fails, the gateway removes it. The same
+ * content twice for one app: 409 naming the existing file.
+ */
+export async function uploadDebugFile(deps: DebugFilesDeps, req: debugFiles.CreateDebugFileRequest): Promise<DebugFileInChannel> {
+  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');
+  if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
+  const read = await deps.readArchive(req.objectKey);
+  const fields = archiveFields(context, read, req);
+  const result = await deps.files.create(
+    { ...fields, appId: context.app!.id, schemeId: context.scheme!.id, channelId: context.channel!.id, appName: context.app!.name },
+    (id, uuids) =>
+      createEnvelope(
+        'debug_file.created',
+        { debug_file_id: id, app_id: context.app!.id, channel_id: context.channel!.id, release_version: fields.releaseVersion, build_version: fields.buildVersion, uuids },
+        'debug-files',
+      ),
+  );
+  if (!result.ok) throw result.reason === 'duplicate' ? duplicate(result) : new NotFound(`Channel ${context.channel!.id} not found`);
+  deps.onEventsRecorded();
+  return { file: result.file, context };
+}
+
+/**
+ * Replaces a debug file's archive and parses it again. The old archive is
+ * removed once the record points at the new one; a failure there only leaves
+ * an unreferenced object behind (logged), never a record without its file.
+ */
+export async function replaceDebugFile(deps: DebugFilesDeps, req: debugFiles.UpdateDebugFileRequest): Promise<DebugFileInChannel> {
+  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');
+  await fileOfChannel(deps, context, req.id);
+  if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
+  const read = await deps.readArchive(req.objectKey);
+  const result = await deps.files.replaceArchive(req.id, archiveFields(context, read, req));
+  if (!result.ok) throw result.reason === 'duplicate' ? duplicate(result) : new NotFound(`Debug file ${req.id} not found`);
+  const oldKey = result.previous?.objectKey;
+  if (oldKey && oldKey !== result.file.objectKey) {
+    await deps.storage.delete(oldKey).catch((err: unknown) => deps.logger.warn({ err, objectKey: oldKey }, 'could not remove a replaced debug archive'));
+  }
+  return { file: result.file, context };
+}

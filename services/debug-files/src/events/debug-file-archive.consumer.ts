@@ -1,0 +1,22 @@
+import type { EventHandler } from '@hangar/events';
+import type { ObjectStorage } from '@hangar/storage';
+import type { DebugFilesRepository } from '../data/debug-files.repository';
+
+/**
+ * After `debug_file.deleted`: remove the archive, then the tombstone. A
+ * storage failure throws, so the event is redelivered with backoff until it
+ * succeeds — an archive is never forgotten. Deleting twice is harmless.
+ */
+export function debugFileArchiveConsumer(files: DebugFilesRepository, storage: ObjectStorage): EventHandler<'debug_file.deleted'> {
+  return {
+    durable: 'debug-files-archives',
+    event: 'debug_file.deleted',
+    async handle(envelope) {
+      const file = await files.findAnyById(envelope.data.debug_file_id);
+      if (!file?.deletedAt) return 'skipped';
+      await storage.delete(file.objectKey);
+      await files.purge(file._id);
+      return 'done';
+    },
+  };
+}

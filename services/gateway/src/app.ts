@@ -1,0 +1,74 @@
+import express, { Express } from 'express';
+import type { Logger } from '@hangar/logger';
+import type { Metrics } from '@hangar/metrics';
+import type { ServiceClients } from './clients/service-clients';
+import { authenticate } from './http/authenticate.middleware';
+import { parseBodies } from './http/body-parser.middleware';
+import { apiNotFound, errorHandler } from './http/error-handler';
+import { httpMetrics } from './http/metrics.middleware';
+import { requestContext } from './http/request-context.middleware';
+import { openApiRoutes } from './routes/openapi.routes';
+import { appsRoutes } from './routes/apps.routes';
+import { InstallRouteOptions, installRoutes } from './routes/install.routes';
+import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
+import { channelsRoutes } from './routes/channels.routes';
+import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
+import { collaboratorsRoutes } from './routes/collaborators.routes';
+import { schemesRoutes } from './routes/schemes.routes';
+import { VersionInfo, systemRoutes } from './routes/system.routes';
+import { tokensRoutes } from './routes/tokens.routes';
+import { usersRoutes } from './routes/users.routes';
+import { webhooksRoutes } from './routes/webhooks.routes';
+
+// `/api/apps/*` is not here: its channel_key routes need no token, so the
+// apps routers check the token per route (routes/apps.routes.ts).
+const AUTHENTICATED_PATHS = ['/api/users', '/api/schemes', '/api/channels'];
+
+export interface AppOptions {
+  clients: ServiceClients;
+  logger: Logger;
+  versionInfo: VersionInfo;
+  maxBodyBytes: number;
+  publicBaseUrl?: string;
+  /** Uploads, downloads and their storage. */
+  releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
+  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds'>;
+  /** Request counts and latency per route (served by the metrics port, not here). */
+  metrics?: Metrics;
+}
+
+/** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, metrics }: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
+  app.set('trust proxy', true);
+
+  if (metrics) app.use(httpMetrics(metrics));
+  app.use(requestContext(logger));
+  app.use(systemRoutes(clients, versionInfo));
+  app.use(openApiRoutes(versionInfo.version));
+  // Streams the archives of uploads and replacements: before the body parsers.
+  app.use(debugFileUploadRoutes(clients, { ...releases, publicBaseUrl }));
+  app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload']) }));
+
+  // Before the apps routes: its static paths (upload, versions, latest,
+  // version_exist) must not be taken for an app id. It checks tokens per route.
+  app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
+  app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
+  app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
+  // Token required on these paths only, so an unknown path is a 404, not a 401.
+  app.use(AUTHENTICATED_PATHS, authenticate(clients));
+  app.use(tokensRoutes(clients));
+  app.use(usersRoutes(clients, { publicBaseUrl }));
+  app.use(appsRoutes(clients, { publicBaseUrl }));
+  app.use(schemesRoutes(clients));
+  app.use(channelsRoutes(clients));
+  app.use(collaboratorsRoutes(clients));
+  app.use(webhooksRoutes(clients, { publicBaseUrl }));
+
+  app.use('/api', apiNotFound);
+  app.use(apiNotFound);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,44 @@
+import { ServiceClient, checkHealth, createServiceChannel } from '@hangar/grpc';
+import { createServiceClient } from '@hangar/grpc';
+import type { Metrics } from '@hangar/metrics';
+import { apps, debugFiles, releases, users } from '@hangar/proto';
+
+export interface ServiceTargets {
+  users: string;
+  apps: string;
+  releases: string;
+  debugFiles: string;
+}
+
+/**
+ * Typed, promise-returning clients of the services. Deadlines, the request
+ * id and error translation are set once in @hangar/grpc's client factory.
+ */
+export interface ServiceClients {
+  users: ServiceClient<typeof users.UsersServiceDefinition>;
+  apps: ServiceClient<typeof apps.AppsServiceDefinition>;
+  releases: ServiceClient<typeof releases.ReleasesServiceDefinition>;
+  debugFiles: ServiceClient<typeof debugFiles.DebugFilesServiceDefinition>;
+  /** Standard gRPC health of every service, for /api/health. */
+  health(): Promise<Record<keyof ServiceTargets, boolean>>;
+}
+
+export function createServiceClients(targets: ServiceTargets, deadlineMs: number, metrics?: Metrics): ServiceClients {
+  const channels = {
+    users: createServiceChannel(targets.users),
+    apps: createServiceChannel(targets.apps),
+    releases: createServiceChannel(targets.releases),
+    debugFiles: createServiceChannel(targets.debugFiles),
+  };
+  return {
+    users: createServiceClient(users.UsersServiceDefinition, channels.users, { defaultDeadlineMs: deadlineMs, metrics }),
+    apps: createServiceClient(apps.AppsServiceDefinition, channels.apps, { defaultDeadlineMs: deadlineMs, metrics }),
+    releases: createServiceClient(releases.ReleasesServiceDefinition, channels.releases, { defaultDeadlineMs: deadlineMs, metrics }),
+    debugFiles: createServiceClient(debugFiles.DebugFilesServiceDefinition, channels.debugFiles, { defaultDeadlineMs: deadlineMs, metrics }),
+    async health() {
+      const names = Object.keys(channels) as (keyof ServiceTargets)[];
+      const results = await Promise.all(names.map((name) => checkHealth(channels[name])));
+      return Object.fromEntries(names.map((name, i) => [name, results[i]!])) as Record<keyof ServiceTargets, boolean>;
+    },
+  };
+}

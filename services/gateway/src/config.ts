@@ -1,0 +1,37 @@
+import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, port, serviceBase, storageFields, z } from '@hangar/config';
+
+const schema = z.object({
+  ...serviceBase,
+  // Uploads stream from the socket straight into object storage.
+  ...storageFields,
+  HTTP_HOST: z.string().default('0.0.0.0'),
+  HANGAR_PORT: port(8080),
+  USERS_GRPC_TARGET: grpcTarget.default('users:50051'),
+  APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
+  RELEASES_GRPC_TARGET: grpcTarget.default('releases:50051'),
+  DEBUG_FILES_GRPC_TARGET: grpcTarget.default('debug-files:50051'),
+  /** Deadline of every call to a service: past it the client gets a 503, never a hang. */
+  GRPC_DEADLINE_MS: milliseconds(10_000),
+  HANGAR_VCS_REF: z.string().default('unknown'),
+  HANGAR_BUILD_DATE: z.string().default(new Date(0).toISOString()),
+  /** Largest JSON or urlencoded body; multipart fields have their own limits. */
+  MAX_BODY_BYTES: bytes(1024 * 1024),
+  /** Public origin for absolute URLs (Link headers, install pages); else taken from the request. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Largest package or debug file accepted; past it: 413 and the partial object removed. */
+  MAX_UPLOAD_BYTES: bytes(4 * 1024 * 1024 * 1024),
+  /** An upload waits for parsing: longer than ordinary calls. */
+  UPLOAD_DEADLINE_MS: milliseconds(180_000),
+  /** Downloads redirect to presigned storage URLs; off: the gateway streams them (storage not reachable by clients). */
+  DOWNLOAD_REDIRECT: booleanFlag(true),
+  /**
+   * Signs install-page unlock cookies and download links; set the same value
+   * on every replica. Unset: a random one per process (unlocks end at restart).
+   */
+  INSTALL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  UNLOCK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+});
+
+export type GatewayConfig = z.infer<typeof schema>;
+
+export const loadGatewayConfig = (env?: Record<string, string | undefined>): GatewayConfig => loadConfig(schema, env);

@@ -1,0 +1,62 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Unauthenticated } from '@hangar/errors';
+import type { users } from '@hangar/proto';
+import type { ServiceClients } from '../clients/service-clients';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The authenticated user, set by `authenticate`. */
+    user?: users.User;
+  }
+}
+
+/** Token from, in order: `Authorization: Bearer`, the `token` query parameter, the `token` form field. */
+export function readToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match) return match[1];
+  }
+  const query = req.query.token;
+  if (typeof query === 'string' && query) return query;
+  const form = (req.body as Record<string, unknown> | undefined)?.token;
+  if (typeof form === 'string' && form) return form;
+  return undefined;
+}
+
+/**
+ * Resolves the token on every request (no cache), so a revoked token stops
+ * working at once on every gateway replica.
+ */
+export function authenticate(clients: ServiceClients) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const token = readToken(req);
+    if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token> or ?token=');
+    req.user = await clients.users.authenticate({ token });
+    next();
+  };
+}
+
+/** The authenticated user, for handlers behind `authenticate`. */
+export function currentUser(req: Request): users.User {
+  if (!req.user) throw new Unauthenticated();
+  return req.user;
+}
+
+export function actorOf(req: Request): { userId: number; role: string } {
+  const user = currentUser(req);
+  return { userId: user.id, role: user.role };
+}
+
+/**
+ * For routes open without a token (channel_key routes): a token, when sent,
+ * still identifies the caller, so answers come in their time zone. A wrong
+ * token is still a 401: the client should know.
+ */
+export function identifyIfToken(clients: ServiceClients) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const token = readToken(req);
+    if (token) req.user = await clients.users.authenticate({ token });
+    next();
+  };
+}

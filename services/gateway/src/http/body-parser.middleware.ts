@@ -1,0 +1,65 @@
+import busboy from 'busboy';
+import express, { NextFunction, Request, Response } from 'express';
+import { MalformedRequest } from '@hangar/errors';
+
+const MULTIPART_LIMITS = { fields: 200, fieldSize: 1024 * 1024, parts: 250 };
+
+/**
+ * Accepts the three body encodings the contract allows — multipart/form-data
+ * (what Zealot clients send), urlencoded and JSON — into `req.body` with the
+ * same field names. Routes that stream files (uploads) read multipart
+ * themselves and are skipped here.
+ */
+export function parseBodies({ maxBodyBytes, streamingPaths }: { maxBodyBytes: number; streamingPaths: Set<string> }) {
+  const json = express.json({ limit: maxBodyBytes });
+  const urlencoded = express.urlencoded({ extended: false, limit: maxBodyBytes });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const type = req.headers['content-type'] ?? '';
+    if (/^multipart\/form-data/i.test(type)) {
+      if (streamingPaths.has(req.path)) return next();
+      return parseMultipartFields(req).then((fields) => {
+        req.body = fields;
+        next();
+      }, next);
+    }
+    if (/^application\/json/i.test(type)) return json(req, res, next);
+    if (/^application\/x-www-form-urlencoded/i.test(type)) return urlencoded(req, res, next);
+    req.body = req.body ?? {};
+    next();
+  };
+}
+
+/** Reads a multipart body's text fields; file parts are drained and ignored here. */
+function parseMultipartFields(req: Request): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: MULTIPART_LIMITS, defParamCharset: 'utf8' });
+    } catch (err) {
+      reject(new MalformedRequest(`Malformed multipart body: ${(err as Error).message}`));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) {
+        parser.emit('error', new MalformedRequest(`Form field ${name} is too long`));
+        return;
+      }
+      fields[name] = value;
+    });
+    // Errors of a drained file part (a body cut inside it) are reported by the parser itself;
+    // unlistened, they crashed the gateway (issue 9).
+    parser.on('file', (_name, stream) => stream.on('error', () => undefined).resume());
+    parser.on('partsLimit', () => parser.emit('error', new MalformedRequest('Too many form parts')));
+    parser.on('fieldsLimit', () => parser.emit('error', new MalformedRequest('Too many form fields')));
+    parser.once('close', () => resolve(fields));
+    // `on`, not `once`: busboy emits 'error' once per malformed part header; a second one with no
+    // listener crashed the gateway (issue 9). Rejecting twice is harmless.
+    parser.on('error', (err: Error) => {
+      req.unpipe(parser);
+      req.resume();
+      reject(err instanceof MalformedRequest ? err : new MalformedRequest(`Malformed multipart body: ${err.message}`));
+    });
+    req.pipe(parser);
+  });
+}

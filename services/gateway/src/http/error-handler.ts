@@ -1,0 +1,35 @@
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError, NotFound, httpStatusOf, isDomainError } from '@hangar/errors';
+import type { Logger } from '@hangar/logger';
+
+/** Contract error body: `{"error": "...", "entry": {"field": ["problem"]}}`. */
+export function sendError(res: Response, err: DomainError): void {
+  res.status(httpStatusOf(err)).json({ error: err.message, ...(err.entry ? { entry: err.entry } : {}) });
+}
+
+/** Unknown `/api/*` paths. */
+export function apiNotFound(_req: Request, res: Response): void {
+  sendError(res, new NotFound('API not found'));
+}
+
+/**
+ * The gateway edge of the error table. Body-parser failures are the client's
+ * (400/413); anything unknown is a bug: logged with its stack, answered 500
+ * with nothing internal in it.
+ */
+export function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (isDomainError(err)) return sendError(res, err);
+    const parserError = err as { type?: string; status?: number };
+    if (parserError.type === 'entity.parse.failed') {
+      return res.status(400).json({ error: 'Malformed request body: not valid JSON' });
+    }
+    if (parserError.type === 'entity.too.large') return res.status(413).json({ error: 'Request body is too large' });
+    if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return res.status(parserError.status).json({ error: 'Malformed request' });
+    }
+    logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    res.status(500).json({ error: 'Internal error' });
+  };
+}

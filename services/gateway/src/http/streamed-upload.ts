@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { Request, Response } from 'express';
+import { DomainError, InvalidArgument, MalformedRequest } from '@hangar/errors';
+import type { ObjectStorage } from '@hangar/storage';
+
+export interface UploadedFile {
+  objectKey: string;
+  size: number;
+  /** The client's file name, path and control characters removed: for display only. */
+  fileName: string;
+}
+
+export interface StreamedUpload {
+  fields: Record<string, string>;
+  file?: UploadedFile;
+}
+
+export interface UploadOptions {
+  storage: ObjectStorage;
+  maxBytes: number;
+  /** Where the file goes in storage: `<prefix>/<uuid>`. */
+  keyPrefix: string;
+  /** The multipart field holding the file. */
+  fileField?: string;
+  /**
+   * Runs when the file part begins, with the fields sent before it: checks
+   * (token, permission) happen before a byte is stored.
+   */
+  beforeFile?: (fields: Record<string, string>) => Promise<void>;
+  /**
+   * Told the size of every chunk of the request body as it arrives (metrics).
+   * The body, not the file part: the file stream is handed to storage
+   * untouched, since wrapping it changed how refused uploads are cleaned up.
+   */
+  onBytes?: (bytes: number) => void;
+}
+
+const FIELD_LIMITS = { fields: 100, fieldSize: 1024 * 1024, parts: 110, files: 1 };
+
+/** Keeps only the last path component, without control characters. */
+export function sanitizeFileName(name: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const base = (name ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return base === '.' || base === '..' ? '' : base.slice(0, 255);
+}
+
+/**
+ * Reads a multipart upload, streaming its file part from the socket into
+ * object storage (bounded memory, nothing on the gateway's disk). Text fields
+ * are collected. Any failure — a malformed body, the size limit, the client
+ * going away, a refused check — removes what was stored and rejects; the
+ * caller decides what to answer.
+ */
+export function receiveUpload(req: Request, options: UploadOptions): Promise<StreamedUpload> {
+  const { storage, maxBytes, keyPrefix, fileField = 'file', beforeFile, onBytes } = options;
+  return new Promise<StreamedUpload>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: FIELD_LIMITS, defParamCharset: 'utf8' });
+    } catch (err) {
+      reject(new MalformedRequest(`Malformed multipart body: ${(err as Error).message}`));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let upload: Promise<UploadedFile> | undefined;
+    let settled = false;
+
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      // Stored already, or still storing: remove it once that is over.
+      void upload?.then((file) => storage.delete(file.objectKey)).catch(() => undefined);
+      reject(err instanceof DomainError ? err : new MalformedRequest(`Malformed multipart body: ${(err as Error)?.message ?? err}`));
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) return fail(InvalidArgument.field(name, 'is too long'));
+      fields[name] = value;
+    });
+
+    parser.on('file', (name, stream: Readable, info) => {
+      // A body cut inside a file part destroys that part's stream with an error; unlistened, it
+      // crashed the gateway (issue 9). The parser reports the same problem to `fail` below.
+      stream.on('error', () => undefined);
+      if (name !== fileField || upload) {
+        stream.resume();
+        return;
+      }
+      const objectKey = `${keyPrefix}/${randomUUID()}`;
+      const fileName = sanitizeFileName(info.filename);
+      upload = (async () => {
+        if (beforeFile) {
+          try {
+            await beforeFile({ ...fields });
+          } catch (err) {
+            stream.resume();
+            throw err;
+          }
+        }
+        const stored = await storage.putStream(objectKey, stream, { maxBytes, contentType: 'application/octet-stream' });
+        return { objectKey, size: stored.size, fileName };
+      })();
+      upload.catch(fail);
+    });
+
+    parser.on('partsLimit', () => fail(new MalformedRequest('Too many form parts')));
+    parser.on('fieldsLimit', () => fail(new MalformedRequest('Too many form fields')));
+    // `on`, not `once`: busboy emits 'error' once per malformed part header, so a body with two
+    // of them crashed the gateway with an unhandled 'error' event (issue 9); `fail` settles once.
+    parser.on('error', fail);
+    parser.once('close', () => {
+      if (settled) return;
+      (upload ?? Promise.resolve(undefined)).then(
+        (file) => {
+          if (settled) return;
+          settled = true;
+          resolve({ fields, ...(file ? { file } : {}) });
+        },
+        fail,
+      );
+    });
+    // A client that goes away mid-body: busboy sees the stream end early.
+    req.once('aborted', () => fail(new MalformedRequest('The client closed the connection before the upload finished')));
+    // Counted as it passes to the parser; unpiping pauses the body as before.
+    if (onBytes) req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+    req.pipe(parser);
+  });
+}
+
+const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+const LINGER_MAX_MS = 15_000;
+
+/**
+ * An upload refused before its body is read (bad token, unknown channel, too
+ * large) is answered at once. Closing the connection right then makes most
+ * clients (curl, fetch) fail with a broken pipe while still sending, so a CI
+ * log shows "connection reset" instead of the error. Like nginx's lingering
+ * close, the rest of the body is read and thrown away — up to a bound in bytes
+ * and time, after which the connection is cut.
+ */
+export function lingerAfterEarlyResponse(req: Request, res: Response): void {
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return;
+    let discarded = 0;
+    const cut = () => {
+      clearTimeout(timer);
+      req.socket.destroy();
+    };
+    const timer = setTimeout(cut, LINGER_MAX_MS);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER_MAX_BYTES) cut();
+    });
+    req.once('end', () => clearTimeout(timer));
+    req.resume();
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * ISO 8601 with milliseconds and the offset of the given time zone, e.g.
+ * `2026-11-22T18:04:05.123+08:00` (PRODUCT §10: the token user's zone, UTC
+ * without one).
+ */
+export function formatTimestamp(epochMs: number, timeZone = 'Etc/UTC'): string {
+  const date = new Date(epochMs);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
+  // longOffset is "GMT" for zero and "GMT+08:00" otherwise.
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
+  const ms = String(date.getUTCMilliseconds()).padStart(3, '0');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${ms}${offset}`;
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { handleShutdown } from '@hangar/grpc';
+import { createLogger } from '@hangar/logger';
+import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
+import { openStorage } from '@hangar/storage';
+import { createApp } from './app';
+import { createServiceClients } from './clients/service-clients';
+import { loadGatewayConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const metrics = new Metrics();
+  const metricsServer = await serveMetrics(metrics, { port: config.METRICS_PORT });
+  if (metricsServer.port) logger.info({ port: metricsServer.port }, 'metrics at /metrics');
+  const uploadBytes = uploadBytesCounter(metrics);
+  const clients = createServiceClients(
+    {
+      users: config.USERS_GRPC_TARGET,
+      apps: config.APPS_GRPC_TARGET,
+      releases: config.RELEASES_GRPC_TARGET,
+      debugFiles: config.DEBUG_FILES_GRPC_TARGET,
+    },
+    config.GRPC_DEADLINE_MS,
+    metrics,
+  );
+  if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
+  const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
+  const storage = await openStorage(config);
+  const app = createApp({
+    clients,
+    logger,
+    versionInfo: { version: config.HANGAR_VERSION, vcs_ref: config.HANGAR_VCS_REF, build_date: config.HANGAR_BUILD_DATE },
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    releases: {
+      storage,
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      uploadDeadlineMs: config.UPLOAD_DEADLINE_MS,
+      downloadRedirect: config.DOWNLOAD_REDIRECT,
+      onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
+    },
+    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS },
+    metrics,
+  });
+  const server = createServer(app);
+  // Idle keep-alive connections outlive the clients' own idle timeouts (and a
+  // load balancer's 60 s), so a client never writes into a socket the server
+  // is closing at that moment (EPIPE / "other side closed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve) => server.listen(config.HANGAR_PORT, config.HTTP_HOST, resolve));
+  logger.info({ host: config.HTTP_HOST, port: config.HANGAR_PORT }, 'gateway listening');
+
+  handleShutdown(
+    [
+      {
+        name: 'http',
+        run: () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          }),
+      },
+      { name: 'metrics', run: () => metricsServer.stop() },
+    ],
+    { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,777 @@
+import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, RequestBody, Response } from './schema-types';
+
+/**
+ * The HTTP API as the gateway serves it, in OpenAPI 3.1: Zealot's 1.3
+ * interface (the seed) plus what PRODUCT.md settles. Served at
+ * `GET /api/openapi.json`. Every response of the end-to-end suite is checked
+ * against it (libs/testing's validator), so a route, a status or a field that
+ * changes without this file fails a test. Objects are closed
+ * (`additionalProperties: false`) for that reason: a field added to a
+ * presenter must be added here too.
+ */
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
+const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
+const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
+const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
+const nullableStr = (description?: string): JsonSchema => ({ type: ['string', 'null'], ...(description ? { description } : {}) });
+const timestamp: JsonSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: "ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).",
+};
+
+/** A closed object: every property listed is answered (`required`) unless named in `optional`. */
+function object(properties: Record<string, JsonSchema>, optional: string[] = [], description?: string): JsonSchema {
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    properties,
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    additionalProperties: false,
+  };
+}
+
+const JSON_TYPE = 'application/json';
+const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
+
+function ok(description: string, schema: JsonSchema, headers?: Response['headers']): Response {
+  return { description, content: json(schema), ...(headers ? { headers } : {}) };
+}
+
+const PAGE_HEADERS: Response['headers'] = {
+  'X-Total-Count': { $ref: '#/components/headers/X-Total-Count' },
+  Link: { $ref: '#/components/headers/Link' },
+};
+
+/** Error responses by status, shared through components.responses. */
+const ERROR_RESPONSES = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  422: 'Unprocessable',
+  503: 'Unavailable',
+} as const;
+type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+function errors(...statuses: ErrorStatus[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s]}` }]));
+}
+
+// What each kind of operation can fail with. 503: a service or storage is down.
+const READ_WITH_TOKEN: ErrorStatus[] = [401, 403, 404, 422, 503];
+const WRITE_WITH_TOKEN: ErrorStatus[] = [400, 401, 403, 404, 409, 413, 422, 503];
+const READ_WITH_KEY: ErrorStatus[] = [401, 404, 422, 503];
+
+const NO_TOKEN: Operation['security'] = [];
+/** channel_key routes: open, but a token, when sent, is checked and sets the time zone. */
+const OPTIONAL_TOKEN: Operation['security'] = [{}, { bearer: [] }, { token: [] }];
+
+const param = (name: string): { $ref: string } => ({ $ref: `#/components/parameters/${name}` });
+
+function pathId(name: string, description: string, schema: JsonSchema = { type: 'string', pattern: '^[1-9][0-9]*$' }): Parameter {
+  return { name, in: 'path', required: true, description, schema };
+}
+function query(name: string, description: string, required = false, schema: JsonSchema = { type: 'string' }): Parameter {
+  return { name, in: 'query', required, description, schema };
+}
+
+/** Write bodies come as multipart/form-data (Zealot clients), urlencoded or JSON, with the same field names. */
+function formBody(properties: Record<string, JsonSchema>, required: string[] = [], description?: string): RequestBody {
+  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  return {
+    required: required.length > 0,
+    ...(description ? { description } : {}),
+    content: { 'multipart/form-data': { schema }, 'application/x-www-form-urlencoded': { schema }, [JSON_TYPE]: { schema } },
+  };
+}
+
+/** Uploads stream their file: multipart only, text fields before the file part are read first. */
+function uploadBody(properties: Record<string, JsonSchema>, required: string[], description: string): RequestBody {
+  return {
+    required: true,
+    description,
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', properties: { token: str('The access token, when not in the header or query (send it before the file).'), ...properties, file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: [...required, 'file'] },
+      },
+    },
+  };
+}
+
+const DELETED = ok('Deleted', ref('Deleted'));
+
+// ---------------------------------------------------------------- schemas
+
+const USER_ROLES = ['admin', 'developer', 'member'] as const;
+
+const schemas: Record<string, JsonSchema> = {
+  Error: object(
+    {
+      error: str('What went wrong, for people.'),
+      entry: { type: 'object', description: 'Field problems of a validation error: field → messages.', additionalProperties: arrayOf(str()) },
+    },
+    ['entry'],
+    'Every error: 4xx and 503.',
+  ),
+  Deleted: object({ mesage: { type: 'string', const: 'OK', description: 'Spelled so (the seed): existing clients read it.' } }),
+  VersionInfo: object({ version: str('Software version'), vcs_ref: str('Source revision'), build_date: str('Build timestamp, ISO 8601') }),
+  Health: object({
+    healthy: bool('Every service answers its gRPC health check.'),
+    services: object({ users: bool(), apps: bool(), releases: bool(), debugFiles: bool() }),
+  }),
+  User: object(
+    {
+      id: int(),
+      username: str(),
+      email: { type: 'string', format: 'email' },
+      locale: { type: 'string', enum: ['zh-CN', 'en'] },
+      appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
+      timezone: str("One of the seed's time zone names, e.g. Etc/UTC."),
+      role: { type: 'string', enum: USER_ROLES },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    [],
+    'Never a password.',
+  ),
+  Token: object(
+    {
+      id: int(),
+      name: str(),
+      hint: str('The last characters of the token, after an ellipsis: the token itself is shown only once.'),
+      created_at: timestamp,
+      last_used_at: { ...timestamp, type: ['string', 'null'] },
+    },
+    [],
+    'A personal access token, without its value.',
+  ),
+  CreatedToken: object(
+    {
+      id: int(),
+      name: str(),
+      hint: str(),
+      created_at: timestamp,
+      last_used_at: { ...timestamp, type: ['string', 'null'] },
+      token: str('The token itself: shown here once, stored only as a hash.'),
+    },
+    [],
+  ),
+  Channel: object(
+    {
+      id: int(),
+      name: str(),
+      slug: str('The channel key (`channel_key`): generated unguessable, or chosen ([A-Za-z0-9_-]{3,64}).'),
+      device_type: { type: 'string', enum: ['ios', 'android', 'macos', 'windows', 'linux'] },
+      bundle_id: str('`*` accepts every package id; otherwise a glob matched against the whole id.'),
+      git_url: nullableStr(),
+      has_password: bool('A visit password guards the install pages; it is never answered.'),
+    },
+  ),
+  Scheme: object({
+    id: int(),
+    name: str(),
+    new_build_callout: bool('Webhooks of the app are called for each new build.'),
+    retained_builds: { type: 'integer', minimum: 0, description: 'Builds kept per channel; 0 keeps all.' },
+    channels: arrayOf(ref('Channel')),
+  }),
+  Collaborator: object({ id: int('The user id'), username: str(), email: str(), role: { type: 'string', enum: USER_ROLES } }),
+  App: object(
+    { id: int(), name: str(), schemes: arrayOf(ref('Scheme')), collaborators: arrayOf(ref('Collaborator')) },
+    ['collaborators'],
+    '`collaborators` in single-app answers (create, get, update), not in lists.',
+  ),
+  AppRef: object({ id: int(), name: str() }),
+  SchemeRef: object({ id: int(), name: str() }),
+  ChannelSummary: object({
+    slug: str(),
+    name: str(),
+    device_type: { type: 'string', enum: ['ios', 'android', 'macos', 'windows', 'linux'] },
+    bundle_id: str(),
+    git_url: nullableStr(),
+    has_password: bool(),
+  }),
+  ChangelogEntry: object({ message: str(), author: str(), email: str(), date: str() }, ['author', 'email', 'date']),
+  CustomField: object({ name: str(), value: str(), icon: str('A fontawesome class, e.g. `fa-solid fa-star`.') }, ['icon']),
+  Release: object(
+    {
+      id: int(),
+      version: int('Sequence number of the release in its channel.'),
+      app_name: str(),
+      bundle_id: str('iOS bundle id, Android package name, …'),
+      release_version: str(),
+      build_version: str(),
+      release_type: str('As given, or parsed (iOS: AdHoc, Enterprise, Development, AppStore).'),
+      source: str('Default `api`.'),
+      branch: str(),
+      git_commit: str(),
+      ci_url: str(),
+      size: int('Bytes'),
+      platform: { type: 'string', enum: ['iOS', 'Android', 'macOS', 'Windows', 'Linux'] },
+      device_type: str('iPhone, iPad, Universal, Phone, Tablet, TV, Watch, …'),
+      min_os_version: str(),
+      icon_url: { type: 'string', format: 'uri' },
+      release_url: { type: 'string', format: 'uri', description: 'The install page.' },
+      install_url: { type: 'string', format: 'uri', description: 'iOS: `itms-services://?action=download-manifest&url=…`; others: a download URL.' },
+      qrcode_url: { type: 'string', format: 'uri', description: 'PNG of the release page URL; `size` query parameter.' },
+      changelog: arrayOf(ref('ChangelogEntry')),
+      text_changelog: str('`- message` lines.'),
+      custom_fields: arrayOf(ref('CustomField')),
+      created_at: timestamp,
+      app: ref('AppRef'),
+      scheme: ref('SchemeRef'),
+      channel: ref('ChannelSummary'),
+    },
+    ['app', 'scheme', 'channel'],
+  ),
+  VersionList: object(
+    {
+      id: int('The channel id'),
+      app_name: str(),
+      bundle_id: str("The channel's bundle id rule"),
+      git_url: nullableStr(),
+      app: ref('AppRef'),
+      scheme: ref('SchemeRef'),
+      channel: ref('ChannelSummary'),
+      releases: arrayOf(ref('Release')),
+    },
+    [],
+    'A channel with releases ("Version list (channel view)").',
+  ),
+  DebugFileMetadata: object(
+    {
+      id: int(),
+      debug_file_id: int(),
+      uuid: str('Mach-O UUID (iOS); empty for Android files.'),
+      type: str('Architecture (arm64, …) or the Android file kind.'),
+      object: str('Object or file name'),
+      data: { type: 'object', description: "The parser's extras." },
+      size: int(),
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    [],
+    'One Mach-O slice (iOS) or one file of a mapping archive (Android): the seed\'s "Shape B".',
+  ),
+  DebugFile: object({
+    id: int(),
+    app_name: str(),
+    device_type: str('ios or android'),
+    release_version: str(),
+    build_version: str(),
+    file_url: { type: 'string', format: 'uri', description: 'Downloads this exact file (needs its channel key, which the URL carries).' },
+    metadata: arrayOf(ref('DebugFileMetadata')),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  Webhook: object(
+    {
+      id: int(),
+      app_id: int(),
+      url: { type: 'string', format: 'uri' },
+      events: { ...arrayOf(str()), description: 'Event names it receives; empty: every event.' },
+      created_at: timestamp,
+    },
+    [],
+    'Never its secret (answered once, at creation).',
+  ),
+  CreatedWebhook: object({
+    id: int(),
+    app_id: int(),
+    url: { type: 'string', format: 'uri' },
+    events: arrayOf(str()),
+    created_at: timestamp,
+    secret: str('The HMAC-SHA256 signing secret: shown here once.'),
+  }),
+  Delivery: object(
+    {
+      id: int(),
+      delivery_id: str('Stable across the attempts of one delivery (the X-Hangar-Delivery header).'),
+      webhook_id: int(),
+      event: str(),
+      event_id: str(),
+      attempt: int(),
+      status_code: { type: ['integer', 'null'], description: 'null when no HTTP response arrived' },
+      success: bool(),
+      error: nullableStr(),
+      duration_ms: int(),
+      created_at: timestamp,
+    },
+    [],
+    'One attempt of a delivery, as the delivery log keeps it.',
+  ),
+};
+
+// ---------------------------------------------------------------- fields
+
+const USER_FIELDS: Record<string, JsonSchema> = {
+  username: str(),
+  email: { type: 'string', format: 'email' },
+  password: { type: 'string', minLength: 8 },
+  locale: { type: 'string', enum: ['zh-CN', 'en'] },
+  appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
+  timezone: str(),
+  role: { type: 'string', enum: ['admin', 'developer', 'member', 'user'], description: '`user` is stored as `member`.' },
+};
+const SCHEME_FIELDS: Record<string, JsonSchema> = {
+  name: str(),
+  new_build_callout: { type: ['boolean', 'string'], description: 'true/false (default true)' },
+  retained_builds: { type: ['integer', 'string'], description: 'integer >= 0 (default 0)' },
+};
+const CHANNEL_FIELDS: Record<string, JsonSchema> = {
+  name: str(),
+  device_type: { type: 'string', enum: ['ios', 'android', 'macos', 'windows', 'linux'] },
+  slug: str('Random when omitted.'),
+  bundle_id: str(),
+  git_url: str('Empty clears it.'),
+  password: str('Sets the visit password; empty clears it.'),
+};
+
+// ---------------------------------------------------------------- operations
+
+function op(operationId: string, tag: string, summary: string, responses: Operation['responses'], rest: Partial<Operation> = {}): Operation {
+  return { operationId, summary, tags: [tag], ...rest, responses };
+}
+
+const versionOp = (operationId: string): Operation =>
+  op(operationId, 'System', 'Running version', { '200': ok('Version', ref('VersionInfo')) }, { security: NO_TOKEN });
+
+const downloadResponses = (what: string, contentType: string): Operation['responses'] => ({
+  '200': { description: `${what}, streamed by the gateway (DOWNLOAD_REDIRECT=false)`, content: { [contentType]: {} } },
+  '302': { description: `Redirect to a short-lived storage URL of ${what}`, headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } },
+});
+
+const paths: Record<string, PathItem> = {
+  '/version': { get: versionOp('getVersion') },
+  '/api/version': { get: versionOp('getApiVersion') },
+  '/api/health': {
+    get: op(
+      'getHealth',
+      'System',
+      'Health of every service',
+      { '200': ok('Every service is healthy', ref('Health')), '503': ok('A service is not healthy', ref('Health')) },
+      { security: NO_TOKEN },
+    ),
+  },
+  '/api/openapi.json': {
+    get: op('getOpenApi', 'System', 'This document', { '200': ok('OpenAPI 3.1 document', { type: 'object' }) }, { security: NO_TOKEN }),
+  },
+
+  // Users and tokens
+  '/api/users': {
+    get: op('listUsers', 'Users', 'List users (admin)', { '200': ok('Users', arrayOf(ref('User')), PAGE_HEADERS), ...errors(401, 403, 422, 503) }, {
+      parameters: [param('page'), param('per_page')],
+    }),
+    post: op('createUser', 'Users', 'Create a user (admin)', { '201': ok('Created', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
+    }),
+  },
+  '/api/users/me': {
+    get: op('getMe', 'Users', 'The token\'s user', { '200': ok('The user', ref('User')), ...errors(401, 503) }),
+  },
+  '/api/users/search': {
+    get: op('searchUsers', 'Users', 'Find users by email (admin)', { '200': ok('Matching users', arrayOf(ref('User'))), ...errors(401, 403, 422, 503) }, {
+      parameters: [query('email', 'Email to look for', true)],
+    }),
+  },
+  '/api/users/{id}': {
+    parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
+    get: op('getUser', 'Users', 'Get a user (admin, or oneself)', { '200': ok('The user', ref('User')), ...errors(...READ_WITH_TOKEN) }),
+    put: op('updateUser', 'Users', 'Update a user (admin, or oneself without raising the role)', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
+    }),
+    delete: op('deleteUser', 'Users', 'Delete a user (admin)', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
+  },
+  '/api/users/{id}/tokens': {
+    parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
+    get: op('listTokens', 'Tokens', "A user's tokens (oneself or admin)", { '200': ok('Tokens, without their values', arrayOf(ref('Token'))), ...errors(...READ_WITH_TOKEN) }),
+    post: op('createToken', 'Tokens', 'Create a token', { '201': ok('The token, with its value this once', ref('CreatedToken')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ name: str() }, ['name']),
+    }),
+  },
+  '/api/users/{id}/tokens/{token_id}': {
+    parameters: [pathId('id', 'A user id, or `me`', { type: 'string' }), pathId('token_id', 'Token id')],
+    delete: op('revokeToken', 'Tokens', 'Revoke a token (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+
+  // Apps
+  '/api/apps': {
+    get: op('listApps', 'Apps', 'Apps the caller can see, newest first', { '200': ok('Apps, without collaborators', arrayOf(ref('App')), PAGE_HEADERS), ...errors(401, 422, 503) }, {
+      parameters: [param('page'), param('per_page')],
+    }),
+    post: op('createApp', 'Apps', 'Create an app (admin or developer)', { '201': ok('Created; the caller is its admin', ref('App')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ name: str() }, ['name']),
+    }),
+  },
+  '/api/apps/{id}': {
+    parameters: [pathId('id', 'App id')],
+    get: op('getApp', 'Apps', 'Get an app', { '200': ok('The app', ref('App')), ...errors(...READ_WITH_TOKEN) }),
+    put: op('updateApp', 'Apps', 'Rename an app', { '200': ok('Updated', ref('App')), ...errors(...WRITE_WITH_TOKEN) }, { requestBody: formBody({ name: str() }, ['name']) }),
+    delete: op('deleteApp', 'Apps', 'Delete an app with everything under it, files included', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+  '/api/apps/upload': {
+    post: op(
+      'uploadRelease',
+      'Releases',
+      'Upload a build',
+      { '201': ok('The release, with its app, scheme and channel', { type: 'object', allOf: [ref('Release')], required: ['app', 'scheme', 'channel'] }), ...errors(...WRITE_WITH_TOKEN) },
+      {
+        description:
+          'Streams the package to storage; the type is detected from the content. Without `channel_key`, the app (by name), an `Adhoc` scheme and a channel named after the platform are found or created.',
+        requestBody: uploadBody(
+          {
+            channel_key: str('Empty or absent: app, scheme and channel are created.'),
+            name: str('Overrides the parsed app name.'),
+            password: str("Sets the channel's visit password; empty clears it."),
+            release_type: str(),
+            source: str('Default `api`.'),
+            changelog: str('A JSON array of ChangelogEntry, or plain text (one entry per line).'),
+            branch: str('A leading `origin/` is removed.'),
+            git_commit: str(),
+            ci_url: str(),
+            custom_fields: str('A JSON array of CustomField.'),
+            release_version: str('Required for a file of an unknown type.'),
+            build_version: str('Required for a file of an unknown type.'),
+          },
+          [],
+          'multipart/form-data; `token` and `channel_key` before the file let the gateway refuse before storing anything.',
+        ),
+      },
+    ),
+  },
+  '/api/apps/versions': {
+    get: op('listVersions', 'Releases', "A channel's releases, newest upload first", { '200': ok('The channel and a page of its releases', ref('VersionList'), PAGE_HEADERS), ...errors(...READ_WITH_KEY) }, {
+      security: OPTIONAL_TOKEN,
+      parameters: [param('channel_key'), param('page'), param('per_page')],
+    }),
+  },
+  '/api/apps/latest': {
+    get: op('latestReleases', 'Releases', 'Releases newer than the given version', { '200': ok('The channel and the newer releases, newest version first', ref('VersionList'), PAGE_HEADERS), ...errors(...READ_WITH_KEY) }, {
+      security: OPTIONAL_TOKEN,
+      parameters: [
+        param('channel_key'),
+        query('release_version', 'The version the client has'),
+        query('build_version', 'The build the client has'),
+        query('bundle_id', 'Only this package id'),
+        param('page'),
+        param('per_page'),
+      ],
+    }),
+  },
+  '/api/apps/version_exist': {
+    get: op('versionExists', 'Releases', 'Whether a build exists', { '200': ok('The release', ref('Release')), ...errors(...READ_WITH_KEY) }, {
+      security: OPTIONAL_TOKEN,
+      description: 'Valid combinations: bundle_id with release_version and build_version, or bundle_id with git_commit; others are 422.',
+      parameters: [
+        param('channel_key'),
+        query('bundle_id', 'Package id', true),
+        query('release_version', 'Release version'),
+        query('build_version', 'Build version'),
+        query('git_commit', 'Commit'),
+      ],
+    }),
+  },
+
+  // Schemes
+  '/api/apps/{app_id}/schemes': {
+    parameters: [pathId('app_id', 'App id')],
+    get: op('listSchemes', 'Schemes', "An app's schemes", { '200': ok('Schemes with their channels', arrayOf(ref('Scheme'))), ...errors(...READ_WITH_TOKEN) }),
+    post: op('createScheme', 'Schemes', 'Create a scheme', { '201': ok('Created', ref('Scheme')), ...errors(...WRITE_WITH_TOKEN) }, { requestBody: formBody(SCHEME_FIELDS, ['name']) }),
+  },
+  '/api/schemes/{id}': {
+    parameters: [pathId('id', 'Scheme id')],
+    get: op('getScheme', 'Schemes', 'Get a scheme', { '200': ok('The scheme', ref('Scheme')), ...errors(...READ_WITH_TOKEN) }),
+    put: op('updateScheme', 'Schemes', 'Update a scheme (fields left out keep their values)', { '200': ok('Updated', ref('Scheme')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(SCHEME_FIELDS),
+    }),
+    delete: op('deleteScheme', 'Schemes', 'Delete a scheme with its channels and releases', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+
+  // Channels
+  '/api/schemes/{scheme_id}/channels': {
+    parameters: [pathId('scheme_id', 'Scheme id')],
+    get: op('listChannels', 'Channels', "A scheme's channels", { '200': ok('Channels', arrayOf(ref('Channel'))), ...errors(...READ_WITH_TOKEN) }),
+    post: op('createChannel', 'Channels', 'Create a channel', { '201': ok('Created', ref('Channel')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(CHANNEL_FIELDS, ['name', 'device_type']),
+    }),
+  },
+  '/api/channels/{id}': {
+    parameters: [pathId('id', 'Channel id')],
+    get: op('getChannel', 'Channels', 'Get a channel', { '200': ok('The channel', ref('Channel')), ...errors(...READ_WITH_TOKEN) }),
+    put: op('updateChannel', 'Channels', 'Update a channel (fields left out keep their values)', { '200': ok('Updated', ref('Channel')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(CHANNEL_FIELDS),
+    }),
+    delete: op('deleteChannel', 'Channels', 'Delete a channel with its releases', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+
+  // Collaborators
+  '/api/apps/{app_id}/collaborators': {
+    parameters: [pathId('app_id', 'App id')],
+    get: op('listCollaborators', 'Collaborators', "An app's collaborators", { '200': ok('Collaborators', arrayOf(ref('Collaborator'))), ...errors(...READ_WITH_TOKEN) }),
+    post: op('addCollaboratorFromBody', 'Collaborators', 'Add a collaborator, user_id in the body (Zealot clients)', { '201': ok('Added', ref('Collaborator')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ user_id: { type: ['integer', 'string'] }, role: { type: 'string', enum: USER_ROLES } }, ['user_id', 'role']),
+    }),
+  },
+  '/api/apps/{app_id}/collaborators/{user_id}': {
+    parameters: [pathId('app_id', 'App id'), pathId('user_id', 'User id')],
+    get: op('getCollaborator', 'Collaborators', 'Get a collaborator', { '200': ok('The collaborator', ref('Collaborator')), ...errors(...READ_WITH_TOKEN) }),
+    post: op('addCollaborator', 'Collaborators', 'Add a collaborator', { '201': ok('Added', ref('Collaborator')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ role: { type: 'string', enum: USER_ROLES } }, ['role']),
+    }),
+    put: op('updateCollaborator', 'Collaborators', "Change a collaborator's role", { '200': ok('Updated', ref('Collaborator')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ role: { type: 'string', enum: USER_ROLES } }, ['role']),
+    }),
+    delete: op('removeCollaborator', 'Collaborators', 'Remove a collaborator', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
+  },
+
+  // Webhooks
+  '/api/apps/{app_id}/webhooks': {
+    parameters: [pathId('app_id', 'App id')],
+    get: op('listWebhooks', 'Webhooks', "An app's webhooks (app admins)", { '200': ok('Webhooks', arrayOf(ref('Webhook'))), ...errors(...READ_WITH_TOKEN) }),
+    post: op('createWebhook', 'Webhooks', 'Create a webhook (app admins)', { '201': ok('Created, with its secret this once', ref('CreatedWebhook')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(
+        {
+          url: { type: 'string', format: 'uri' },
+          secret: str('Generated when empty.'),
+          events: { type: ['array', 'string'], items: str(), description: 'A JSON array, comma-separated text, or repeated `events[]` fields; empty: every event.' },
+        },
+        ['url'],
+      ),
+    }),
+  },
+  '/api/webhooks/{id}': {
+    parameters: [pathId('id', 'Webhook id')],
+    get: op('getWebhook', 'Webhooks', 'Get a webhook', { '200': ok('The webhook', ref('Webhook')), ...errors(...READ_WITH_TOKEN) }),
+    put: op('updateWebhook', 'Webhooks', 'Update a webhook (fields left out keep their values)', { '200': ok('Updated', ref('Webhook')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ url: { type: 'string', format: 'uri' }, secret: str(), events: { type: ['array', 'string'], items: str() } }),
+    }),
+    delete: op('deleteWebhook', 'Webhooks', 'Delete a webhook', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+  '/api/webhooks/{id}/deliveries': {
+    parameters: [pathId('id', 'Webhook id')],
+    get: op('listDeliveries', 'Webhooks', "A webhook's delivery log", { '200': ok('Delivery attempts', arrayOf(ref('Delivery')), PAGE_HEADERS), ...errors(...READ_WITH_TOKEN) }, {
+      parameters: [param('page'), param('per_page')],
+    }),
+  },
+  '/api/webhooks/{id}/test': {
+    parameters: [pathId('id', 'Webhook id')],
+    post: op('testWebhook', 'Webhooks', 'Send a test delivery now', { '200': ok('The attempt', ref('Delivery')), ...errors(...WRITE_WITH_TOKEN) }),
+  },
+
+  // Releases
+  '/api/releases/{id}': {
+    parameters: [pathId('id', 'Release id')],
+    put: op('updateRelease', 'Releases', 'Edit a release (fields left out keep their values)', { '200': ok('Updated', ref('Release')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({
+        changelog: str(),
+        custom_fields: str(),
+        release_version: str(),
+        build_version: str(),
+        branch: str(),
+        git_commit: str(),
+        ci_url: str(),
+        release_type: str(),
+      }),
+    }),
+    delete: op('deleteRelease', 'Releases', 'Delete a release and its files', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+  '/api/releases/{id}/icon': {
+    parameters: [pathId('id', 'Release id')],
+    get: op(
+      'getReleaseIcon',
+      'Install',
+      "The release's icon (a default one when the package has none)",
+      { ...downloadResponses('the icon', 'image/png'), '200': { description: 'The icon (PNG), or the default icon (SVG)', content: { 'image/png': {}, 'image/svg+xml': {} } }, ...errors(404, 422, 503) },
+      { security: NO_TOKEN },
+    ),
+  },
+  '/api/releases/{id}/download': {
+    parameters: [pathId('id', 'Release id')],
+    get: op('downloadRelease', 'Install', 'The package', { ...downloadResponses('the package (media type of its format, e.g. application/vnd.android.package-archive, else application/octet-stream)', '*/*'), ...errors(401, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      description: 'A password-protected channel needs its unlock cookie or the signed `t` from the release page.',
+      parameters: [query('t', 'Signed download token from the release page')],
+    }),
+  },
+  '/api/releases/{id}/qrcode': {
+    parameters: [pathId('id', 'Release id')],
+    get: op('getReleaseQrCode', 'Install', 'QR code of the release page URL', { '200': { description: 'PNG', content: { 'image/png': {} } }, ...errors(404, 422, 503) }, {
+      security: NO_TOKEN,
+      parameters: [query('size', 'Pixels, 64..1024 (default 256)', false, { type: 'string', pattern: '^[0-9]+$' })],
+    }),
+  },
+  '/api/releases/{id}/manifest.plist': {
+    parameters: [pathId('id', 'Release id')],
+    get: op('getReleaseManifest', 'Install', 'iOS install manifest (itms-services)', { '200': { description: 'The manifest plist', content: { 'application/xml': {} } }, ...errors(401, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      parameters: [query('t', 'Signed download token from the release page')],
+    }),
+  },
+
+  // Debug files
+  '/api/debug_files/upload': {
+    post: op(
+      'uploadDebugFile',
+      'Debug files',
+      'Upload a dSYM zip or an Android mapping zip',
+      { '200': ok('The debug file (the seed answers 200 here)', ref('DebugFile')), ...errors(...WRITE_WITH_TOKEN) },
+      {
+        requestBody: uploadBody(
+          { channel_key: str(), release_version: str('Required for Android; iOS takes it from the dSYM.'), build_version: str('Required for Android; iOS takes it from the dSYM.') },
+          ['channel_key'],
+          'multipart/form-data; `token` and `channel_key` before the file are checked before anything is stored.',
+        ),
+      },
+    ),
+  },
+  '/api/debug_files': {
+    get: op('listDebugFiles', 'Debug files', "A channel's debug files", { '200': ok('Debug files', arrayOf(ref('DebugFile')), PAGE_HEADERS), ...errors(...READ_WITH_TOKEN) }, {
+      parameters: [param('channel_key'), query('uuid', 'Only the file with a slice of this UUID'), param('page'), param('per_page')],
+    }),
+  },
+  '/api/debug_files/download': {
+    get: op('downloadDebugFile', 'Debug files', 'Download a debug file by version', { ...downloadResponses('the archive', 'application/zip'), ...errors(...READ_WITH_KEY) }, {
+      security: OPTIONAL_TOKEN,
+      description: '`build_version` picks that build; otherwise `order=version` the highest build of the release version, `order=upload_date` the newest upload.',
+      parameters: [
+        param('channel_key'),
+        query('release_version', 'Release version (ignored for iOS)'),
+        query('build_version', 'Build version'),
+        query('order', 'When build_version is omitted', false, { type: 'string', enum: ['version', 'upload_date'] }),
+      ],
+    }),
+  },
+  '/api/debug_files/{id}/download': {
+    parameters: [pathId('id', 'Debug file id')],
+    get: op('downloadDebugFileById', 'Debug files', 'Download this debug file (its `file_url`)', { ...downloadResponses('the archive', 'application/zip'), ...errors(...READ_WITH_KEY) }, {
+      security: OPTIONAL_TOKEN,
+      parameters: [param('channel_key')],
+    }),
+  },
+  '/api/debug_files/{id}': {
+    parameters: [pathId('id', 'Debug file id')],
+    get: op('getDebugFile', 'Debug files', 'Get a debug file', { '200': ok('The debug file', ref('DebugFile')), ...errors(...READ_WITH_TOKEN) }, { parameters: [param('channel_key')] }),
+    put: op('replaceDebugFile', 'Debug files', 'Replace the archive of a debug file', { '200': ok('Updated', ref('DebugFile')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: uploadBody({ channel_key: str(), release_version: str(), build_version: str() }, ['channel_key'], 'multipart/form-data, as the upload.'),
+    }),
+    delete: op('deleteDebugFile', 'Debug files', 'Delete a debug file', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }, {
+      parameters: [query('channel_key', 'The channel key (also accepted as a body field)')],
+    }),
+  },
+
+  // Install pages: HTML for people, on the same host.
+  '/releases/{id}': {
+    parameters: [pathId('id', 'Release id', { type: 'string' })],
+    get: op(
+      'releasePage',
+      'Install',
+      'Release page',
+      {
+        '200': { description: 'The page', content: { 'text/html': {} } },
+        '401': { description: 'The password form (protected channel)', content: { 'text/html': {} } },
+        '404': { description: 'Not found page', content: { 'text/html': {} } },
+      },
+      { security: NO_TOKEN },
+    ),
+  },
+  '/channels/{slug}': {
+    parameters: [{ name: 'slug', in: 'path', required: true, description: 'Channel key', schema: { type: 'string' } }],
+    get: op(
+      'channelPage',
+      'Install',
+      "A channel's releases",
+      {
+        '200': { description: 'The page', content: { 'text/html': {} } },
+        '401': { description: 'The password form (protected channel)', content: { 'text/html': {} } },
+        '404': { description: 'Not found page', content: { 'text/html': {} } },
+      },
+      { security: NO_TOKEN, parameters: [query('page', 'Page number')] },
+    ),
+  },
+  '/channels/{slug}/unlock': {
+    parameters: [{ name: 'slug', in: 'path', required: true, description: 'Channel key', schema: { type: 'string' } }],
+    post: op(
+      'unlockChannel',
+      'Install',
+      "Unlock a channel's pages with its password",
+      {
+        '303': { description: 'Unlocked: a signed cookie is set; back to `next`', headers: { Location: { required: true, schema: { type: 'string' } } } },
+        '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
+        '404': { description: 'Not found page', content: { 'text/html': {} } },
+        '429': { description: 'Too many wrong passwords', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
+      },
+      {
+        security: NO_TOKEN,
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } },
+      },
+    ),
+  },
+};
+
+const errorResponse = (description: string): Response => ({ description, content: json(ref('Error')) });
+
+/** Builds the document; `version` is the running software's. */
+export function openApiDocument(version: string): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Hangar',
+      version,
+      license: { name: 'MIT', identifier: 'MIT' },
+      description: [
+        'Self-hosted app distribution speaking the Zealot 1.3 HTTP API.',
+        '',
+        'Tokens: `Authorization: Bearer <token>`, the `token` query parameter, or a `token` form field.',
+        'Write requests accept multipart/form-data, application/x-www-form-urlencoded and JSON with the same field names.',
+        'Errors: `{"error": "...", "entry": {"field": ["problem"]}}`. Any other path under `/api/` answers 404 `{"error":"API not found"}`.',
+        'Every response carries `X-Request-Id` (the caller\'s, when sane).',
+      ].join('\n'),
+    },
+    tags: [
+      { name: 'System' },
+      { name: 'Users' },
+      { name: 'Tokens' },
+      { name: 'Apps' },
+      { name: 'Schemes' },
+      { name: 'Channels' },
+      { name: 'Collaborators' },
+      { name: 'Releases' },
+      { name: 'Debug files' },
+      { name: 'Webhooks', description: 'Signed (HMAC-SHA256) POSTs to other systems when builds land.' },
+      { name: 'Install', description: 'What testers open: pages, icon, QR code, manifest and downloads.' },
+    ],
+    security: [{ bearer: [] }, { token: [] }],
+    paths,
+    components: {
+      schemas,
+      responses: {
+        BadRequest: errorResponse('Malformed request (body not parseable)'),
+        Unauthorized: errorResponse('No token, or a token that is not valid'),
+        Forbidden: errorResponse('Not allowed'),
+        NotFound: errorResponse('Not found'),
+        Conflict: errorResponse('Conflicts with existing data'),
+        PayloadTooLarge: errorResponse('Body or file too large'),
+        Unprocessable: errorResponse('Invalid parameters; `entry` names the fields'),
+        Unavailable: errorResponse('A service or storage is unavailable; try again'),
+      },
+      parameters: {
+        page: query('page', 'Page, >= 1 (default 1)', false, { type: 'string', pattern: '^[0-9]+$' }) as Parameter,
+        per_page: query('per_page', 'Items per page, 1..100 (default 25)', false, { type: 'string', pattern: '^[0-9]+$' }) as Parameter,
+        channel_key: query('channel_key', "The channel's key (its slug)", true),
+      },
+      headers: {
+        'X-Total-Count': { description: 'Items in the whole list', required: true, schema: { type: 'integer', minimum: 0 } },
+        Link: { description: 'RFC 8288 first, prev, next, last', required: true, schema: { type: 'string', pattern: 'rel="first"' } },
+      },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token' },
+        token: { type: 'apiKey', in: 'query', name: 'token', description: 'The same token in the query string (Zealot clients)' },
+      },
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { users } from '@hangar/proto';
+import { formatTimestamp } from '../http/timestamps';
+
+/** The seed's User shape; never a password. Timestamps in the viewer's zone. */
+export function presentUser(user: users.User, viewerTimeZone?: string) {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    locale: user.locale,
+    appearance: user.appearance,
+    timezone: user.timezone,
+    role: user.role,
+    created_at: formatTimestamp(user.createdAtMs, viewerTimeZone),
+    updated_at: formatTimestamp(user.updatedAtMs, viewerTimeZone),
+  };
+}
+
+/** A token's listing: never its value, which is shown once at creation. */
+export function presentToken(token: users.Token, viewerTimeZone?: string) {
+  return {
+    id: token.id,
+    name: token.name,
+    hint: `…${token.hint}`,
+    created_at: formatTimestamp(token.createdAtMs, viewerTimeZone),
+    last_used_at: token.lastUsedAtMs ? formatTimestamp(token.lastUsedAtMs, viewerTimeZone) : null,
+  };
+}

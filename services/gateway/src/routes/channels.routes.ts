@@ -1,0 +1,48 @@
+import { Router } from 'express';
+import type { ServiceClients } from '../clients/service-clients';
+import { actorOf } from '../http/authenticate.middleware';
+import { parseId, readTextFields } from '../http/input';
+import { presentChannel } from '../presenters/app.presenter';
+import { DELETED } from './apps.routes';
+
+const CHANNEL_FIELDS = ['name', 'device_type', 'slug', 'bundle_id', 'git_url', 'password'] as const;
+
+function channelInput(body: Record<string, unknown> | undefined) {
+  const f = readTextFields(body, CHANNEL_FIELDS);
+  return { name: f.name, deviceType: f.device_type, slug: f.slug, bundleId: f.bundle_id, gitUrl: f.git_url, password: f.password };
+}
+
+/** Channels; behind the token check of AUTHENTICATED_PATHS (`/api/schemes`, `/api/channels`). */
+export function channelsRoutes(clients: ServiceClients): Router {
+  const router = Router();
+
+  router.get('/api/schemes/:scheme_id/channels', async (req, res) => {
+    const result = await clients.apps.listChannels({ actor: actorOf(req), schemeId: parseId(req.params.scheme_id, 'scheme_id') });
+    res.json(result.channels.map(presentChannel));
+  });
+
+  router.post('/api/schemes/:scheme_id/channels', async (req, res) => {
+    const schemeId = parseId(req.params.scheme_id, 'scheme_id');
+    const input = channelInput(req.body);
+    const channel = await clients.apps.createChannel({ actor: actorOf(req), schemeId, ...input, name: input.name ?? '', deviceType: input.deviceType ?? '' });
+    res.status(201).json(presentChannel(channel));
+  });
+
+  router.get('/api/channels/:id', async (req, res) => {
+    res.json(presentChannel(await clients.apps.getChannel({ actor: actorOf(req), id: parseId(req.params.id) })));
+  });
+
+  // Fields left out keep their values; an empty password or git_url clears it.
+  router.put('/api/channels/:id', async (req, res) => {
+    const id = parseId(req.params.id);
+    const channel = await clients.apps.updateChannel({ actor: actorOf(req), id, ...channelInput(req.body) });
+    res.json(presentChannel(channel));
+  });
+
+  router.delete('/api/channels/:id', async (req, res) => {
+    await clients.apps.deleteChannel({ actor: actorOf(req), id: parseId(req.params.id) });
+    res.json(DELETED);
+  });
+
+  return router;
+}

@@ -1,0 +1,205 @@
+import { NextFunction, Request, Response, Router } from 'express';
+import { InvalidArgument, Unauthenticated } from '@hangar/errors';
+import type { debugFiles } from '@hangar/proto';
+import type { ServiceClients } from '../clients/service-clients';
+import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
+import { publicBaseUrl } from '../http/base-url';
+import { parseId, queryText, readTextFields } from '../http/input';
+import { parsePage, setPageHeaders } from '../http/pagination';
+import { StreamedUpload, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
+import { presentDebugFile } from '../presenters/debug-file.presenter';
+import type { ReleasesRouteOptions } from './releases.routes';
+
+/** Same storage, limits and download mode as builds. */
+export type DebugFilesRouteOptions = ReleasesRouteOptions;
+
+const UPLOAD_FIELDS = ['channel_key', 'release_version', 'build_version'] as const;
+
+const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
+
+/** Only multipart bodies stream; anything else goes on to the body parsers and `debugFilesRoutes`. */
+const multipartOnly = (req: Request, _res: Response, next: NextFunction) => (isMultipart(req) ? next() : next('route'));
+
+/**
+ * Upload and replace, which stream the archive from the socket into storage.
+ * Mounted before the body parsers: `PUT /api/debug_files/:id` has no fixed
+ * path the parsers could be told to skip.
+ */
+export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFilesRouteOptions): Router {
+  const router = Router();
+  const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
+
+  // The token, the channel and the right to write to it are checked before a
+  // byte is stored, from the header or query or from form fields sent before
+  // the file part (Zealot clients send `token` and `channel_key` first). A key
+  // sent only after the file is checked by the service, and the file removed.
+  async function checkBeforeStoring(req: Request, fields: Record<string, string>): Promise<void> {
+    const token = readToken(req) ?? fields.token;
+    if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
+    req.user = await clients.users.authenticate({ token });
+    const channelKey = channelKeyOf(req, fields);
+    if (channelKey) {
+      const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+    }
+  }
+
+  async function receive(req: Request, res: Response): Promise<StreamedUpload & { file: NonNullable<StreamedUpload['file']> }> {
+    lingerAfterEarlyResponse(req, res);
+    const upload = await receiveUpload(req, {
+      storage: options.storage,
+      maxBytes: options.maxUploadBytes,
+      keyPrefix: 'debug-files',
+      onBytes: (bytes) => options.onUploadBytes?.('debug_file', bytes),
+      beforeFile: (fields) => checkBeforeStoring(req, fields),
+    });
+    if (!upload.file) {
+      await checkBeforeStoring(req, upload.fields);
+      throw InvalidArgument.field('file', "can't be blank");
+    }
+    return { ...upload, file: upload.file };
+  }
+
+  /** Runs the checks and the service call; whatever they refuse, the stored archive is removed. */
+  async function storeOrRemove<T>(objectKey: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      await options.storage.delete(objectKey).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  router.post('/api/debug_files/upload', multipartOnly, async (req, res) => {
+    const upload = await receive(req, res);
+    const { objectKey, size, fileName } = upload.file;
+    const { file, channelKey } = await storeOrRemove(objectKey, async () => {
+      const fields = readUploadFields(req, upload.fields);
+      const created = await clients.debugFiles.createDebugFile(
+        { actor: actorOf(req), channelKey: fields.channelKey, objectKey, size, fileName, releaseVersion: fields.releaseVersion, buildVersion: fields.buildVersion },
+        { deadline: options.uploadDeadlineMs },
+      );
+      return { file: created, channelKey: fields.channelKey };
+    });
+    // The seed answers 200 for this upload (builds answer 201).
+    res.status(200).json(presentDebugFile(file, base(req), channelKey, currentUser(req).timezone));
+  });
+
+  router.put('/api/debug_files/:id', multipartOnly, async (req, res) => {
+    const id = parseId(req.params.id);
+    const upload = await receive(req, res);
+    const { objectKey, size, fileName } = upload.file;
+    const { file, channelKey } = await storeOrRemove(objectKey, async () => {
+      const fields = readUploadFields(req, upload.fields);
+      const updated = await clients.debugFiles.updateDebugFile(
+        { actor: actorOf(req), channelKey: fields.channelKey, id, objectKey, size, fileName, releaseVersion: fields.releaseVersion, buildVersion: fields.buildVersion },
+        { deadline: options.uploadDeadlineMs },
+      );
+      return { file: updated, channelKey: fields.channelKey };
+    });
+    res.json(presentDebugFile(file, base(req), channelKey, currentUser(req).timezone));
+  });
+
+  return router;
+}
+
+/** Reads, lists, downloads and deletes debug files (PRODUCT §5); uploads without a multipart body end here too. */
+export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRouteOptions): Router {
+  const router = Router();
+  const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
+  const zone = (req: Request) => req.user?.timezone;
+
+  // An upload needs the archive as a multipart file part; say so after the
+  // token is known to be good, so a bad token is still a 401.
+  const noFile = async (req: Request) => {
+    if (req.method === 'PUT') parseId(req.params.id);
+    currentUser(req);
+    throw InvalidArgument.field('file', "can't be blank: send the zip as multipart/form-data");
+  };
+  router.post('/api/debug_files/upload', authenticate(clients), noFile);
+  router.put('/api/debug_files/:id', authenticate(clients), noFile);
+
+  // Before /:id. No token needed: the channel key is the credential (seed).
+  router.get('/api/debug_files/download', identifyIfToken(clients), async (req, res) => {
+    const download = await clients.debugFiles.findDownload({
+      channelKey: requiredQuery(req, 'channel_key'),
+      releaseVersion: queryText(req, 'release_version') ?? '',
+      buildVersion: queryText(req, 'build_version') ?? '',
+      order: queryText(req, 'order') ?? '',
+      id: 0,
+      expiresInSeconds: 300,
+    });
+    await sendFile(res, download);
+  });
+
+  // A file_url: this exact file, still only with its channel's key.
+  router.get('/api/debug_files/:id/download', identifyIfToken(clients), async (req, res) => {
+    const id = parseId(req.params.id);
+    const download = await clients.debugFiles.findDownload({
+      channelKey: requiredQuery(req, 'channel_key'),
+      releaseVersion: '',
+      buildVersion: '',
+      order: '',
+      id,
+      expiresInSeconds: 300,
+    });
+    await sendFile(res, download);
+  });
+
+  router.get('/api/debug_files', authenticate(clients), async (req, res) => {
+    const page = parsePage(req);
+    const channelKey = requiredQuery(req, 'channel_key');
+    const list = await clients.debugFiles.listDebugFiles({ actor: actorOf(req), channelKey, page, uuid: queryText(req, 'uuid') ?? '' });
+    setPageHeaders(req, res, page, list.total, base(req));
+    res.json(list.debugFiles.map((f) => presentDebugFile(f, base(req), channelKey, zone(req))));
+  });
+
+  router.get('/api/debug_files/:id', authenticate(clients), async (req, res) => {
+    const id = parseId(req.params.id);
+    const channelKey = requiredQuery(req, 'channel_key');
+    const file = await clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey, id });
+    res.json(presentDebugFile(file, base(req), channelKey, zone(req)));
+  });
+
+  router.delete('/api/debug_files/:id', authenticate(clients), async (req, res) => {
+    const id = parseId(req.params.id);
+    const channelKey = queryText(req, 'channel_key') ?? readTextFields(req.body, ['channel_key'] as const).channel_key ?? '';
+    if (!channelKey.trim()) throw InvalidArgument.field('channel_key', "can't be blank");
+    await clients.debugFiles.deleteDebugFile({ actor: actorOf(req), channelKey: channelKey.trim(), id });
+    res.json({ mesage: 'OK' });
+  });
+
+  async function sendFile(res: Response, download: debugFiles.DebugFileDownload): Promise<void> {
+    if (options.downloadRedirect) {
+      res.redirect(302, download.url);
+      return;
+    }
+    // Storage not reachable by clients: stream it through the gateway.
+    const stream = await options.storage.getStream(download.objectKey);
+    res.setHeader('Content-Type', 'application/zip');
+    if (download.size) res.setHeader('Content-Length', String(download.size));
+    if (download.fileName) res.attachment(download.fileName);
+    stream.pipe(res);
+  }
+
+  return router;
+}
+
+/** The key from the form, or the query (curl scripts put it there). */
+function channelKeyOf(req: Request, fields: Record<string, string | undefined>): string {
+  return (fields.channel_key ?? queryText(req, 'channel_key') ?? '').trim();
+}
+
+/** The upload's text fields; the channel key is required (seed). */
+function readUploadFields(req: Request, raw: Record<string, string>) {
+  const fields = readTextFields(raw, UPLOAD_FIELDS);
+  const channelKey = channelKeyOf(req, fields);
+  if (!channelKey) throw InvalidArgument.field('channel_key', "can't be blank");
+  return { channelKey, releaseVersion: fields.release_version?.trim() ?? '', buildVersion: fields.build_version?.trim() ?? '' };
+}
+
+function requiredQuery(req: Request, name: string): string {
+  const value = queryText(req, name);
+  if (!value?.trim()) throw InvalidArgument.field(name, "can't be blank");
+  return value.trim();
+}

@@ -1,0 +1,68 @@
+import { Request, Router } from 'express';
+import type { ServiceClients } from '../clients/service-clients';
+import { actorOf, currentUser } from '../http/authenticate.middleware';
+import { parseId, queryText, readTextFields, requireFields } from '../http/input';
+import { parsePage, setPageHeaders } from '../http/pagination';
+import { publicBaseUrl } from '../http/base-url';
+import { presentUser } from '../presenters/user.presenter';
+import { InvalidArgument } from '@hangar/errors';
+
+const USER_FIELDS = ['username', 'email', 'password', 'locale', 'appearance', 'timezone', 'role'] as const;
+const DELETED = { mesage: 'OK' };
+
+/** `me` or a numeric id. */
+export function userIdParam(req: Request): number {
+  const id = req.params.id;
+  return id === 'me' ? currentUser(req).id : parseId(id);
+}
+
+export function usersRoutes(clients: ServiceClients, options: { publicBaseUrl?: string }): Router {
+  const router = Router();
+  const zone = (req: Request) => currentUser(req).timezone;
+
+  router.get('/api/users', async (req, res) => {
+    const page = parsePage(req);
+    const result = await clients.users.listUsers({ actor: actorOf(req), page });
+    setPageHeaders(req, res, page, result.total, publicBaseUrl(req, options.publicBaseUrl));
+    res.json(result.users.map((u) => presentUser(u, zone(req))));
+  });
+
+  router.post('/api/users', async (req, res) => {
+    const fields = readTextFields(req.body, USER_FIELDS);
+    requireFields(fields, ['username', 'email', 'password']);
+    const user = await clients.users.createUser({ actor: actorOf(req), username: '', email: '', password: '', ...fields });
+    res.status(201).json(presentUser(user, zone(req)));
+  });
+
+  router.get('/api/users/me', (req, res) => {
+    res.json(presentUser(currentUser(req), zone(req)));
+  });
+
+  router.get('/api/users/search', async (req, res) => {
+    const email = queryText(req, 'email');
+    if (!email?.trim()) throw InvalidArgument.field('email', "can't be blank");
+    const result = await clients.users.searchUsers({ actor: actorOf(req), email });
+    res.json(result.users.map((u) => presentUser(u, zone(req))));
+  });
+
+  router.get('/api/users/:id', async (req, res) => {
+    const user = await clients.users.getUser({ actor: actorOf(req), id: userIdParam(req) });
+    res.json(presentUser(user, zone(req)));
+  });
+
+  // The seed requires username, email and password on update as on create.
+  router.put('/api/users/:id', async (req, res) => {
+    const id = userIdParam(req);
+    const fields = readTextFields(req.body, USER_FIELDS);
+    requireFields(fields, ['username', 'email', 'password']);
+    const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields });
+    res.json(presentUser(user, id === currentUser(req).id ? user.timezone : zone(req)));
+  });
+
+  router.delete('/api/users/:id', async (req, res) => {
+    await clients.users.deleteUser({ actor: actorOf(req), id: userIdParam(req) });
+    res.json(DELETED);
+  });
+
+  return router;
+}

@@ -1,0 +1,21 @@
+import { booleanFlag, grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, z } from '@hangar/config';
+
+const schema = z.object({
+  ...serviceBase,
+  ...storageFields,
+  GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
+  MONGO_URL: mongoUrl,
+  MONGO_DB: z.string().default('hangar_releases'),
+  NATS_URL: natsUrl,
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
+  APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
+  /** Run package-parsing workers in this process (scale parsing by scaling this service). */
+  PARSE_WORKER_ENABLED: booleanFlag(true),
+  PARSE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** How long an upload waits for a worker's answer. */
+  PARSE_TIMEOUT_MS: milliseconds(120_000),
+});
+
+export type ReleasesConfig = z.infer<typeof schema>;
+
+export const loadReleasesConfig = (env?: Record<string, string | undefined>): ReleasesConfig => loadConfig(schema, env);

@@ -1,0 +1,86 @@
+import { Connection, Schema } from 'mongoose';
+import { OutboxFields, outboxSchemaFields } from '@hangar/events';
+
+export interface ReleaseDocument extends OutboxFields {
+  _id: number;
+  /** Per-channel sequence number. */
+  version: number;
+  appId: number;
+  schemeId: number;
+  channelId: number;
+  appName: string;
+  bundleId: string;
+  releaseVersion: string;
+  buildVersion: string;
+  /** Byte-orderable form of (releaseVersion, buildVersion): see version-order.ts. */
+  versionKey: string;
+  source: string;
+  branch: string;
+  gitCommit: string;
+  ciUrl: string;
+  releaseType: string;
+  size: number;
+  platform: string;
+  deviceType: string;
+  minOsVersion: string;
+  changelog: { message: string; author?: string; email?: string; date?: string }[];
+  customFields: { name: string; value: string; icon?: string }[];
+  objectKey: string;
+  fileName: string;
+  fileExtension: string;
+  iconKey?: string;
+  /** Parsed details as JSON text: keys like entitlements contain dots, which FerretDB refuses. */
+  metadataJson: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Tombstone: set with release.deleted; the files consumer removes the files, then the document. */
+  deletedAt?: Date;
+}
+
+const releaseSchema = new Schema<ReleaseDocument>(
+  {
+    _id: { type: Number, required: true },
+    version: { type: Number, required: true },
+    appId: { type: Number, required: true, index: true },
+    schemeId: { type: Number, required: true, index: true },
+    channelId: { type: Number, required: true },
+    appName: { type: String, required: true },
+    bundleId: { type: String, default: '' },
+    releaseVersion: { type: String, default: '' },
+    buildVersion: { type: String, default: '' },
+    versionKey: { type: String, required: true },
+    source: { type: String, default: 'api' },
+    branch: { type: String, default: '' },
+    gitCommit: { type: String, default: '' },
+    ciUrl: { type: String, default: '' },
+    releaseType: { type: String, default: '' },
+    size: { type: Number, required: true },
+    platform: { type: String, required: true },
+    deviceType: { type: String, default: '' },
+    minOsVersion: { type: String, default: '' },
+    changelog: { type: [{ _id: false, message: String, author: String, email: String, date: String }], default: [] },
+    customFields: { type: [{ _id: false, name: String, value: String, icon: String }], default: [] },
+    objectKey: { type: String, required: true },
+    fileName: { type: String, default: '' },
+    fileExtension: { type: String, default: '' },
+    iconKey: { type: String },
+    metadataJson: { type: String, default: '{}' },
+    deletedAt: { type: Date },
+    ...outboxSchemaFields,
+  },
+  { collection: 'releases', timestamps: true, versionKey: false },
+);
+
+// Every version query is per channel: newest upload first, newest version
+// first ("latest"), and exact matches (version_exist).
+releaseSchema.index({ channelId: 1, _id: -1 });
+releaseSchema.index({ channelId: 1, versionKey: -1 });
+releaseSchema.index({ channelId: 1, bundleId: 1, releaseVersion: 1, buildVersion: 1 });
+releaseSchema.index({ channelId: 1, bundleId: 1, gitCommit: 1 });
+releaseSchema.index({ channelId: 1, version: 1 }, { unique: true });
+
+export function releaseModel(connection: Connection) {
+  return connection.model<ReleaseDocument>('Release', releaseSchema);
+}
+
+export type ReleaseModel = ReturnType<typeof releaseModel>;

@@ -1,0 +1,22 @@
+import type { ServiceClient } from '@hangar/grpc';
+import type { apps } from '@hangar/proto';
+import type { ObjectStorage } from '@hangar/storage';
+import type { ReleasesRepository } from '../data/releases.repository';
+import type { ParseReply } from '../parsing/parse-contract';
+
+export type AppsClient = ServiceClient<typeof apps.AppsServiceDefinition>;
+
+export interface ReleasesDeps {
+  releases: ReleasesRepository;
+  apps: AppsClient;
+  storage: ObjectStorage;
+  /** Sends an uploaded object to the parsing workers and waits for the answer. */
+  parse: (objectKey: string) => Promise<ParseReply>;
+  /** Called after a write that recorded events, so they go out at once. */
+  onEventsRecorded: () => void;
+}
+
+export interface Actor {
+  userId: number;
+  role: string;
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Logger } from '@hangar/logger';
+import { Metrics, packageParseHistogram } from '@hangar/metrics';
+import { PackageParseError, UnknownPackageError, parsePackage } from '@hangar/parsers';
+import type { ObjectStorage } from '@hangar/storage';
+import { PARSE_QUEUE_GROUP, ParseReply, ParseRequest, parseSubject } from './parse-contract';
+
+export interface ParseWorkerOptions {
+  nc: NatsConnection;
+  storage: ObjectStorage;
+  logger: Logger;
+  prefix: string;
+  concurrency: number;
+  /** hangar_package_parse_seconds{format,outcome}. */
+  metrics?: Metrics;
+}
+
+export interface RunningParseWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Answers parse requests: reads the uploaded object's metadata with
+ * @hangar/parsers straight from storage through ranged GETs — only the parts
+ * the format needs (a zip's central directory, manifest, plist, icon), never
+ * the whole object, so a 1 GiB package costs about what a 3 MB one does —
+ * stores the icon as a PNG and replies.
+ */
+export function startParseWorker({ nc, storage, logger, prefix, concurrency, metrics }: ParseWorkerOptions): RunningParseWorker {
+  const parseSeconds = metrics ? packageParseHistogram(metrics) : undefined;
+  const subscription: Subscription = nc.subscribe(parseSubject(prefix), { queue: PARSE_QUEUE_GROUP });
+  const inFlight = new Set<Promise<void>>();
+  const log = logger.child({ worker: 'package-parser' });
+
+  const loop = (async () => {
+    for await (const msg of subscription) {
+      while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      const task = handle(msg).finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    }
+  })();
+
+  async function handle(msg: Msg): Promise<void> {
+    let reply: ParseReply;
+    const stopTimer = parseSeconds?.startTimer();
+    try {
+      const request = msg.json<ParseRequest>();
+      reply = await parseObject(storage, request.objectKey);
+    } catch (err) {
+      log.error({ err }, 'parse request failed');
+      reply = { ok: false, kind: 'unavailable', message: 'The package could not be read from storage' };
+    }
+    stopTimer?.({ format: reply.ok ? reply.parsed.format : 'unknown', outcome: reply.ok ? 'ok' : reply.kind });
+    try {
+      msg.respond(JSON.stringify(reply));
+    } catch (err) {
+      // A reply the connection refuses (over NATS max_payload) threw out of this handler, and the
+      // unhandled rejection ended the whole releases service (issue 9). The parser now bounds
+      // what it returns; should a reply still not fit, the uploader gets a refusal, not an outage.
+      log.error({ err }, 'parse reply could not be sent');
+      try {
+        msg.respond(JSON.stringify({ ok: false, kind: 'corrupt', message: 'The package metadata is too large to handle' } satisfies ParseReply));
+      } catch {
+        // The requester times out and answers 503; the service stays up.
+      }
+    }
+  }
+
+  return {
+    async stop() {
+      await subscription.drain();
+      await loop;
+      await Promise.allSettled(inFlight);
+    },
+  };
+}
+
+export async function parseObject(storage: ObjectStorage, objectKey: string): Promise<ParseReply> {
+  // A missing object or a storage outage throws here (or from a read below) and is answered as
+  // 'unavailable' by the caller; only what the parser says about the content is corrupt/unknown.
+  const source = await storage.openRangeSource(objectKey);
+  try {
+    const { icon, ...parsed } = await parsePackage(source);
+    let iconKey: string | undefined;
+    if (icon) {
+      iconKey = `icons/${randomUUID()}.png`;
+      await storage.putBuffer(iconKey, icon, 'image/png');
+    }
+    return { ok: true, parsed, ...(iconKey ? { iconKey } : {}) };
+  } catch (err) {
+    if (err instanceof PackageParseError) return { ok: false, kind: 'corrupt', message: err.message };
+    if (err instanceof UnknownPackageError) return { ok: false, kind: 'unknown', message: err.message };
+    throw err;
+  } finally {
+    // parsePackage closes the source it was given; closing again is harmless and covers a throw before it.
+    await source.close();
+  }
+}

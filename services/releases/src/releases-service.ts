@@ -1,0 +1,86 @@
+import type { Connection } from 'mongoose';
+import { OutboxRelay, RunningConsumer, connectEventBus, ensureEventStream, startConsumer } from '@hangar/events';
+import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import type { Logger } from '@hangar/logger';
+import type { Metrics } from '@hangar/metrics';
+import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { apps, releases } from '@hangar/proto';
+import { openStorage } from '@hangar/storage';
+import type { ReleasesConfig } from './config';
+import { releaseModel } from './data/release.model';
+import { ReleasesRepository } from './data/releases.repository';
+import type { ReleasesDeps } from './domain/deps';
+import { releaseFilesConsumer } from './events/release-files.consumer';
+import { ownerDeletedConsumers, retentionConsumer } from './events/retention.consumer';
+import { releasesHandlers } from './grpc/releases.handlers';
+import { parseRouter } from './parsing/parse-fallback';
+import { RunningParseWorker, startParseWorker } from './parsing/package-parse.worker';
+
+export interface RunningReleasesService {
+  port: number;
+  deps: ReleasesDeps;
+  connection: Connection;
+  relay: OutboxRelay;
+  stop(): Promise<void>;
+}
+
+/** Wires the releases service: database, storage, events, parsing workers, gRPC. */
+export async function startReleasesService(config: ReleasesConfig, logger: Logger, metrics?: Metrics): Promise<RunningReleasesService> {
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const releaseDocs = releaseModel(connection);
+  await syncIndexes(connection);
+
+  const storage = await openStorage(config);
+
+  const bus = await connectEventBus(config.NATS_URL, 'releases', logger);
+  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
+  const relay = new OutboxRelay({ models: [releaseDocs], keepTombstonesOf: [releaseDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
+  relay.start();
+
+  const repository = new ReleasesRepository(connection, releaseDocs);
+  const deps: ReleasesDeps = {
+    releases: repository,
+    apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { metrics }),
+    storage,
+    parse: parseRouter({
+      nc: bus.nc,
+      prefix: config.NATS_SUBJECT_PREFIX,
+      timeoutMs: config.PARSE_TIMEOUT_MS,
+      storage,
+      logger,
+      localWorker: config.PARSE_WORKER_ENABLED,
+      concurrency: config.PARSE_WORKER_CONCURRENCY,
+    }),
+    onEventsRecorded: () => relay.poke(),
+  };
+
+  const worker: RunningParseWorker | undefined = config.PARSE_WORKER_ENABLED
+    ? startParseWorker({ nc: bus.nc, storage, logger, prefix: config.NATS_SUBJECT_PREFIX, concurrency: config.PARSE_WORKER_CONCURRENCY, metrics })
+    : undefined;
+  const consumers: RunningConsumer[] = [
+    await startConsumer(releaseFilesConsumer(repository, storage), { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }),
+    await startConsumer(retentionConsumer(repository, deps.apps, deps.onEventsRecorded), { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }),
+  ];
+  for (const handler of ownerDeletedConsumers(repository, deps.onEventsRecorded)) {
+    consumers.push(await startConsumer(handler, { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }));
+  }
+
+  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps));
+  const port = await server.listen(config.GRPC_LISTEN);
+
+  return {
+    port,
+    deps,
+    connection,
+    relay,
+    async stop() {
+      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
+      await worker?.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
+      await relay.stop();
+      await bus.nc.drain();
+      await connection.close();
+    },
+  };
+}

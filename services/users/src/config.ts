@@ -1,0 +1,19 @@
+import { loadConfig, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+
+const schema = z.object({
+  ...serviceBase,
+  GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
+  MONGO_URL: mongoUrl,
+  MONGO_DB: z.string().default('hangar_users'),
+  NATS_URL: natsUrl,
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
+  // Bootstrap admin, created when no admin exists. Missing values get safe random ones.
+  HANGAR_ADMIN_EMAIL: z.email().default('admin@hangar.local'),
+  HANGAR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  HANGAR_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+export type UsersConfig = z.infer<typeof schema>;
+
+export const loadUsersConfig = (env?: Record<string, string | undefined>): UsersConfig => loadConfig(schema, env);
+

@@ -1,0 +1,82 @@
+import { FailedPrecondition, NotFound, PermissionDenied } from '@hangar/errors';
+import { createEnvelope } from '@hangar/events';
+import type { UserDocument } from '../data/user.model';
+import type { TokensRepository } from '../data/tokens.repository';
+import type { UserChanges, UsersRepository } from '../data/users.repository';
+import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
+import { hashPassword } from './secrets';
+import { DEFAULTS, UserFieldInput, validateUserFields } from './user-fields';
+
+export interface UsersDeps {
+  users: UsersRepository;
+  tokens: TokensRepository;
+  /** Called after a write that recorded events, so they go out at once. */
+  onEventsRecorded: () => void;
+}
+
+export async function createUser(deps: UsersDeps, actor: Actor, input: UserFieldInput): Promise<UserDocument> {
+  requireAdmin(actor);
+  const fields = validateUserFields(input, ['username', 'email', 'password']);
+  return deps.users.create({
+    username: fields.username!,
+    email: fields.email!,
+    passwordHash: await hashPassword(fields.password!),
+    locale: fields.locale ?? DEFAULTS.locale,
+    appearance: fields.appearance ?? DEFAULTS.appearance,
+    timezone: fields.timezone ?? DEFAULTS.timezone,
+    role: fields.role ?? DEFAULTS.role,
+  });
+}
+
+export async function getUser(deps: UsersDeps, actor: Actor, id: number): Promise<UserDocument> {
+  requireSelfOrAdmin(actor, id);
+  return found(await deps.users.findById(id), id);
+}
+
+export async function updateUser(deps: UsersDeps, actor: Actor, id: number, input: UserFieldInput): Promise<UserDocument> {
+  requireSelfOrAdmin(actor, id);
+  const fields = validateUserFields(input);
+  const current = found(await deps.users.findById(id), id);
+  if (fields.role && fields.role !== current.role) {
+    if (!isAdmin(actor)) throw new PermissionDenied('You cannot change your own role');
+    if (current.role === 'admin') await keepOneAdmin(deps);
+  }
+  const changes: UserChanges = { ...fields };
+  delete (changes as { password?: string }).password;
+  if (fields.password) changes.passwordHash = await hashPassword(fields.password);
+  return found(await deps.users.update(id, changes), id);
+}
+
+export async function deleteUser(deps: UsersDeps, actor: Actor, id: number): Promise<void> {
+  requireAdmin(actor);
+  const user = found(await deps.users.findById(id), id);
+  if (user.role === 'admin') await keepOneAdmin(deps);
+  const deleted = await deps.users.markDeleted(id, createEnvelope('user.deleted', { user_id: id }, 'users'));
+  if (!deleted) throw new NotFound(`User ${id} not found`);
+  // The tombstone already locks the user out; removing the tokens is tidying.
+  await deps.tokens.deleteAllOf(id);
+  deps.onEventsRecorded();
+}
+
+export async function listUsers(deps: UsersDeps, actor: Actor, page: number, perPage: number) {
+  requireAdmin(actor);
+  return deps.users.page((page - 1) * perPage, perPage);
+}
+
+export async function searchUsersByEmail(deps: UsersDeps, actor: Actor, email: string): Promise<UserDocument[]> {
+  requireAdmin(actor);
+  const user = await deps.users.findByEmail(email.trim().toLowerCase());
+  return user ? [user] : [];
+}
+
+/** An instance without an admin could never be managed again. */
+async function keepOneAdmin(deps: UsersDeps): Promise<void> {
+  if ((await deps.users.countAdmins()) <= 1) {
+    throw new FailedPrecondition('The last admin cannot be removed or demoted', { role: ['last admin'] });
+  }
+}
+
+function found(user: UserDocument | null, id: number): UserDocument {
+  if (!user) throw new NotFound(`User ${id} not found`);
+  return user;
+}

@@ -1,0 +1,79 @@
+import { users } from '@hangar/proto';
+import type { TokenDocument } from '../data/token.model';
+import type { UserDocument } from '../data/user.model';
+import { authenticate, createToken, listTokens, revokeToken } from '../domain/access-tokens';
+import { requireActor } from '../domain/actor';
+import { UsersDeps, createUser, deleteUser, getUser, listUsers, searchUsersByEmail, updateUser } from '../domain/manage-users';
+
+/** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
+export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation {
+  return {
+    async createUser(req) {
+      return toUser(await createUser(deps, requireActor(req.actor), req));
+    },
+    async getUser(req) {
+      return toUser(await getUser(deps, requireActor(req.actor), req.id));
+    },
+    async updateUser(req) {
+      const { actor, id, ...fields } = req;
+      return toUser(await updateUser(deps, requireActor(actor), id, fields));
+    },
+    async deleteUser(req) {
+      await deleteUser(deps, requireActor(req.actor), req.id);
+      return {};
+    },
+    async listUsers(req) {
+      const page = Math.max(1, req.page?.page ?? 1);
+      const perPage = Math.min(100, Math.max(1, req.page?.perPage ?? 25));
+      const result = await listUsers(deps, requireActor(req.actor), page, perPage);
+      return { users: result.users.map(toUser), total: result.total };
+    },
+    async searchUsers(req) {
+      const found = await searchUsersByEmail(deps, requireActor(req.actor), req.email);
+      return { users: found.map(toUser), total: found.length };
+    },
+    async getUsersByIds(req) {
+      const found = await deps.users.findByIds(req.ids);
+      return { users: found.map(toUser), total: found.length };
+    },
+    async authenticate(req) {
+      return toUser(await authenticate(deps, req.token));
+    },
+    async createToken(req) {
+      const { token, secret } = await createToken(deps, requireActor(req.actor), req.userId, req.name);
+      return { token: toToken(token), secret };
+    },
+    async listTokens(req) {
+      return { tokens: (await listTokens(deps, requireActor(req.actor), req.userId)).map(toToken) };
+    },
+    async revokeToken(req) {
+      await revokeToken(deps, requireActor(req.actor), req.userId, req.tokenId);
+      return {};
+    },
+  };
+}
+
+function toUser(user: UserDocument): users.User {
+  return {
+    id: user._id,
+    username: user.username,
+    email: user.email,
+    locale: user.locale,
+    appearance: user.appearance,
+    timezone: user.timezone,
+    role: user.role,
+    createdAtMs: user.createdAt.getTime(),
+    updatedAtMs: user.updatedAt.getTime(),
+  };
+}
+
+function toToken(token: TokenDocument): users.Token {
+  return {
+    id: token._id,
+    userId: token.userId,
+    name: token.name,
+    hint: token.hint,
+    createdAtMs: token.createdAt.getTime(),
+    lastUsedAtMs: token.lastUsedAt?.getTime() ?? 0,
+  };
+}

@@ -1,0 +1,59 @@
+import type { Connection } from 'mongoose';
+import { OutboxRelay, connectEventBus, ensureEventStream } from '@hangar/events';
+import { createGrpcServer } from '@hangar/grpc';
+import type { Logger } from '@hangar/logger';
+import type { Metrics } from '@hangar/metrics';
+import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { users } from '@hangar/proto';
+import type { UsersConfig } from './config';
+import { tokenModel } from './data/token.model';
+import { TokensRepository } from './data/tokens.repository';
+import { userModel } from './data/user.model';
+import { UsersRepository } from './data/users.repository';
+import type { UsersDeps } from './domain/manage-users';
+import { usersHandlers } from './grpc/users.handlers';
+
+export interface RunningUsersService {
+  port: number;
+  deps: UsersDeps;
+  connection: Connection;
+  relay: OutboxRelay;
+  /** The ordered shutdown: gRPC, outbox, NATS, MongoDB. */
+  stop(): Promise<void>;
+}
+
+/** Wires the users service: database, events, gRPC. main.ts and the component tests both start it here. */
+export async function startUsersService(config: UsersConfig, logger: Logger, metrics?: Metrics): Promise<RunningUsersService> {
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const userDocs = userModel(connection);
+  const tokenDocs = tokenModel(connection);
+  await syncIndexes(connection);
+
+  const bus = await connectEventBus(config.NATS_URL, 'users', logger);
+  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
+  const relay = new OutboxRelay({ models: [userDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
+  relay.start();
+
+  const deps: UsersDeps = {
+    users: new UsersRepository(connection, userDocs),
+    tokens: new TokensRepository(connection, tokenDocs),
+    onEventsRecorded: () => relay.poke(),
+  };
+
+  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  server.add(users.UsersServiceDefinition, usersHandlers(deps));
+  const port = await server.listen(config.GRPC_LISTEN);
+
+  return {
+    port,
+    deps,
+    connection,
+    relay,
+    async stop() {
+      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
+      await relay.stop();
+      await bus.nc.drain();
+      await connection.close();
+    },
+  };
+}
