@@ -1,0 +1,80 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT, freePort } from '@hangar/infra';
+import { uniqueName } from './test-infrastructure';
+
+export interface RunningHangar {
+  baseUrl: string;
+  adminToken: string;
+  adminPassword: string;
+  dataDir: string;
+  /** Everything the launcher printed so far. */
+  output(): string;
+  /** Pid of one of the launcher's processes (from its run/ folder). */
+  pidOf(name: string): number;
+  /** Port of a process's Prometheus `/metrics` (from the launcher's run/ folder). */
+  metricsPortOf(name: string): number;
+  /** SIGINT, as Ctrl-C; resolves with the launcher's exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts Hangar the way the README does (`npm run up`, i.e. scripts/up.mjs),
+ * against the servers jest's global setup resolved, with its own databases,
+ * event subjects, port and data dir so suites never see each other's data.
+ */
+export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningHangar> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-'));
+  const adminToken = `hgr_${uniqueName('e2e-admin-token').replace(/[^A-Za-z0-9]/g, '')}`;
+  const adminPassword = 'e2e-admin-password';
+  const prefix = uniqueName('e2e').replace(/-/g, '_');
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'up.mjs')], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      HANGAR_PORT: String(port),
+      HANGAR_DATA_DIR: dataDir,
+      HANGAR_DB_PREFIX: prefix,
+      NATS_SUBJECT_PREFIX: prefix.replace(/_/g, '-'),
+      HANGAR_ADMIN_TOKEN: adminToken,
+      HANGAR_ADMIN_PASSWORD: adminPassword,
+      HANGAR_ADMIN_EMAIL: 'admin@e2e.test',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 110_000;
+  while (!output.includes(`Hangar is running at ${baseUrl}`)) {
+    if (child.exitCode !== null) throw new Error(`Hangar exited during start:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`Hangar did not start in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  return {
+    baseUrl,
+    adminToken,
+    adminPassword,
+    dataDir,
+    output: () => output,
+    pidOf: (name) => Number(fs.readFileSync(path.join(dataDir, 'run', `${name}.pid`), 'utf8')),
+    metricsPortOf: (name) => Number(fs.readFileSync(path.join(dataDir, 'run', `${name}.metrics-port`), 'utf8')),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      const code = await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

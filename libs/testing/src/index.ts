@@ -1,0 +1,5 @@
+export * from './test-infrastructure';
+export * from './hangar-process';
+export * from './http-client';
+export * from './hostile-bytes';
+export * from './openapi-validator';

@@ -1,0 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { REPO_ROOT } from '@hangar/infra';
+import globalSetup from './jest-global-setup';
+
+/** End-to-end runs start the built system: build once, then resolve the servers. */
+export default async function e2eGlobalSetup(): Promise<void> {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  process.env.HANGAR_SKIP_BUILD = '1';
+  await globalSetup();
+}

@@ -1,0 +1,392 @@
+import { configLoader, configProblems, dependenciesOf, Env, hangarProcesses, processOfCommand, undeclaredNames } from './config-schemas';
+import { K8sObject, quantity, render } from './kustomize';
+import { connectionAllowed, Endpoint, selects } from './network-policy';
+
+/**
+ * deploy/k8s rendered as an operator applies it, checked against the code:
+ * the processes under services/, their config schemas, their ports.
+ */
+
+// Rendering builds kustomize with Go the first time on a machine without kubectl >= 1.27.
+const RENDER_TIMEOUT_MS = 600_000;
+
+const GRPC_PORT = 50051;
+const HTTP_PORT = 8080;
+const METRICS_PORT = 9464;
+const NODE_UID = 1000; // the node image's "node" user, the Dockerfile's USER
+
+interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  ports?: { name?: string; containerPort: number; protocol?: string }[];
+  env?: {
+    name: string;
+    value?: string;
+    valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };
+  }[];
+  envFrom?: unknown[];
+  startupProbe?: Probe;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: Record<string, unknown> & { capabilities?: { drop?: string[] } };
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface KeyRef {
+  name: string;
+  key: string;
+  optional?: boolean;
+}
+interface Probe {
+  grpc?: { port: number; service?: string };
+  httpGet?: { path: string; port: number | string };
+  tcpSocket?: { port: number | string };
+}
+
+const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const find = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const containerOf = (deployment: K8sObject): Container => {
+  const containers = deployment.spec.template.spec.containers as Container[];
+  expect(containers).toHaveLength(1);
+  return containers[0]!;
+};
+const podLabels = (deployment: K8sObject): Record<string, string> => deployment.spec.template.metadata.labels;
+const namedPorts = (c: Container) => Object.fromEntries((c.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort]));
+const portNumber = (c: Container, port: number | string) => (typeof port === 'number' ? port : namedPorts(c)[port]);
+
+/**
+ * The environment the kubelet gives the container. Secrets come from the
+ * render, or — in production, where the Secret is created out of band — from
+ * the base's documented placeholder Secret.
+ */
+function containerEnv(container: Container, objects: K8sObject[], documentedSecrets: K8sObject[]): { env: Env; problems: string[] } {
+  const env: Env = {};
+  const problems: string[] = [];
+  if (container.envFrom) problems.push('envFrom hands a process every key of a ConfigMap/Secret; list the variables it reads instead');
+  for (const entry of container.env ?? []) {
+    if (entry.value !== undefined) {
+      env[entry.name] = entry.value;
+      continue;
+    }
+    const ref = entry.valueFrom?.configMapKeyRef ?? entry.valueFrom?.secretKeyRef;
+    const kind = entry.valueFrom?.configMapKeyRef ? 'ConfigMap' : 'Secret';
+    if (!ref) {
+      problems.push(`${entry.name}: neither a value nor a ConfigMap/Secret key`);
+      continue;
+    }
+    const source = find(objects, kind, ref.name) ?? (kind === 'Secret' ? find(documentedSecrets, 'Secret', ref.name) : undefined);
+    // A Secret's data is base64; a ConfigMap's and a Secret's stringData are plain.
+    const raw = source?.data?.[ref.key];
+    const value = raw === undefined ? source?.stringData?.[ref.key] : kind === 'Secret' ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+    if (value === undefined) {
+      if (!ref.optional) problems.push(`${entry.name}: ${kind} ${ref.name} has no key ${ref.key}`);
+      continue;
+    }
+    env[entry.name] = value;
+  }
+  return { env, problems };
+}
+
+describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
+  let objects: K8sObject[];
+  let deployments: K8sObject[];
+  let documentedSecrets: K8sObject[];
+  let namespace: string;
+
+  beforeAll(() => {
+    objects = render(`overlays/${overlay}`);
+    documentedSecrets = render('base').filter((o) => o.kind === 'Secret');
+    deployments = byKind(objects, 'Deployment');
+    namespace = deployments[0]?.metadata.namespace ?? '';
+  }, RENDER_TIMEOUT_MS);
+
+  const envOf = (deployment: K8sObject) => containerEnv(containerOf(deployment), objects, documentedSecrets).env;
+
+  it('when rendered, then every object is in one namespace and every Hangar process has one Deployment running its own entry point', () => {
+    expect(namespace).not.toBe('');
+    for (const o of objects) if (o.kind !== 'Namespace') expect(`${o.kind}/${o.metadata.name} in ${o.metadata.namespace}`).toBe(`${o.kind}/${o.metadata.name} in ${namespace}`);
+    expect(find(objects, 'Namespace', namespace)).toBeDefined();
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(hangarProcesses());
+    for (const d of deployments) expect(`${d.metadata.name}: ${processOfCommand(containerOf(d).command)}`).toBe(`${d.metadata.name}: ${d.metadata.name}`);
+  });
+
+  it('when rendered, then every container runs the same Hangar image', () => {
+    const images = new Set(deployments.map((d) => containerOf(d).image));
+    expect(images.size).toBe(1);
+    const [image] = [...images] as [string];
+    if (overlay === 'production') {
+      // Pinned: a version tag or a digest, never a moving tag.
+      expect(image).toMatch(/(:v?\d+\.\d+\.\d+[\w.-]*|@sha256:[0-9a-f]{64})$/);
+    } else {
+      expect(image).toMatch(/:[\w.-]+$/);
+    }
+  });
+
+  it('when rendered, then every Deployment has startup, readiness and liveness probes on the port its process serves', () => {
+    for (const d of deployments) {
+      const c = containerOf(d);
+      const name = d.metadata.name;
+      for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect({ name, probe }).toEqual({ name, probe: expect.any(Object) });
+      if (name === 'gateway') {
+        expect(c.readinessProbe?.httpGet?.path).toBe('/api/health');
+        expect(c.livenessProbe?.httpGet?.path ?? (c.livenessProbe?.tcpSocket ? 'tcp' : undefined)).toMatch(/^(\/version|tcp)$/);
+        for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
+          const port = probe?.httpGet?.port ?? probe?.tcpSocket?.port;
+          expect({ name, port: port === undefined ? undefined : portNumber(c, port) }).toEqual({ name, port: HTTP_PORT });
+        }
+      } else {
+        // Kubernetes' built-in gRPC probe asks the standard health service.
+        for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect({ name, grpc: probe?.grpc?.port }).toEqual({ name, grpc: GRPC_PORT });
+      }
+    }
+  });
+
+  it('when rendered, then each process listens where its probes, ports and Services expect', () => {
+    for (const d of deployments) {
+      const c = containerOf(d);
+      const config = configLoader(d.metadata.name)(envOf(d));
+      const exposed = (c.ports ?? []).map((p) => p.containerPort);
+      // Every process serves /metrics on its own port, where the scrape annotations point.
+      expect({ name: d.metadata.name, metrics: config.METRICS_PORT, named: namedPorts(c).metrics }).toEqual({ name: d.metadata.name, metrics: METRICS_PORT, named: METRICS_PORT });
+      expect(d.spec.template.metadata.annotations?.['prometheus.io/port']).toBe(String(METRICS_PORT));
+      if (d.metadata.name === 'gateway') {
+        expect({ port: config.HANGAR_PORT, host: config.HTTP_HOST }).toEqual({ port: HTTP_PORT, host: '0.0.0.0' });
+        expect(exposed).toEqual([HTTP_PORT, METRICS_PORT]);
+      } else {
+        expect({ name: d.metadata.name, listen: config.GRPC_LISTEN }).toEqual({ name: d.metadata.name, listen: `0.0.0.0:${GRPC_PORT}` });
+        expect(exposed).toEqual([GRPC_PORT, METRICS_PORT]);
+      }
+    }
+  });
+
+  it('when rendered, then every Deployment requests and limits cpu and memory, limits at least the requests', () => {
+    for (const d of deployments) {
+      const { requests = {}, limits = {} } = containerOf(d).resources ?? {};
+      for (const resource of ['cpu', 'memory']) {
+        expect({ name: d.metadata.name, resource, request: requests[resource] !== undefined, limit: limits[resource] !== undefined }).toEqual({
+          name: d.metadata.name,
+          resource,
+          request: true,
+          limit: true,
+        });
+        expect(quantity(limits[resource])).toBeGreaterThanOrEqual(quantity(requests[resource]));
+      }
+    }
+  });
+
+  it('when rendered, then every pod runs as the non-root node user with a read-only root filesystem, no privileges and a writable /tmp', () => {
+    for (const d of deployments) {
+      const pod = d.spec.template.spec;
+      const c = containerOf(d);
+      // The container's settings win over the pod's.
+      const effective = { ...pod.securityContext, ...c.securityContext };
+      expect({ name: d.metadata.name, ...effective }).toMatchObject({
+        name: d.metadata.name,
+        runAsNonRoot: true,
+        runAsUser: NODE_UID,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(effective.privileged).not.toBe(true);
+      const tmp = c.volumeMounts?.find((m) => m.mountPath === '/tmp');
+      expect(pod.volumes?.find((v: { name: string }) => v.name === tmp?.name)?.emptyDir).toBeDefined();
+      expect(pod.automountServiceAccountToken).toBe(false);
+      // Service links would inject e.g. HANGAR_PORT=tcp://… from a Service named "hangar".
+      expect(pod.enableServiceLinks).toBe(false);
+    }
+  });
+
+  it('when rendered, then every termination grace period outlasts the preStop pause plus the process own SHUTDOWN_TIMEOUT_MS', () => {
+    for (const d of deployments) {
+      const c = containerOf(d);
+      const config = configLoader(d.metadata.name)(envOf(d));
+      const preStop = c.lifecycle?.preStop;
+      const pause = preStop?.sleep?.seconds ?? (preStop?.exec?.command[0] === 'sleep' ? Number(preStop.exec.command[1]) : 0);
+      const grace = d.spec.template.spec.terminationGracePeriodSeconds ?? 30;
+      expect(envOf(d).SHUTDOWN_TIMEOUT_MS).toBeDefined(); // set explicitly, not left to the default
+      expect({ name: d.metadata.name, grace: grace > pause + Number(config.SHUTDOWN_TIMEOUT_MS) / 1000 }).toEqual({ name: d.metadata.name, grace: true });
+    }
+  });
+
+  it("when rendered, then every environment variable is one the process's schema declares, every reference resolves, and the result passes its load…Config", () => {
+    for (const d of deployments) {
+      const name = d.metadata.name;
+      const { env, problems } = containerEnv(containerOf(d), objects, documentedSecrets);
+      expect({ name, problems }).toEqual({ name, problems: [] });
+      expect({ name, invalid: configProblems(configLoader(name), env) }).toEqual({ name, invalid: [] });
+      expect({ name, undeclared: undeclaredNames(name, env) }).toEqual({ name, undeclared: [] });
+    }
+  });
+
+  it('when rendered, then every Service selects exactly one Deployment and targets a port its container exposes', () => {
+    const services = byKind(objects, 'Service');
+    expect(services.length).toBeGreaterThan(0);
+    for (const s of services) {
+      const matching = deployments.filter((d) => selects({ matchLabels: s.spec.selector }, podLabels(d)));
+      expect({ service: s.metadata.name, deployments: matching.map((d) => d.metadata.name) }).toEqual({ service: s.metadata.name, deployments: [s.metadata.name] });
+      const c = containerOf(matching[0]!);
+      for (const port of s.spec.ports as { targetPort?: number | string; port: number }[]) {
+        const target = portNumber(c, port.targetPort ?? port.port);
+        expect({ service: s.metadata.name, exposed: (c.ports ?? []).some((p) => p.containerPort === target) }).toEqual({ service: s.metadata.name, exposed: true });
+      }
+    }
+    // Deployment selectors select their own pods.
+    for (const d of deployments) expect(selects(d.spec.selector, podLabels(d))).toBe(true);
+  });
+
+  it('when rendered, then every gRPC target a process is configured with is a Service of the render on a port it serves', () => {
+    let targets = 0;
+    for (const d of deployments) {
+      for (const dep of dependenciesOf(configLoader(d.metadata.name)(envOf(d)) as Env)) {
+        if (!dep.variable.endsWith('_GRPC_TARGET')) continue;
+        targets++;
+        const service = find(objects, 'Service', dep.host);
+        expect({ from: d.metadata.name, target: `${dep.host}:${dep.port}`, served: service?.spec.ports.some((p: { port: number }) => p.port === dep.port) ?? false }).toEqual({
+          from: d.metadata.name,
+          target: `${dep.host}:${dep.port}`,
+          served: true,
+        });
+      }
+    }
+    expect(targets).toBeGreaterThanOrEqual(4);
+  });
+
+  describe('network policies', () => {
+    const endpointOf = (d: K8sObject): Endpoint => ({ labels: podLabels(d), namespace, namedPorts: namedPorts(containerOf(d)) });
+    const deployment = (name: string) => find(objects, 'Deployment', name)!;
+    const outside = (host: string): Endpoint => {
+      // host.<namespace>.svc[.cluster.local] is a pod of an operator's namespace; anything else is outside the cluster.
+      const ns = /^[^.]+\.([^.]+)\.svc(\.|$)/.exec(host)?.[1];
+      return ns ? { labels: {}, namespace: ns } : { labels: {} };
+    };
+
+    it('when a process is configured to call a service over gRPC, then exactly those calls get through (the gateway to all, the rest as configured)', () => {
+      for (const from of deployments) {
+        const targets = new Set(dependenciesOf(configLoader(from.metadata.name)(envOf(from)) as Env).filter((x) => x.variable.endsWith('_GRPC_TARGET')).map((x) => x.host));
+        for (const to of deployments) {
+          if (to === from || to.metadata.name === 'gateway') continue;
+          const allowed = connectionAllowed(objects, endpointOf(from), endpointOf(to), GRPC_PORT);
+          expect({ from: from.metadata.name, to: to.metadata.name, allowed }).toEqual({ from: from.metadata.name, to: to.metadata.name, allowed: targets.has(to.metadata.name) });
+        }
+      }
+      expect(connectionAllowed(objects, endpointOf(deployment('gateway')), endpointOf(deployment('users')), GRPC_PORT)).toBe(true);
+    });
+
+    it('when something that is not the gateway or a configured caller knocks on a gRPC port, then it is refused', () => {
+      const strangers: Endpoint[] = [
+        { labels: { app: 'other' }, namespace },
+        { labels: { 'app.kubernetes.io/name': 'gateway', 'app.kubernetes.io/part-of': 'hangar' }, namespace: 'elsewhere' },
+        { labels: {} },
+      ];
+      for (const d of deployments.filter((x) => x.metadata.name !== 'gateway')) {
+        for (const stranger of strangers) expect({ to: d.metadata.name, stranger, allowed: connectionAllowed(objects, stranger, endpointOf(d), GRPC_PORT) }).toEqual({ to: d.metadata.name, stranger, allowed: false });
+      }
+    });
+
+    it('when a client anywhere calls the gateway on 8080, then it gets through, and on any other port it does not', () => {
+      const gateway = endpointOf(deployment('gateway'));
+      for (const client of [{ labels: {} }, { labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, namespace: 'ingress-nginx' }] as Endpoint[]) {
+        expect(connectionAllowed(objects, client, gateway, HTTP_PORT)).toBe(true);
+        expect(connectionAllowed(objects, client, gateway, GRPC_PORT)).toBe(false);
+      }
+    });
+
+    it('when Prometheus in the monitoring namespace scrapes a metrics port, then it gets through, and nothing else does', () => {
+      const prometheus: Endpoint = { labels: { 'app.kubernetes.io/name': 'prometheus' }, namespace: 'monitoring' };
+      for (const d of deployments) {
+        const target = endpointOf(d);
+        expect({ name: d.metadata.name, allowed: connectionAllowed(objects, prometheus, target, METRICS_PORT) }).toEqual({ name: d.metadata.name, allowed: true });
+        for (const stranger of [{ labels: {} }, { labels: { app: 'other' }, namespace }] as Endpoint[]) {
+          expect({ name: d.metadata.name, stranger, allowed: connectionAllowed(objects, stranger, target, METRICS_PORT) }).toEqual({ name: d.metadata.name, stranger, allowed: false });
+        }
+        if (d.metadata.name !== 'gateway') expect(connectionAllowed(objects, prometheus, target, GRPC_PORT)).toBe(false);
+      }
+    });
+
+    it('when a process is configured with MongoDB, NATS or S3, then it can reach that port and DNS, and no process reaches a dependency it is not configured for', () => {
+      const dependencyPorts = new Map<string, number>();
+      for (const d of deployments) {
+        for (const dep of dependenciesOf(envOf(d)).filter((x) => !x.variable.endsWith('_GRPC_TARGET'))) dependencyPorts.set(dep.variable, dep.port);
+      }
+      expect([...dependencyPorts.keys()].sort()).toEqual(['MONGO_URL', 'NATS_URL', 'S3_ENDPOINT']);
+      for (const d of deployments) {
+        const source = endpointOf(d);
+        const dns = { labels: { 'k8s-app': 'kube-dns' }, namespace: 'kube-system' };
+        expect({ name: d.metadata.name, udp: connectionAllowed(objects, source, dns, 53, 'UDP'), tcp: connectionAllowed(objects, source, dns, 53, 'TCP') }).toEqual({
+          name: d.metadata.name,
+          udp: true,
+          tcp: true,
+        });
+        const configured = dependenciesOf(envOf(d)).filter((x) => !x.variable.endsWith('_GRPC_TARGET'));
+        for (const dep of configured) {
+          expect({ name: d.metadata.name, dep, allowed: connectionAllowed(objects, source, outside(dep.host), dep.port) }).toEqual({ name: d.metadata.name, dep, allowed: true });
+        }
+        for (const [variable, port] of dependencyPorts) {
+          if (configured.some((x) => x.variable === variable)) continue;
+          expect({ name: d.metadata.name, variable, allowed: connectionAllowed(objects, source, { labels: {} }, port) }).toEqual({ name: d.metadata.name, variable, allowed: false });
+        }
+      }
+    });
+  });
+
+  it('when a node is drained, then every Deployment has a disruption budget that lets one pod go and no more', () => {
+    const budgets = byKind(objects, 'PodDisruptionBudget');
+    for (const d of deployments) {
+      const covering = budgets.filter((b) => selects(b.spec.selector, podLabels(d)));
+      expect({ name: d.metadata.name, budgets: covering.length }).toEqual({ name: d.metadata.name, budgets: 1 });
+      const budget = covering[0]!.spec;
+      // minAvailable equal to the replicas would block every drain.
+      expect(budget.maxUnavailable ?? 0).toBeGreaterThanOrEqual(budget.minAvailable === undefined ? 1 : 0);
+      if (budget.minAvailable !== undefined) expect(budget.minAvailable).toBeLessThan(d.spec.replicas ?? 1);
+    }
+  });
+
+  if (overlay === 'production') {
+    it('when in production, then the gateway and releases autoscale from at least 2 pods, and every other Deployment runs at least 2', () => {
+      const autoscalers = byKind(objects, 'HorizontalPodAutoscaler');
+      expect(autoscalers.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['gateway', 'releases']);
+      for (const h of autoscalers) {
+        expect(find(objects, 'Deployment', h.spec.scaleTargetRef.name)).toBeDefined();
+        expect(h.spec.minReplicas).toBeGreaterThanOrEqual(2);
+        expect(h.spec.maxReplicas).toBeGreaterThan(h.spec.minReplicas);
+        // The autoscaled pods must request cpu for a utilization target to mean anything.
+        expect(containerOf(find(objects, 'Deployment', h.spec.scaleTargetRef.name)!).resources?.requests?.cpu).toBeDefined();
+      }
+      for (const d of deployments) {
+        const scaled = autoscalers.some((h) => h.spec.scaleTargetRef.name === d.metadata.name);
+        // An autoscaled Deployment has no replicas: each apply would reset the count.
+        expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: scaled ? undefined : expect.any(Number) });
+        if (!scaled) expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
+      }
+    });
+
+    it('when in production, then no Secret is rendered: the credentials are created in the cluster, not kept in the repository', () => {
+      expect(byKind(objects, 'Secret')).toEqual([]);
+      expect(documentedSecrets.map((s) => s.metadata.name)).toEqual(['hangar-secrets']);
+    });
+
+    it('when in production, then the Ingress sends traffic to the gateway Service on a port it has', () => {
+      for (const ingress of byKind(objects, 'Ingress')) {
+        for (const rule of ingress.spec.rules) {
+          for (const p of rule.http.paths) {
+            const service = find(objects, 'Service', p.backend.service.name);
+            expect(service?.metadata.name).toBe('gateway');
+            expect(service!.spec.ports.some((port: { name: string; port: number }) => port.name === p.backend.service.port.name || port.port === p.backend.service.port.number)).toBe(true);
+          }
+        }
+      }
+    });
+  } else {
+    it('when in dev, then every Deployment runs one pod with no autoscaler, within small limits', () => {
+      expect(byKind(objects, 'HorizontalPodAutoscaler')).toEqual([]);
+      for (const d of deployments) {
+        expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: 1 });
+        expect(quantity(containerOf(d).resources?.limits?.memory)).toBeLessThanOrEqual(512 * 2 ** 20);
+      }
+    });
+  }
+});

@@ -1,0 +1,183 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, validateResponse } from '@hangar/testing';
+
+/**
+ * Every process serves Prometheus metrics on its own port (METRICS_PORT; the
+ * launcher records it in run/<name>.metrics-port). After an upload, some
+ * reads and some errors, each answers with its named series, labelled by
+ * route patterns, RPC names and status codes — never by an id or a secret.
+ */
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The text exposition format, one sample per line (comments skipped). */
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!match) throw new Error(`unreadable metrics line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const m of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]!] = m[2]!.replace(/\\(.)/g, '$1');
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+const PROCESSES = ['gateway', 'users', 'apps', 'releases', 'debug-files'] as const;
+type ProcessName = (typeof PROCESSES)[number];
+
+describe('Prometheus metrics of every process', () => {
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+  let admin: string;
+  let slug: string;
+  let appId: number;
+  const apk = path.join(fixturesDir(), 'apps', 'android.apk');
+
+  async function scrape(name: ProcessName): Promise<{ status: number; contentType: string; text: string; samples: Sample[] }> {
+    const res = await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name)}/metrics`);
+    const text = await res.text();
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, samples: res.status === 200 ? parseExposition(text) : [] };
+  }
+
+  const find = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
+    samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const total = (samples: Sample[], name: string, labels: Record<string, string> = {}) => find(samples, name, labels).reduce((sum, s) => sum + s.value, 0);
+
+  async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let value = await read();
+    while (!ok(value) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      value = await read();
+    }
+    return value;
+  }
+
+  beforeAll(async () => {
+    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-metrics') });
+    api = apiClient(hangar.baseUrl);
+    admin = hangar.adminToken;
+
+    // An upload (streamed bytes, a parse, gRPC across every service, a release.created event).
+    const form = new FormData();
+    form.append('token', admin);
+    form.append('name', `Metrics ${Date.now()}`);
+    form.append('file', new Blob([fs.readFileSync(apk)]), 'android.apk');
+    const res = await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form });
+    const text = await res.text();
+    const uploaded = { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
+    await validateResponse(hangar.baseUrl, 'POST', '/api/apps/upload', uploaded);
+    expect(uploaded.status).toBe(201);
+    slug = uploaded.body.channel.slug;
+    appId = uploaded.body.app.id;
+
+    // Reads, with ids and the channel key in their URLs.
+    expect((await api('GET', `/api/apps/${appId}`, { token: admin })).status).toBe(200);
+    expect((await api('GET', `/api/apps/versions?channel_key=${slug}`)).status).toBe(200);
+    expect((await api('GET', `/api/debug_files?channel_key=${slug}`, { token: admin })).status).toBe(200);
+    expect((await api('GET', `/api/users/me?token=${admin}`)).status).toBe(200);
+    // Errors: unknown id, bad token, unknown path.
+    expect((await api('GET', '/api/apps/987654321', { token: admin })).status).toBe(404);
+    expect((await api('GET', '/api/users/me', { token: 'hgr_not-a-real-token-0000000000' })).status).toBe(401);
+    expect((await api('GET', `/api/no-such-thing/${appId}`)).status).toBe(404);
+    // A delete: app.deleted travels to the consumers of releases and debug-files.
+    expect((await api('DELETE', `/api/apps/${appId}`, { token: admin })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+  });
+
+  it.each(PROCESSES)('when %s is scraped, then /metrics answers in the Prometheus text format with the process metrics', async (name) => {
+    const { status, contentType, samples } = await scrape(name);
+    expect(status).toBe(200);
+    expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(find(samples, 'process_cpu_user_seconds_total').length).toBe(1);
+    expect(find(samples, 'nodejs_heap_size_used_bytes').length).toBe(1);
+    expect((await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name)}/other`)).status).toBe(404);
+  });
+
+  it('when the gateway is scraped, then requests are counted and timed by route pattern, and upload bytes by kind', async () => {
+    const { samples } = await eventually(() => scrape('gateway'), ({ samples }) => total(samples, 'hangar_http_requests_total', { route: '/api/apps/:id', method: 'DELETE' }) >= 1);
+    expect(total(samples, 'hangar_http_requests_total', { method: 'POST', route: '/api/apps/upload', status: '201' })).toBe(1);
+    expect(total(samples, 'hangar_http_requests_total', { method: 'GET', route: '/api/apps/:id', status: '200' })).toBe(1);
+    expect(total(samples, 'hangar_http_requests_total', { method: 'GET', route: '/api/apps/:id', status: '404' })).toBe(1);
+    expect(total(samples, 'hangar_http_requests_total', { method: 'GET', route: '/api/apps/versions', status: '200' })).toBe(1);
+    expect(total(samples, 'hangar_http_requests_total', { method: 'GET', route: '/api/users/me', status: '401' }) + total(samples, 'hangar_http_requests_total', { route: 'unmatched', status: '401' })).toBeGreaterThanOrEqual(1);
+    expect(total(samples, 'hangar_http_requests_total', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(total(samples, 'hangar_http_request_duration_seconds_count', { method: 'POST', route: '/api/apps/upload', status: '201' })).toBe(1);
+    expect(find(samples, 'hangar_http_request_duration_seconds_bucket', { route: '/api/apps/upload', le: '+Inf' }).length).toBe(1);
+    // The multipart body as it arrived: the file plus the form's framing and fields.
+    const uploaded = total(samples, 'hangar_upload_bytes_total', { kind: 'package' });
+    expect(uploaded).toBeGreaterThanOrEqual(fs.statSync(apk).size);
+    expect(uploaded).toBeLessThan(fs.statSync(apk).size + 8 * 1024);
+    // The gateway as a gRPC client.
+    expect(total(samples, 'hangar_grpc_client_handled_total', { service: 'hangar.users.v1.UsersService', method: 'Authenticate', code: 'OK' })).toBeGreaterThanOrEqual(1);
+    expect(total(samples, 'hangar_grpc_client_handled_total', { service: 'hangar.users.v1.UsersService', method: 'Authenticate', code: 'UNAUTHENTICATED' })).toBe(1);
+  });
+
+  it('when the services are scraped, then every RPC is counted and timed by service, method and status code', async () => {
+    const expected: Record<Exclude<ProcessName, 'gateway'>, [string, string, string]> = {
+      users: ['hangar.users.v1.UsersService', 'Authenticate', 'UNAUTHENTICATED'],
+      apps: ['hangar.apps.v1.AppsService', 'GetApp', 'NOT_FOUND'],
+      releases: ['hangar.releases.v1.ReleasesService', 'CreateRelease', 'OK'],
+      'debug-files': ['hangar.debug_files.v1.DebugFilesService', 'ListDebugFiles', 'OK'],
+    };
+    for (const [name, [service, method, code]] of Object.entries(expected)) {
+      const { samples } = await scrape(name as ProcessName);
+      const services = new Set(find(samples, 'hangar_grpc_server_handled_total').map((s) => s.labels.service));
+      expect({ name, services: [...services].filter((s) => s !== 'grpc.health.v1.Health') }).toEqual({ name, services: [service] });
+      expect({ name, method, code, count: total(samples, 'hangar_grpc_server_handled_total', { service, method, code }) }).toEqual({ name, method, code, count: expect.any(Number) });
+      expect(total(samples, 'hangar_grpc_server_handled_total', { service, method, code })).toBeGreaterThanOrEqual(1);
+      expect(total(samples, 'hangar_grpc_server_handling_seconds_count', { service, method, code })).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('when releases is scraped, then the package parse is timed by format and outcome', async () => {
+    const { samples } = await scrape('releases');
+    expect(total(samples, 'hangar_package_parse_seconds_count', { format: 'apk', outcome: 'ok' })).toBe(1);
+    expect(total(samples, 'hangar_package_parse_seconds_sum', { format: 'apk', outcome: 'ok' })).toBeGreaterThan(0);
+  });
+
+  it('when the consumers have run, then their outcomes and their lag are there, per consumer and event', async () => {
+    // release.created (upload) in releases; app.deleted (the delete) in debug-files.
+    const releases = await eventually(() => scrape('releases'), ({ samples }) => total(samples, 'hangar_event_consumer_processed_total', { event: 'release.created' }) >= 1);
+    expect(total(releases.samples, 'hangar_event_consumer_processed_total', { event: 'release.created' })).toBeGreaterThanOrEqual(1);
+    const debugFiles = await eventually(() => scrape('debug-files'), ({ samples }) => total(samples, 'hangar_event_consumer_processed_total', { event: 'app.deleted' }) >= 1);
+    const processed = find(debugFiles.samples, 'hangar_event_consumer_processed_total', { event: 'app.deleted' });
+    expect(processed.length).toBeGreaterThanOrEqual(1);
+    expect(['done', 'skipped']).toContain(processed[0]!.labels.result);
+    for (const name of ['apps', 'releases', 'debug-files'] as const) {
+      const { samples } = await scrape(name);
+      const pending = find(samples, 'hangar_event_consumer_pending');
+      expect({ name, consumers: pending.length > 0 }).toEqual({ name, consumers: true });
+      for (const s of pending) expect(s.value).toBeGreaterThanOrEqual(0);
+      // Present (0 until a redelivery happens) only once a redelivery is counted: the family is declared.
+      expect((await scrape(name)).text).toContain('# TYPE hangar_event_consumer_redeliveries_total counter');
+    }
+  });
+
+  it('when any series of any process is read, then no label carries a token, a channel key or an id', async () => {
+    for (const name of PROCESSES) {
+      const { samples } = await scrape(name);
+      for (const sample of samples) {
+        for (const [label, value] of Object.entries(sample.labels)) {
+          const where = `${name} ${sample.name}{${label}="${value}"}`;
+          expect({ where, token: value.includes(admin) || value.includes('hgr_not-a-real-token') }).toEqual({ where, token: false });
+          expect({ where, channelKey: value.includes(slug) }).toEqual({ where, channelKey: false });
+          // Numbers only where the label is one: HTTP status, bucket bounds, quantiles, versions.
+          if (!['status', 'le', 'quantile', 'version', 'major', 'minor', 'patch'].includes(label)) {
+            expect({ where, id: /(^|\/)\d+(\/|$)/.test(value) }).toEqual({ where, id: false });
+          }
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunningHangar, apiClient, startHangar } from '@hangar/testing';
+
+/** The running system as an operator and a CI job see it. */
+describe('Hangar as started by npm run up', () => {
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    hangar = await startHangar();
+    api = apiClient(hangar.baseUrl);
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+  });
+
+  it('when started, then it prints the URL and the admin token', () => {
+    expect(hangar.output()).toContain(`Hangar is running at ${hangar.baseUrl}`);
+    expect(hangar.output()).toContain(`admin token: ${hangar.adminToken}`);
+  });
+
+  it('when /version and /api/version are asked, then both give version, vcs_ref and build_date without a token', async () => {
+    for (const p of ['/version', '/api/version']) {
+      const res = await api('GET', p);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ version: expect.any(String), vcs_ref: expect.any(String), build_date: expect.any(String) });
+      expect(Number.isNaN(Date.parse(res.body.build_date))).toBe(false);
+    }
+  });
+
+  it('when /api/health is asked, then every service is healthy', async () => {
+    const res = await api('GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ healthy: true, services: { users: true, apps: true, releases: true, debugFiles: true } });
+  });
+
+  it('when a request carries X-Request-Id, then the response and the service logs carry it', async () => {
+    const requestId = `e2e-${Date.now()}`;
+    const res = await api('GET', '/api/users/999999', { token: hangar.adminToken, headers: { 'x-request-id': requestId } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-request-id')).toBe(requestId);
+    const fresh = await api('GET', '/version');
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    await expectEventually(() => readLog('users').includes(requestId));
+    expect(readLog('gateway')).toContain(requestId);
+  });
+
+  it('when an unknown API path is asked, then 404 API not found, with or without a token', async () => {
+    for (const token of [undefined, hangar.adminToken]) {
+      const res = await api('GET', '/api/no-such-thing', { token });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'API not found' });
+    }
+  });
+
+  it('when tokens and passwords are sent, then no log line contains them', async () => {
+    const password = `secret-password-${Date.now()}`;
+    await api('GET', `/api/users/me?token=${hangar.adminToken}`);
+    await api('POST', `/api/users?token=${hangar.adminToken}`, {
+      form: { username: `logcheck${Date.now()}`, email: `logcheck${Date.now()}@example.com`, password },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const logs = ['gateway', 'users', 'apps', 'releases', 'debug-files'].map(readLog).join('\n');
+    expect(logs).toContain('[REDACTED]');
+    expect(logs).not.toContain(hangar.adminToken);
+    expect(logs).not.toContain(hangar.adminPassword);
+    expect(logs).not.toContain(password);
+  });
+
+  it('when the users service is killed, then requests get a fast 503 and it recovers by itself', async () => {
+    process.kill(hangar.pidOf('users'), 'SIGKILL');
+    const started = Date.now();
+    const down = await api('GET', '/api/users/me', { token: hangar.adminToken });
+    expect(down.status).toBe(503);
+    expect(typeof down.body.error).toBe('string');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectEventually(async () => (await api('GET', '/api/users/me', { token: hangar.adminToken })).status === 200, 30_000);
+  });
+
+  it('when stopped with Ctrl-C, then the launcher exits 0 and no service is left running', async () => {
+    const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files'].map((n) => hangar.pidOf(n));
+    const code = await hangar.stop();
+    expect(code).toBe(0);
+    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+  });
+
+  function readLog(name: string): string {
+    const file = path.join(hangar.dataDir, 'logs', `${name}.log`);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  }
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function expectEventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('condition not met in time');
+}

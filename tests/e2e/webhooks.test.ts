@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { WebhookReceiver, eventually, signatureValid } from './webhook-receiver';
+
+/**
+ * Webhooks over HTTP with Hangar started as the README does: management,
+ * the new-build callout on a real upload, retries in the delivery log, and
+ * the apps process killed in the middle of deliveries.
+ */
+describe('webhooks over HTTP', () => {
+  const receiver = new WebhookReceiver();
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+  let token: string;
+
+  beforeAll(async () => {
+    await receiver.start();
+    hangar = await startHangar({
+      S3_BUCKET: uniqueName('e2e-hooks'),
+      HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_SECRET_KEY: 'e2e-webhook-secret-key-0123456789abcdef',
+      WEBHOOK_RETRY_BASE_MS: '300',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '3000',
+    });
+    api = apiClient(hangar.baseUrl);
+    token = hangar.adminToken;
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+    await receiver.stop();
+  });
+
+  async function channel(newBuildCallout = true) {
+    const app = (await api('POST', '/api/apps', { token, json: { name: uniqueName('Hooked') } })).body;
+    const scheme = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Beta', new_build_callout: newBuildCallout } })).body;
+    const ch = (await api('POST', `/api/schemes/${scheme.id}/channels`, { token, json: { name: 'Android', device_type: 'Android' } })).body;
+    return { app, scheme, channel: ch };
+  }
+
+  const createHook = (appId: number, body: Record<string, unknown>) => api('POST', `/api/apps/${appId}/webhooks`, { token, json: body });
+
+  async function upload(channelKey: string): Promise<ApiResponse> {
+    const form = new FormData();
+    form.append('token', token);
+    form.append('channel_key', channelKey);
+    form.append('file', new Blob([fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'))]), 'android.apk');
+    const res = await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  it('when a webhook is created, read, updated and deleted, then the secret appears only in the create answer', async () => {
+    const { app } = await channel();
+    const created = await createHook(app.id, { url: receiver.url('/crud'), events: ['release.created'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ app_id: app.id, url: receiver.url('/crud'), events: ['release.created'], secret: expect.stringMatching(/^whsec_/) });
+    const id = created.body.id;
+    const got = await api('GET', `/api/webhooks/${id}`, { token });
+    const listed = await api('GET', `/api/apps/${app.id}/webhooks`, { token });
+    expect(got.status).toBe(200);
+    expect(listed.body.map((w: { id: number }) => w.id)).toEqual([id]);
+    for (const res of [got, listed]) expect(res.text).not.toContain(created.body.secret);
+    const updated = await api('PUT', `/api/webhooks/${id}`, { token, form: { events: 'release.created, app.deleted' } });
+    expect(updated.body).toMatchObject({ url: receiver.url('/crud'), events: ['release.created', 'app.deleted'] });
+    expect((await api('DELETE', `/api/webhooks/${id}`, { token })).status).toBe(200);
+    expect((await api('GET', `/api/webhooks/${id}`, { token })).status).toBe(404);
+    expect((await api('GET', `/api/webhooks/${id}`)).status).toBe(401);
+  });
+
+  it('when the URL is in a private range not on the allow-list, or not http(s), then 422 naming url and nothing is stored', async () => {
+    const { app } = await channel();
+    for (const url of ['http://10.0.0.8/hook', 'http://192.168.1.20:8080/hook', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/hook', 'file:///etc/passwd']) {
+      const res = await createHook(app.id, { url });
+      expect({ url, status: res.status, entry: Object.keys(res.body.entry ?? {}) }).toEqual({ url, status: 422, entry: ['url'] });
+    }
+    expect((await api('GET', `/api/apps/${app.id}/webhooks`, { token })).body).toEqual([]);
+  });
+
+  it('when the test endpoint is called, then a signed webhook.test reaches the receiver and the attempt is answered', async () => {
+    const { app } = await channel();
+    const { body: hook } = await createHook(app.id, { url: receiver.url('/ping') });
+    const res = await api('POST', `/api/webhooks/${hook.id}/test`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ webhook_id: hook.id, event: 'webhook.test', attempt: 1, status_code: 200, success: true, error: null });
+    const [call] = receiver.on('/ping');
+    expect(signatureValid(call!, hook.secret)).toBe(true);
+    expect(signatureValid(call!, 'not-the-secret')).toBe(false);
+  });
+
+  it('when a build is uploaded to a scheme with new_build_callout, then the webhook receives the signed release', async () => {
+    const { app, scheme, channel: ch } = await channel(true);
+    const { body: hook } = await createHook(app.id, { url: receiver.url('/new-build') });
+    const uploaded = await upload(ch.slug);
+    expect(uploaded.status).toBe(201);
+    const [call] = await receiver.waitFor('/new-build', 1);
+    expect(signatureValid(call!, hook.secret)).toBe(true);
+    expect(call!.headers).toMatchObject({ 'content-type': 'application/json', 'x-hangar-event': 'release.created' });
+    expect(call!.headers['x-hangar-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(call!.body)).toMatchObject({
+      event: 'release.created',
+      app: { id: app.id, name: app.name },
+      scheme: { id: scheme.id, name: 'Beta' },
+      channel: { slug: ch.slug, name: 'Android', device_type: 'android' },
+      release: {
+        id: uploaded.body.id,
+        version: uploaded.body.version,
+        bundle_id: 'com.icyleaf.appinfodemo',
+        release_version: '1.2.3',
+        build_version: '5',
+        release_url: `/releases/${uploaded.body.id}`,
+        install_url: `/api/releases/${uploaded.body.id}/download`,
+        qrcode_url: `/api/releases/${uploaded.body.id}/qrcode`,
+      },
+    });
+    const log = await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token });
+    expect(log.body).toEqual([expect.objectContaining({ event: 'release.created', attempt: 1, status_code: 200, success: true, delivery_id: call!.headers['x-hangar-delivery'] })]);
+  });
+
+  it('when new_build_callout is off, then an upload calls no webhook', async () => {
+    const { app, channel: ch } = await channel(false);
+    await createHook(app.id, { url: receiver.url('/no-callout') });
+    expect((await upload(ch.slug)).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(receiver.on('/no-callout')).toEqual([]);
+  });
+
+  it('when the receiver answers 500 twice then 200, then the delivery log lists three attempts, paginated', async () => {
+    const { app, scheme } = await channel();
+    const { body: hook } = await createHook(app.id, { url: receiver.url('/flaky'), events: ['scheme.deleted'] });
+    receiver.plan('/flaky', [500, 500]);
+    expect((await api('DELETE', `/api/schemes/${scheme.id}`, { token })).status).toBe(200);
+    const calls = await receiver.waitFor('/flaky', 3);
+    for (const c of calls) expect(signatureValid(c, hook.secret)).toBe(true);
+    await eventually(async () => (await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token })).body.some((d: { success: boolean }) => d.success), 10_000, 'a successful attempt');
+    const log = await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token });
+    expect(log.headers.get('x-total-count')).toBe('3');
+    expect(log.body.map((d: { attempt: number; status_code: number; success: boolean }) => [d.attempt, d.status_code, d.success])).toEqual([
+      [3, 200, true],
+      [2, 500, false],
+      [1, 500, false],
+    ]);
+    expect(new Set(log.body.map((d: { delivery_id: string }) => d.delivery_id)).size).toBe(1);
+    const page = await api('GET', `/api/webhooks/${hook.id}/deliveries?per_page=2&page=2`, { token });
+    expect(page.body.map((d: { attempt: number }) => d.attempt)).toEqual([1]);
+    expect(page.headers.get('link')).toContain('rel="prev"');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.on('/flaky')).toHaveLength(3);
+  });
+
+  it('when the apps process is killed in the middle of deliveries, then after its restart every delivery succeeds once and no attempt is sent twice', async () => {
+    const { app } = await channel();
+    const { body: hook } = await createHook(app.id, { url: receiver.url('/slow'), events: ['scheme.deleted'] });
+    const schemes = [];
+    for (let i = 0; i < 8; i++) schemes.push((await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: `S${i}` } })).body);
+    receiver.delays.set('/slow', 1_500);
+    for (const s of schemes) expect((await api('DELETE', `/api/schemes/${s.id}`, { token })).status).toBe(200);
+    await receiver.waitFor('/slow', 2);
+    const before = hangar.pidOf('apps');
+    process.kill(before, 'SIGKILL');
+    receiver.delays.delete('/slow');
+    await eventually(() => {
+      try {
+        return hangar.pidOf('apps') !== before;
+      } catch {
+        return false;
+      }
+    }, 30_000, 'apps restarted');
+
+    // Every delivery ends with exactly one successful attempt.
+    const log = async () => {
+      const res = await api('GET', `/api/webhooks/${hook.id}/deliveries?per_page=100`, { token });
+      return res.status === 200 ? (res.body as { delivery_id: string; attempt: number; success: boolean; error: string | null }[]) : [];
+    };
+    await eventually(async () => {
+      const rows = await log();
+      const ids = new Set(rows.map((r) => r.delivery_id));
+      return ids.size === 8 && [...ids].every((id) => rows.some((r) => r.delivery_id === id && r.success));
+    }, 90_000, 'every delivery succeeded');
+    await new Promise((r) => setTimeout(r, 2_000));
+    const rows = await log();
+    const byDelivery = new Map<string, typeof rows>();
+    for (const r of rows) byDelivery.set(r.delivery_id, [...(byDelivery.get(r.delivery_id) ?? []), r]);
+    expect(byDelivery.size).toBe(8);
+    for (const [, attempts] of byDelivery) {
+      expect(attempts.filter((a) => a.success)).toHaveLength(1);
+      // Attempt numbers are distinct: none was made twice.
+      expect(new Set(attempts.map((a) => a.attempt)).size).toBe(attempts.length);
+    }
+    // The receiver saw every delivery, and no (delivery, attempt) twice.
+    const seen = receiver.on('/slow').map((c) => `${c.headers['x-hangar-delivery']}#${c.headers['x-hangar-attempt']}`);
+    expect(new Set(receiver.on('/slow').map((c) => c.headers['x-hangar-delivery'])).size).toBe(8);
+    expect(new Set(seen).size).toBe(seen.length);
+    // Each scheme.deleted event made exactly one delivery.
+    const eventIds = receiver.on('/slow').map((c) => JSON.parse(c.body).event_id as string);
+    expect(new Set(eventIds).size).toBe(8);
+  });
+});
