@@ -65,13 +65,17 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
     }
     const fields: Record<string, string> = {};
     let upload: Promise<UploadedFile> | undefined;
+    let fileStream: Readable | undefined;
     let settled = false;
 
     const fail = (err: unknown) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      // Stored already, or still storing: remove it once that is over.
+      // Still storing: once unpiped, the file part gets no more bytes and would wait forever,
+      // holding its multipart upload and part buffers. Ending it with an error makes storage
+      // abort the multipart upload. Stored already: remove the object once that is over.
+      fileStream?.destroy(new Error('upload abandoned'));
       void upload?.then((file) => storage.delete(file.objectKey)).catch(() => undefined);
       reject(err instanceof DomainError ? err : new MalformedRequest(`Malformed multipart body: ${(err as Error)?.message ?? err}`));
     };
@@ -85,10 +89,13 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
       // A body cut inside a file part destroys that part's stream with an error; unlistened, it
       // crashed the gateway (issue 9). The parser reports the same problem to `fail` below.
       stream.on('error', () => undefined);
-      if (name !== fileField || upload) {
+      // Busboy may still emit parts it had buffered after `fail` unpiped it; a file stored then
+      // would have no one to remove it (the orphan object issue 9's property test once found).
+      if (settled || name !== fileField || upload) {
         stream.resume();
         return;
       }
+      fileStream = stream;
       const objectKey = `${keyPrefix}/${randomUUID()}`;
       const fileName = sanitizeFileName(info.filename);
       upload = (async () => {

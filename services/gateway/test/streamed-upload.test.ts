@@ -1,0 +1,85 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { Request } from 'express';
+import { ObjectStorage, type PutOptions, type StoredObject } from '@hangar/storage';
+import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { receiveUpload } from '../src/http/streamed-upload';
+
+const BOUNDARY = 'hangar-test-boundary';
+
+/** Real storage that remembers every upload it was asked to store, so a test can wait for them. */
+class RecordingStorage extends ObjectStorage {
+  readonly puts: { key: string; done: Promise<StoredObject> }[] = [];
+
+  override putStream(key: string, source: Readable, options?: PutOptions): Promise<StoredObject> {
+    const done = super.putStream(key, source, options);
+    this.puts.push({ key, done });
+    return done;
+  }
+}
+
+/** A request as express hands it over: the body stream with its headers. */
+function multipartRequest(): PassThrough & Request {
+  const req = new PassThrough() as PassThrough & Request;
+  Object.assign(req, { headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
+  return req;
+}
+
+const fieldPart = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const fileHead = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="app.apk"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+
+/** receiveUpload against the real S3 server: a refused form never leaves an object or a hung upload behind. */
+describe('receiveUpload', () => {
+  const storage = new RecordingStorage({ ...testInfrastructure().s3, bucket: uniqueName('gateway-upload'), partSize: 5 * 1024 * 1024, partConcurrency: 2 });
+
+  beforeAll(() => storage.ensureBucket());
+
+  it('when a form with too many fields carries its file in the same chunk, then it is refused and the file is not stored', async () => {
+    const req = multipartRequest();
+    const fields = Array.from({ length: 101 }, (_, i) => fieldPart(`f${i}`, 'x')).join('');
+    // One write: busboy parses the whole chunk, so the file part is emitted after the limit has failed the form.
+    req.end(Buffer.from(`${fields}${fileHead}${'A'.repeat(1024)}\r\n--${BOUNDARY}--\r\n`));
+
+    await expect(receiveUpload(req, { storage, maxBytes: 1024 * 1024, keyPrefix: 'packages' })).rejects.toThrow('Too many form fields');
+
+    const stored = await Promise.allSettled(storage.puts.map((put) => put.done));
+    for (const [i, put] of storage.puts.entries()) {
+      if (stored[i]!.status === 'fulfilled') expect(await storage.exists(put.key)).toBe(false);
+    }
+  });
+
+  it('when the client goes away in the middle of the file, then the storing upload ends (not left waiting) and nothing is stored', async () => {
+    const req = multipartRequest();
+    const before = storage.puts.length;
+    req.write(Buffer.from(`${fileHead}${'B'.repeat(64 * 1024)}`));
+
+    const received = receiveUpload(req, { storage, maxBytes: 64 * 1024 * 1024, keyPrefix: 'packages' });
+    await waitFor(() => storage.puts.length > before);
+    req.emit('aborted');
+
+    await expect(received).rejects.toThrow('closed the connection');
+    const put = storage.puts[before]!;
+    // Before the fix the file stream, unpiped from the request, never ended and this never settled.
+    const outcome = await withinMs(put.done, 5_000).then(
+      () => 'stored',
+      (err: Error) => err.message,
+    );
+    expect(outcome).not.toMatch(/stored|still pending/);
+    expect(await storage.exists(put.key)).toBe(false);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
