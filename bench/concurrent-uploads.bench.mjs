@@ -48,16 +48,21 @@ try {
   await Promise.all(Array.from({ length: uploads }, () => storage.putStream(`bench/${randomUUID()}`, fs.createReadStream(file, { highWaterMark: 1024 * 1024 }))));
   const direct = Number(process.hrtime.bigint() - t) / 1e9;
 
+  // Where the gateway's memory is while (b) runs: its heap, the memory outside the heap
+  // (Buffers), and the resident set, sampled from its /metrics (prom-client's defaults).
+  const sampler = sampleMemory(hangar.metricsPortOf('gateway'));
   t = process.hrtime.bigint();
   const statuses = await Promise.all(Array.from({ length: uploads }, (_, i) => postMultipart(`${hangar.baseUrl}/api/apps/upload`, hangar.adminToken, channelKey, file, size, i)));
   const api = Number(process.hrtime.bigint() - t) / 1e9;
   const failed = statuses.filter((s) => s !== 201).length;
+  const peaks = await sampler.stop();
 
   const total = uploads * size;
   console.log(`\nconcurrent uploads — ${os.cpus().length} cores, ${new Date().toISOString()}, ${uploads} × ${mib(size)} MiB`);
   console.log(`(a) direct S3:   ${direct.toFixed(2)} s  ${mib(total / direct)} MiB/s`);
   console.log(`(b) through API: ${api.toFixed(2)} s  ${mib(total / api)} MiB/s  (${failed} not 201)`);
   console.log(`ratio (b)/(a):   ${(direct / api).toFixed(2)}   target >= 0.7`);
+  console.log(`gateway during (b), peaks of ${peaks.samples} samples: heap used ${mib(peaks.heapUsed)} MiB, external (Buffers) ${mib(peaks.external)} MiB, RSS ${mib(peaks.rss)} MiB`);
   for (const name of PROCESSES) {
     const status = fs.readFileSync(`/proc/${hangar.pidOf(name)}/status`, 'utf8');
     console.log(`peak RSS ${name.padEnd(12)} ${mib(Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) * 1024)} MiB   target < 300`);
@@ -66,6 +71,28 @@ try {
   fs.rmSync(file, { force: true });
   await hangar.stop();
   await infra.stop();
+}
+
+/** Polls a process's Prometheus metrics every 200 ms and keeps the peak of each memory figure. */
+function sampleMemory(port) {
+  const peaks = { heapUsed: 0, external: 0, rss: 0, samples: 0 };
+  const read = (text, name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        peaks.heapUsed = Math.max(peaks.heapUsed, read(text, 'nodejs_heap_size_used_bytes'));
+        peaks.external = Math.max(peaks.external, read(text, 'nodejs_external_memory_bytes'));
+        peaks.rss = Math.max(peaks.rss, read(text, 'process_resident_memory_bytes'));
+        peaks.samples++;
+      } catch {
+        // A scrape that fails under load is skipped.
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return { stop: async () => ((running = false), await loop, peaks) };
 }
 
 function postMultipart(url, token, channelKey, filePath, size, n) {

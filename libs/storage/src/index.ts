@@ -1,4 +1,5 @@
 export * from './object-storage';
 export { multipartUpload } from './multipart-upload';
 export { RangeReader, type RangeFetcher, type RangeReaderOptions, type RangeReaderStats } from './range-reader';
-export { ByteBudget } from './byte-budget';
+export { PartPool } from './part-pool';
+export { sweepOrphans, startJanitor, type OrphanKind, type OrphanSweep, type SweepReport, type JanitorSchedule, type JanitorRunResult, type RunningJanitor } from './orphan-janitor';

@@ -1,19 +1,18 @@
 import { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { PayloadTooLarge } from '@hangar/errors';
-import type { ByteBudget } from './byte-budget';
+import type { PartPool } from './part-pool';
 
 export interface MultipartUploadOptions {
   client: Client;
   bucket: string;
   key: string;
   source: Readable;
-  partSize: number;
   partConcurrency: number;
   maxBytes?: number;
   contentType: string;
-  /** The process-wide allowance every part buffer is drawn from. */
-  budget?: ByteBudget;
+  /** The process-wide part buffers every upload fills; their size is the part size. */
+  pool: PartPool;
 }
 
 /**
@@ -30,36 +29,25 @@ export function isSourceFailure(err: unknown): boolean {
 /**
  * Uploads a stream of unknown length with bounded memory. The minio client's
  * own putObject assumes 5 TiB for unknown sizes and buffers 528 MiB parts one
- * at a time; here one part fills while up to `partConcurrency` upload, and the
- * stream is not read further until a slot frees (backpressure to the socket).
- * A stream that fits in one part becomes a single PUT. Any failure — the
- * source erroring (client gone), the size limit, S3 — aborts the multipart
- * upload so no partial object or orphan parts remain. Returns the byte count.
+ * at a time; here one pooled part buffer fills while up to `partConcurrency`
+ * parts upload, and the stream is not read further until a slot and a buffer
+ * are free (backpressure to the socket). A stream that fits in one part
+ * becomes a single PUT. Any failure — the source erroring (client gone), the
+ * size limit, S3 — aborts the multipart upload so no partial object or orphan
+ * parts remain. Returns the byte count.
  */
 export async function multipartUpload(options: MultipartUploadOptions): Promise<number> {
-  const { client, bucket, key, source, partSize, maxBytes, contentType, budget } = options;
-  // Budget held for the part being filled; handed to the part's upload, which
-  // gives it back when that part is stored (or has failed).
-  let reserved = 0;
-  const reserve = async () => {
-    if (budget && reserved === 0) {
-      await budget.acquire(partSize);
-      reserved = partSize;
-    }
-  };
-  const handOver = (): number => {
-    const held = reserved;
-    reserved = 0;
-    return held;
-  };
+  const { client, bucket, key, source, maxBytes, contentType, pool } = options;
+  const partSize = pool.partSize;
   // 0 would wait forever for a free slot.
   const partConcurrency = Math.max(1, Math.floor(options.partConcurrency));
+  // The pooled buffer being filled, and how much of it is filled. Bytes are
+  // copied in as they arrive, so socket chunks are garbage at once and no part
+  // is ever joined into a second buffer.
+  let part: Buffer | undefined;
+  let filled = 0;
   let uploadId: string | undefined;
   let total = 0;
-  // The chunks of the part being filled, kept as received: a small file costs
-  // its own size, not a whole preallocated part (8 MiB per concurrent upload).
-  let pending: Buffer[] = [];
-  let filled = 0;
   let partNumber = 0;
   const inFlight = new Set<Promise<void>>();
   const etags: { part: number; etag: string }[] = [];
@@ -68,7 +56,12 @@ export async function multipartUpload(options: MultipartUploadOptions): Promise<
   let failed = false;
   let failure: unknown;
 
-  const sendPart = async (data: Buffer, held: number): Promise<void> => {
+  /** Hands the filled buffer to a part upload, which gives it back to the pool when done. */
+  const sendPart = async (): Promise<void> => {
+    const buffer = part!;
+    const data = buffer.subarray(0, filled);
+    part = undefined;
+    filled = 0;
     try {
       // Wait for a slot before starting, not after: once this returns, up to
       // partConcurrency parts upload while the next one fills (waiting after
@@ -77,8 +70,8 @@ export async function multipartUpload(options: MultipartUploadOptions): Promise<
       if (failed) throw failure;
       uploadId ??= await client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
     } catch (err) {
-      // The part never started: its share of the budget goes back now.
-      if (held) budget?.release(held);
+      // The part never started: its buffer goes back now.
+      pool.release(buffer);
       throw err;
     }
     const number = ++partNumber;
@@ -93,7 +86,7 @@ export async function multipartUpload(options: MultipartUploadOptions): Promise<
       });
     const tracked = task.finally(() => {
       inFlight.delete(tracked);
-      if (held) budget?.release(held);
+      pool.release(buffer);
     });
     inFlight.add(tracked);
   };
@@ -109,51 +102,47 @@ export async function multipartUpload(options: MultipartUploadOptions): Promise<
         throw err;
       }
       if (next.done) break;
-      let rest = next.value;
-      total += rest.length;
+      const chunk = next.value;
+      total += chunk.length;
       if (maxBytes !== undefined && total > maxBytes) {
         throw new PayloadTooLarge(`File is larger than the limit of ${maxBytes} bytes`);
       }
-      await reserve();
-      while (filled + rest.length >= partSize) {
-        const take = partSize - filled;
-        pending.push(rest.subarray(0, take));
-        const full = Buffer.concat(pending, partSize);
-        pending = [];
-        filled = 0;
-        rest = rest.subarray(take);
-        await sendPart(full, handOver());
-        if (rest.length > 0) await reserve();
-      }
-      if (rest.length > 0) {
-        pending.push(rest);
-        filled += rest.length;
+      let offset = 0;
+      while (offset < chunk.length) {
+        part ??= await pool.acquire();
+        const copied = chunk.copy(part, filled, offset);
+        filled += copied;
+        offset += copied;
+        if (filled === partSize) await sendPart();
       }
     }
 
-    const last = Buffer.concat(pending, filled);
-    pending = [];
     if (uploadId === undefined && partNumber === 0) {
+      // Fits in one part (or is empty): a single PUT.
+      const buffer = part;
+      part = undefined;
       try {
-        await client.putObject(bucket, key, last, last.length, { 'Content-Type': contentType });
+        const data = buffer ? buffer.subarray(0, filled) : Buffer.alloc(0);
+        await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType });
       } finally {
-        if (reserved) budget?.release(handOver());
+        if (buffer) pool.release(buffer);
       }
       return total;
     }
-    if (last.length > 0) await sendPart(last, handOver());
-    else if (reserved) budget?.release(handOver());
+    if (part && filled > 0) await sendPart();
     await Promise.all(inFlight);
     if (failed) throw failure;
     etags.sort((a, b) => a.part - b.part);
     await client.completeMultipartUpload(bucket, key, uploadId!, etags);
     return total;
   } catch (err) {
-    if (reserved) budget?.release(handOver());
     await Promise.allSettled(inFlight);
     if (uploadId) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);
     // The source may still be flowing (size limit): stop reading it.
     source.destroy();
     throw err;
+  } finally {
+    // A buffer still held here was never handed to a part: back to the pool.
+    if (part) pool.release(part);
   }
 }

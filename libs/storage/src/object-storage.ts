@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { DomainError, PayloadTooLarge, Unavailable } from '@hangar/errors';
-import { ByteBudget } from './byte-budget';
+import { PartPool } from './part-pool';
 import { isSourceFailure, multipartUpload } from './multipart-upload';
 import { RangeReader, type RangeReaderOptions } from './range-reader';
 
@@ -30,6 +30,19 @@ export interface StoredObject {
   size: number;
 }
 
+export interface ListedObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
+export interface IncompleteUpload {
+  key: string;
+  uploadId: string;
+  /** When the multipart upload was begun. */
+  initiated: Date;
+}
+
 export interface PresignOptions {
   /** Suggested file name for the browser's download. */
   fileName?: string;
@@ -46,7 +59,7 @@ export class ObjectStorage {
   readonly bucket: string;
   private readonly partSize: number;
   private readonly partConcurrency: number;
-  private readonly uploadBudget: ByteBudget;
+  private readonly partPool: PartPool;
 
   constructor(config: StorageConfig) {
     const url = new URL(config.endpoint);
@@ -62,7 +75,8 @@ export class ObjectStorage {
     this.bucket = config.bucket;
     this.partSize = config.partSize ?? 8 * 1024 * 1024;
     this.partConcurrency = config.partConcurrency ?? 2;
-    this.uploadBudget = new ByteBudget(Math.max(this.partSize, config.uploadMemoryBytes ?? 96 * 1024 * 1024));
+    // Every upload of the process fills its parts from this pool: uploadMemoryBytes bounds them all.
+    this.partPool = new PartPool(this.partSize, Math.max(1, Math.floor((config.uploadMemoryBytes ?? 96 * 1024 * 1024) / this.partSize)));
   }
 
   async ensureBucket(): Promise<void> {
@@ -84,11 +98,10 @@ export class ObjectStorage {
         bucket: this.bucket,
         key,
         source,
-        partSize: this.partSize,
         partConcurrency: this.partConcurrency,
         maxBytes: options.maxBytes,
         contentType: options.contentType ?? 'application/octet-stream',
-        budget: this.uploadBudget,
+        pool: this.partPool,
       });
       return { key, size };
     });
@@ -153,6 +166,54 @@ export class ObjectStorage {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * The objects under `prefix`, one page (at most `pageSize`, ≤ 1000) at a time in key order:
+   * memory holds a page whatever the bucket holds. For sweeps such as the orphan janitor.
+   */
+  async *listObjectPages(prefix: string, pageSize = 1000): AsyncGenerator<ListedObject[]> {
+    let token = '';
+    for (;;) {
+      const page = await this.guard(() => this.client.listObjectsV2Query(this.bucket, prefix, token, '', pageSize, ''));
+      const objects: ListedObject[] = [];
+      for (const item of page.objects) {
+        if (item.name) objects.push({ key: item.name, size: item.size, lastModified: new Date(item.lastModified) });
+      }
+      if (objects.length > 0) yield objects;
+      if (!page.isTruncated || !page.nextContinuationToken) return;
+      token = page.nextContinuationToken;
+    }
+  }
+
+  /**
+   * Multipart uploads begun under `prefix` and neither completed nor aborted (a process killed
+   * mid-upload leaves them, holding their parts), a page of up to 1000 at a time.
+   */
+  async *listIncompleteUploadPages(prefix: string): AsyncGenerator<IncompleteUpload[]> {
+    let keyMarker = '';
+    let uploadIdMarker = '';
+    for (;;) {
+      const page = await this.guard(() => this.client.listIncompleteUploadsQuery(this.bucket, prefix, keyMarker, uploadIdMarker, ''));
+      const uploads = page.uploads.map((u) => ({ key: u.key, uploadId: String(u.uploadId), initiated: new Date(u.initiated) }));
+      if (uploads.length > 0) yield uploads;
+      const last = uploads[uploads.length - 1];
+      if (!page.isTruncated || !last) return;
+      // minio 8.0.7 never reads NextUploadIdMarker (it looks for a lowercase tag): continue after
+      // the last upload seen, which S3 defines as the same (key, upload id) pair.
+      keyMarker = page.nextKeyMarker || last.key;
+      uploadIdMarker = last.key === keyMarker ? last.uploadId : '';
+    }
+  }
+
+  /** Aborts a multipart upload, dropping its parts. Idempotent: an upload already gone is success. */
+  async abortIncompleteUpload(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.client.abortMultipartUpload(this.bucket, key, uploadId);
+    } catch (err) {
+      if ((err as { code?: string })?.code === 'NoSuchUpload') return;
+      throw toStorageError(err);
     }
   }
 
