@@ -6,7 +6,7 @@ import type { releases } from '@hangar/proto';
 import type { AppsDeps } from '../domain/apps-deps';
 import { WEBHOOK_EVENTS } from '../domain/manage-webhooks';
 import type { WebhookDocument } from '../data/webhook.model';
-import { isoUtc, releaseFields } from '../webhooks/payloads';
+import { isoUtc, webhookRelease } from '../webhooks/payloads';
 import { stableUuid } from '../webhooks/stable-id';
 
 export type ReleasesClient = ServiceClient<typeof releases.ReleasesServiceDefinition>;
@@ -107,6 +107,6 @@ async function payloadOf(deps: AppsDeps, options: WebhookEventsOptions, envelope
     app: { id: app._id, name: app.name },
     scheme: { id: scheme._id, name: scheme.name },
     channel: { id: channel._id, slug: channel.slug, name: channel.name, device_type: channel.deviceType },
-    release: releaseFields(release, options.publicBaseUrl),
+    release: webhookRelease(release, options.publicBaseUrl),
   };
 }

@@ -1,27 +1,6 @@
 import type { apps, releases } from '@hangar/proto';
+import { releaseFields } from '@hangar/release-shape';
 import { formatTimestamp } from '../http/timestamps';
-
-/** Absolute URLs of a release's pages and files, on the public origin. */
-export function releaseUrls(baseUrl: string, release: Pick<releases.Release, 'id' | 'platform'>) {
-  const api = `${baseUrl}/api/releases/${release.id}`;
-  const manifest = `${api}/manifest.plist`;
-  return {
-    icon_url: `${api}/icon`,
-    release_url: `${baseUrl}/releases/${release.id}`,
-    install_url: release.platform === 'iOS' ? `itms-services://?action=download-manifest&url=${encodeURIComponent(manifest)}` : `${api}/download`,
-    qrcode_url: `${api}/qrcode`,
-  };
-}
-
-function presentChangelog(entries: releases.ChangelogEntry[]) {
-  // Only `message` is always present (seed); empty optional fields are left out.
-  return entries.map((e) => ({
-    message: e.message,
-    ...(e.author ? { author: e.author } : {}),
-    ...(e.email ? { email: e.email } : {}),
-    ...(e.date ? { date: e.date } : {}),
-  }));
-}
 
 export function presentChannelSummary(channel: apps.Channel) {
   return {
@@ -37,26 +16,7 @@ export function presentChannelSummary(channel: apps.Channel) {
 /** The seed's Release shape, with app, scheme and channel when known. */
 export function presentRelease(release: releases.Release, baseUrl: string, timeZone?: string, context = release.context) {
   return {
-    id: release.id,
-    version: release.version,
-    app_name: release.appName,
-    bundle_id: release.bundleId,
-    release_version: release.releaseVersion,
-    build_version: release.buildVersion,
-    release_type: release.releaseType,
-    source: release.source,
-    branch: release.branch,
-    git_commit: release.gitCommit,
-    ci_url: release.ciUrl,
-    size: release.size,
-    platform: release.platform,
-    device_type: release.deviceType,
-    min_os_version: release.minOsVersion,
-    ...releaseUrls(baseUrl, release),
-    changelog: presentChangelog(release.changelog),
-    text_changelog: release.changelog.map((e) => `- ${e.message}`).join('\n'),
-    custom_fields: release.customFields.map((f) => ({ name: f.name, value: f.value, ...(f.icon ? { icon: f.icon } : {}) })),
-    created_at: formatTimestamp(release.createdAtMs, timeZone),
+    ...releaseFields(release, baseUrl, formatTimestamp(release.createdAtMs, timeZone)),
     ...(context
       ? {
           app: { id: context.app!.id, name: context.app!.name },

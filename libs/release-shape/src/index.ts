@@ -1,0 +1,1 @@
+export { releaseFields, releaseUrls } from './release-fields';

@@ -1,0 +1,61 @@
+import type { releases } from '@hangar/proto';
+import { releaseFields, releaseUrls } from './release-fields';
+
+const release = (over: Partial<releases.Release> = {}): releases.Release =>
+  ({
+    id: 42,
+    version: 7,
+    appName: 'Hangar',
+    bundleId: 'com.example.hangar',
+    releaseVersion: '1.10',
+    buildVersion: '310',
+    releaseType: 'adhoc',
+    source: 'api',
+    branch: 'main',
+    gitCommit: 'abc123',
+    ciUrl: 'https://ci.example.com/1',
+    size: 1024,
+    platform: 'Android',
+    deviceType: 'Phone',
+    minOsVersion: '8.0',
+    changelog: [{ message: 'first', author: '', email: 'dev@example.com', date: '' }],
+    customFields: [{ name: 'QA', value: 'passed', icon: '' }],
+    createdAtMs: 0,
+    ...over,
+  }) as releases.Release;
+
+describe('the Release shape', () => {
+  it('when a release is shaped, then it has exactly the seed fields that do not depend on context', () => {
+    expect(Object.keys(releaseFields(release(), 'https://hangar.example.com', '2026-11-22T00:00:00.000+00:00')).sort()).toEqual(
+      [
+        'id', 'version', 'app_name', 'bundle_id', 'release_version', 'build_version', 'release_type', 'source', 'branch', 'git_commit', 'ci_url',
+        'size', 'platform', 'device_type', 'min_os_version', 'icon_url', 'release_url', 'install_url', 'qrcode_url', 'changelog', 'text_changelog',
+        'custom_fields', 'created_at',
+      ].sort(),
+    );
+  });
+
+  it('when changelog entries and custom fields have empty optional parts, then those parts are left out', () => {
+    const shaped = releaseFields(release(), '', 'x');
+    expect(shaped.changelog).toEqual([{ message: 'first', email: 'dev@example.com' }]);
+    expect(shaped.text_changelog).toBe('- first');
+    expect(shaped.custom_fields).toEqual([{ name: 'QA', value: 'passed' }]);
+    expect(shaped.created_at).toBe('x');
+  });
+
+  it('when the build is iOS, then install_url is the itms-services link to its manifest; otherwise the download', () => {
+    expect(releaseUrls('https://h.example.com', { id: 5, platform: 'iOS' }).install_url).toBe(
+      'itms-services://?action=download-manifest&url=https%3A%2F%2Fh.example.com%2Fapi%2Freleases%2F5%2Fmanifest.plist',
+    );
+    expect(releaseUrls('https://h.example.com', { id: 5, platform: 'Android' }).install_url).toBe('https://h.example.com/api/releases/5/download');
+  });
+
+  it('when the base URL is empty, then the URLs are paths on the gateway origin', () => {
+    expect(releaseUrls('', { id: 9, platform: 'Linux' })).toEqual({
+      icon_url: '/api/releases/9/icon',
+      release_url: '/releases/9',
+      install_url: '/api/releases/9/download',
+      qrcode_url: '/api/releases/9/qrcode',
+    });
+  });
+});
