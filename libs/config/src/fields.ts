@@ -41,3 +41,16 @@ export const storageFields = {
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name').default('hangar'),
   S3_REGION: z.string().default('us-east-1'),
 };
+
+/**
+ * The orphan-object janitor of the services that own objects in storage (releases,
+ * debug-files; docs/operations.md). The grace period must exceed the longest an upload can
+ * take from its first byte to its record — the gateway's UPLOAD_DEADLINE_MS plus the time to
+ * send the largest file — so an upload in progress is never touched.
+ */
+export const storageJanitorFields = {
+  /** Objects and unfinished multipart uploads younger than this are never removed. */
+  STORAGE_JANITOR_GRACE_MS: z.coerce.number().int().min(1_000).default(24 * 3600 * 1000),
+  /** Time between sweeps; 0 turns the janitor off. */
+  STORAGE_JANITOR_INTERVAL_MS: milliseconds(3600 * 1000),
+};

@@ -71,3 +71,16 @@ export type WebhookOutcome = 'success' | 'failure' | 'gave_up';
 export function webhookDeliveriesCounter(metrics: Metrics) {
   return metrics.counter('hangar_webhook_deliveries_total', 'Webhook delivery attempts, by outcome', ['outcome']);
 }
+
+/**
+ * The orphan-object janitor (releases, debug-files): objects no record refers to and unfinished
+ * multipart uploads it removed, by key prefix (`packages`, `icons`, `debug-files`) and `kind`
+ * (`object`, `incomplete_upload`); and how each of its turns ended (`done`, `skipped`: another
+ * replica had the turn, `failed`: storage or the database did not answer).
+ */
+export function storageJanitorMetrics(metrics: Metrics) {
+  return {
+    removed: metrics.counter('hangar_storage_orphans_removed_total', 'Unreferenced objects and unfinished multipart uploads the janitor removed', ['prefix', 'kind']),
+    runs: metrics.counter('hangar_storage_janitor_runs_total', 'Turns of the orphan-object janitor, by result', ['result']),
+  };
+}

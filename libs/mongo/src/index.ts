@@ -1,3 +1,4 @@
 export * from './connection';
 export * from './counters';
 export * from './mongo-errors';
+export * from './job-turns';
