@@ -1,8 +1,9 @@
-import { grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, z } from '@hangar/config';
+import { grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
   ...storageFields,
+  ...storageJanitorFields,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
   MONGO_DB: z.string().default('hangar_debug_files'),

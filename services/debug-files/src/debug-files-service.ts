@@ -13,6 +13,7 @@ import type { DebugFilesDeps } from './domain/deps';
 import { debugFileArchiveConsumer } from './events/debug-file-archive.consumer';
 import { ownerDeletedConsumers } from './events/owner-deleted.consumers';
 import { debugFilesHandlers } from './grpc/debug-files.handlers';
+import { startDebugFileOrphanJanitor } from './jobs/orphan-objects.job';
 import { readDebugArchive } from './parsing/debug-archive.reader';
 
 export interface RunningDebugFilesService {
@@ -50,6 +51,16 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
   const consumers: RunningConsumer[] = [await startConsumer(debugFileArchiveConsumer(repository, storage), consumerOptions)];
   for (const handler of ownerDeletedConsumers(repository, storage)) consumers.push(await startConsumer(handler, consumerOptions));
 
+  const janitor = startDebugFileOrphanJanitor({
+    repository,
+    storage,
+    graceMs: config.STORAGE_JANITOR_GRACE_MS,
+    intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
+    connection,
+    logger,
+    metrics,
+  });
+
   const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
   server.add(debugFiles.DebugFilesServiceDefinition, debugFilesHandlers(deps));
   const port = await server.listen(config.GRPC_LISTEN);
@@ -61,6 +72,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
     relay,
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
+      await janitor.stop();
       await Promise.all(consumers.map((c) => c.stop()));
       await relay.stop();
       await bus.nc.drain();

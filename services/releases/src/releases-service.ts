@@ -13,6 +13,7 @@ import type { ReleasesDeps } from './domain/deps';
 import { releaseFilesConsumer } from './events/release-files.consumer';
 import { ownerDeletedConsumers, retentionConsumer } from './events/retention.consumer';
 import { releasesHandlers } from './grpc/releases.handlers';
+import { startReleaseOrphanJanitor } from './jobs/orphan-objects.job';
 import { parseRouter } from './parsing/parse-fallback';
 import { RunningParseWorker, startParseWorker } from './parsing/package-parse.worker';
 
@@ -65,6 +66,16 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     consumers.push(await startConsumer(handler, { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }));
   }
 
+  const janitor = startReleaseOrphanJanitor({
+    repository,
+    storage,
+    graceMs: config.STORAGE_JANITOR_GRACE_MS,
+    intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
+    connection,
+    logger,
+    metrics,
+  });
+
   const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
   server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps));
   const port = await server.listen(config.GRPC_LISTEN);
@@ -76,6 +87,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     relay,
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
+      await janitor.stop();
       await worker?.stop();
       await Promise.all(consumers.map((c) => c.stop()));
       await relay.stop();

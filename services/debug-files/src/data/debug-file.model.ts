@@ -94,6 +94,8 @@ debugFileSchema.index({ channelId: 1, versionKey: -1 });
 debugFileSchema.index({ channelId: 1, uploadedAt: -1 });
 // One copy per content per app; its prefix also serves app deletion.
 debugFileSchema.index({ appId: 1, contentKey: 1 }, { unique: true });
+// The orphan janitor asks which stored keys a debug file refers to (jobs/orphan-objects.job.ts).
+debugFileSchema.index({ objectKey: 1 });
 
 export function debugFileModel(connection: Connection) {
   return connection.model<DebugFileDocument>('DebugFile', debugFileSchema);

@@ -134,6 +134,12 @@ export class DebugFilesRepository {
     await this.files.deleteOne({ _id: id });
   }
 
+  /** Of these storage keys, the ones a debug file (live or tombstoned) refers to as its archive. */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    const found = await this.files.find({ objectKey: { $in: keys } }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>();
+    return new Set(found.map((f) => f.objectKey));
+  }
+
   private async idOfContent(appId: number, checksum: string): Promise<number | undefined> {
     const existing = await this.files.findOne({ appId, contentKey: checksum }, { _id: 1 }).lean<Pick<DebugFileDocument, '_id'>>();
     return existing?._id;

@@ -78,6 +78,9 @@ releaseSchema.index({ channelId: 1, versionKey: -1 });
 releaseSchema.index({ channelId: 1, bundleId: 1, releaseVersion: 1, buildVersion: 1 });
 releaseSchema.index({ channelId: 1, bundleId: 1, gitCommit: 1 });
 releaseSchema.index({ channelId: 1, version: 1 }, { unique: true });
+// The orphan janitor asks which stored keys a release refers to (jobs/orphan-objects.job.ts).
+releaseSchema.index({ objectKey: 1 });
+releaseSchema.index({ iconKey: 1 });
 
 export function releaseModel(connection: Connection) {
   return connection.model<ReleaseDocument>('Release', releaseSchema);

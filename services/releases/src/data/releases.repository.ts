@@ -95,4 +95,21 @@ export class ReleasesRepository {
   async purge(id: number): Promise<void> {
     await this.releases.deleteOne({ _id: id, deletedAt: { $exists: true } });
   }
+
+  /**
+   * Of these storage keys, the ones a release refers to as its package or icon, tombstoned
+   * releases included (their files are removed by the files consumer, not the janitor).
+   */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    const found = await this.releases
+      .find({ $or: [{ objectKey: { $in: keys } }, { iconKey: { $in: keys } }] }, { _id: 0, objectKey: 1, iconKey: 1 })
+      .lean<Pick<ReleaseDocument, 'objectKey' | 'iconKey'>[]>();
+    const wanted = new Set(keys);
+    const referenced = new Set<string>();
+    for (const r of found) {
+      if (wanted.has(r.objectKey)) referenced.add(r.objectKey);
+      if (r.iconKey && wanted.has(r.iconKey)) referenced.add(r.iconKey);
+    }
+    return referenced;
+  }
 }
