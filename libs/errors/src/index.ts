@@ -1,2 +1,3 @@
 export * from './domain-errors';
 export * from './error-mapping';
+export * from './refusals';

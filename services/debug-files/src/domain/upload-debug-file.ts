@@ -21,8 +21,9 @@ function duplicate(result: Extract<WriteResult, { reason: 'duplicate' }>): Alrea
  * The upload story: the channel and the right to upload to it, the archive
  * read (hashed and parsed from storage), checked against the channel, then
  * the record and its `debug_file.created` event in one write. The archive was
- * stored by the gateway; if this fails, the gateway removes it. The same
- * content twice for one app: 409 naming the existing file.
+ * stored by the gateway; if this is refused, the gateway removes it (when the
+ * outcome is unknown, the orphan janitor does, unless a record refers to it).
+ * The same content twice for one app: 409 naming the existing file.
  */
 export async function uploadDebugFile(deps: DebugFilesDeps, req: debugFiles.CreateDebugFileRequest): Promise<DebugFileInChannel> {
   const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');

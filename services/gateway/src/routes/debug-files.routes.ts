@@ -1,5 +1,5 @@
 import { NextFunction, Request, Response, Router } from 'express';
-import { InvalidArgument, Unauthenticated } from '@hangar/errors';
+import { InvalidArgument, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
@@ -60,12 +60,17 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
     return { ...upload, file: upload.file };
   }
 
-  /** Runs the checks and the service call; whatever they refuse, the stored archive is removed. */
+  /**
+   * Runs the checks and the service call; whatever they refuse, the stored archive is removed.
+   * A call without a known outcome (deadline, service gone mid-call) may still have recorded
+   * it: the archive is left to the debug-files orphan janitor, which removes it unless a
+   * debug file refers to it.
+   */
   async function storeOrRemove<T>(objectKey: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (err) {
-      await options.storage.delete(objectKey).catch(() => undefined);
+      if (isRefusal(err)) await options.storage.delete(objectKey).catch(() => undefined);
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 import { Request, Response, Router } from 'express';
-import { InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
+import { InvalidArgument, NotFound, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import type { ServiceClients } from '../clients/service-clients';
@@ -90,7 +90,10 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       );
       res.status(201).json(presentRelease(release, base(req), zone(req)));
     } catch (err) {
-      await options.storage.delete(objectKey).catch(() => undefined);
+      // Only a refusal says no release was recorded. After a deadline or a releases process
+      // that died mid-call the release may exist and need this file: the orphan janitor of
+      // releases removes it later if no release refers to it.
+      if (isRefusal(err)) await options.storage.delete(objectKey).catch(() => undefined);
       throw err;
     }
   });

@@ -1,4 +1,4 @@
-import { FailedPrecondition, InvalidArgument, Unauthenticated, Unavailable } from '@hangar/errors';
+import { FailedPrecondition, InvalidArgument, Unauthenticated, Unavailable, isRefusal } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { apps, releases } from '@hangar/proto';
 import type { ReleaseDocument } from '../data/release.model';
@@ -27,8 +27,9 @@ interface PackageFacts {
  * The upload story: check the form, find the channel and the right to upload
  * to it, have a worker read the package, check it fits the channel, then
  * record the release and its `release.created` event in one write. The
- * uploaded object was stored by the gateway; if this fails, the gateway
- * removes it, and the icon stored here is removed here.
+ * uploaded object was stored by the gateway; if this is refused, the gateway
+ * removes it, and the icon stored here is removed here (when the outcome is
+ * unknown, both are left to the orphan janitor).
  */
 export async function createRelease(deps: ReleasesDeps, req: releases.CreateReleaseRequest): Promise<CreatedRelease> {
   const actor = req.actor;
@@ -121,7 +122,9 @@ export async function createRelease(deps: ReleasesDeps, req: releases.CreateRele
     deps.onEventsRecorded();
     return { release, context };
   } catch (err) {
-    if (facts.iconKey) await deps.storage.delete(facts.iconKey).catch(() => undefined);
+    // A write whose acknowledgement was lost may have recorded the release with this icon:
+    // only a refusal removes it here; otherwise the orphan janitor does, if nothing refers to it.
+    if (facts.iconKey && isRefusal(err)) await deps.storage.delete(facts.iconKey).catch(() => undefined);
     throw err;
   }
 }
