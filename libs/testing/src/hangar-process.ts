@@ -23,7 +23,9 @@ export interface RunningHangar {
 /**
  * Starts Hangar the way the README does (`npm run up`, i.e. scripts/up.mjs),
  * against the servers jest's global setup resolved, with its own databases,
- * event subjects, port and data dir so suites never see each other's data.
+ * event subjects, bucket, port and data dir so suites never see each other's
+ * data. The bucket matters beyond tidiness: the storage janitors remove objects
+ * their own databases do not know, so two installations must never share one.
  */
 export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningHangar> {
   const port = await freePort();
@@ -42,6 +44,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
       HANGAR_ADMIN_TOKEN: adminToken,
       HANGAR_ADMIN_PASSWORD: adminPassword,
       HANGAR_ADMIN_EMAIL: 'admin@e2e.test',
+      S3_BUCKET: uniqueName('e2e-bucket'),
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
