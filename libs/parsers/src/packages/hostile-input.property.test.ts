@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { build as buildPlist } from 'plist';
 import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip } from '@hangar/testing';
+import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-image';
 import { detectPackageFormat, PackageParseError, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
 
 // Hostile input, property-based (issue 9): whatever bytes arrive, every package parser either
@@ -132,6 +133,14 @@ async function buildAab(): Promise<Buffer> {
   return readFile(join(workDir, 'demo.aab'));
 }
 
+/** xorriso's HFS+ volume as a .dmg of raw chunks, so mutations land in the HFS+ structures themselves. */
+async function buildDmg(): Promise<Buffer> {
+  const volume = join(workDir, 'dmg/volume');
+  await mkdir(volume, { recursive: true });
+  await writeMacApp(volume, join(workDir, 'dmg'));
+  return wrapAsDmg(await buildHfsPlusDisk(volume, join(workDir, 'dmg/disk.img')), { rawEvery: 1 });
+}
+
 /** The named members of a zip, read with unzip(1) (a reader independent of ours). */
 function unzipMember(zip: string, name: string): Buffer {
   return execFileSync('unzip', ['-p', zip, name], { maxBuffer: 64 * 1024 * 1024 });
@@ -143,8 +152,8 @@ beforeAll(async () => {
   for (const method of ['debug', 'warn', 'error'] as const) jest.spyOn(console, method).mockImplementation(() => undefined);
   workDir = await mkdtemp(join(tmpdir(), 'hangar-hostile-parsers-'));
   for (const file of ['iphone.ipa', 'ipad.ipa', 'embedded.ipa', 'android.apk', 'wear.apk']) seeds.set(file, await readFile(join(APPS, file)));
-  const built = await Promise.all([buildDeb(), buildRpm(), buildExe(), buildMsi(), buildAppImage(), buildAppZip(), buildAab()]);
-  ['demo.deb', 'demo.rpm', 'demo.exe', 'demo.msi', 'demo.AppImage', 'mac.zip', 'demo.aab'].forEach((name, i) => seeds.set(name, built[i]!));
+  const built = await Promise.all([buildDeb(), buildRpm(), buildExe(), buildMsi(), buildAppImage(), buildAppZip(), buildAab(), buildDmg()]);
+  ['demo.deb', 'demo.rpm', 'demo.exe', 'demo.msi', 'demo.AppImage', 'mac.zip', 'demo.aab', 'demo.dmg'].forEach((name, i) => seeds.set(name, built[i]!));
   await writeFile(join(workDir, 'demo.aab'), seeds.get('demo.aab')!);
 
   // Layouts whose one hand-decoded member is fuzzed; the rest is kept so detection still succeeds.
