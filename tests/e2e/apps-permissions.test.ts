@@ -1,4 +1,4 @@
-import { ApiResponse, RunningHangar, apiClient, startHangar } from '@hangar/testing';
+import { ApiClient, ApiResponse, RunningHangar, apiClient, createUserWithToken, startHangar } from '@hangar/testing';
 
 /**
  * The permission matrix of PRODUCT §2 over HTTP: every apps / schemes /
@@ -83,18 +83,11 @@ function expectedStatus(route: Route, actor: ActorName): number {
 
 describe('apps permission matrix over HTTP', () => {
   let hangar: RunningHangar;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   const tokens = {} as Record<Exclude<ActorName, 'noToken'>, string>;
   const ids = {} as Record<Exclude<ActorName, 'noToken'> | 'spare' | 'extra', number>;
 
-  async function createUser(label: string, role: string): Promise<{ id: number; token: string }> {
-    const stamp = `${label.toLowerCase()}${Date.now()}`;
-    const user = await api('POST', '/api/users', { token: hangar.adminToken, form: { username: stamp, email: `${stamp}@example.com`, password: 'long-enough-pw', role } });
-    expect(user.status).toBe(201);
-    const token = await api('POST', `/api/users/${user.body.id}/tokens`, { token: hangar.adminToken, form: { name: 'matrix' } });
-    expect(token.status).toBe(201);
-    return { id: user.body.id, token: token.body.token };
-  }
+  const createUser = (label: string, role: string) => createUserWithToken(api, hangar.adminToken, label, role);
 
   beforeAll(async () => {
     hangar = await startHangar();

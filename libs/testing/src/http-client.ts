@@ -16,6 +16,8 @@ export interface RequestOptions {
   token?: string;
   /** Sent as multipart/form-data (what Zealot clients send). */
   form?: Record<string, string>;
+  /** File parts of the multipart body, after the `form` fields (Zealot clients send the file last). */
+  files?: Record<string, { data: Buffer; fileName: string }>;
   json?: unknown;
   urlencoded?: Record<string, string>;
   headers?: Record<string, string>;
@@ -24,14 +26,17 @@ export interface RequestOptions {
   skipContractCheck?: boolean;
 }
 
+export type ApiClient = ReturnType<typeof apiClient>;
+
 export function apiClient(baseUrl: string) {
   return async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: FormData | string | undefined;
-    if (options.form) {
+    if (options.form || options.files) {
       const form = new FormData();
-      for (const [k, v] of Object.entries(options.form)) form.append(k, v);
+      for (const [k, v] of Object.entries(options.form ?? {})) form.append(k, v);
+      for (const [k, f] of Object.entries(options.files ?? {})) form.append(k, new Blob([f.data]), f.fileName);
       body = form;
     } else if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
