@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'minio';
+import { buildHfsPlusDisk, MAC_APP, wrapAsDmg, writeMacApp } from '../../libs/parsers/test/mac-disk-image';
+import { writeUdif } from '../../libs/parsers/test/udif-writer';
 import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, fetchChecked, uniqueName, validateResponse } from '@hangar/testing';
 
 /**
@@ -91,6 +95,54 @@ describe('releases over HTTP', () => {
     const bytes = Buffer.from(await icon.arrayBuffer());
     expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect(bytes.includes(Buffer.from('CgBI'))).toBe(false);
+  });
+
+  it('when a macOS .dmg (xorriso HFS+ volume wrapped as UDIF) is uploaded, then its Info.plist fields and icon come back', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-dmg-'));
+    try {
+      const volume = path.join(dir, 'volume');
+      fs.mkdirSync(volume);
+      await writeMacApp(volume, dir);
+      const dmg = wrapAsDmg(await buildHfsPlusDisk(volume, path.join(dir, 'disk.img')));
+      const res = await upload(dmg, {}, admin, 'Foo.dmg');
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        bundle_id: MAC_APP.bundleId,
+        release_version: MAC_APP.releaseVersion,
+        build_version: MAC_APP.buildVersion,
+        platform: 'macOS',
+        device_type: 'macOS',
+      });
+      const icon = await fetchChecked(hangar.baseUrl, res.body.icon_url);
+      expect(icon.status).toBe(200);
+      expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when a .dmg holds an APFS volume (mkapfs) and no versions are given, then 422 asks for release_version and build_version', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-apfs-'));
+    try {
+      const image = path.join(dir, 'apfs.img');
+      execFileSync('truncate', ['-s', '256M', image]);
+      execFileSync('mkapfs', [image], { stdio: 'pipe' });
+      // The container superblock at the start is what the parser looks at; 1 MiB keeps the upload small.
+      const head = Buffer.alloc(1024 * 1024);
+      const fd = fs.openSync(image, 'r');
+      try {
+        fs.readSync(fd, head, 0, head.length, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const res = await upload(writeUdif(head, [{ name: 'disk image (Apple_APFS : 0)', firstSector: 0, sectors: head.length / 512 }]), {}, admin, 'Foo.dmg');
+      // The parser says "APFS" (UnknownPackageError); the releases service answers every unreadable
+      // package with the same advice, which is the remedy here too.
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatch(/release_version and build_version/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when the same app is uploaded twice without a key, then both land in one channel with versions 1 and 2', async () => {
