@@ -1,0 +1,503 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiClient, ApiResponse, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { WebhookReceiver } from './webhook-receiver';
+
+/**
+ * Every operation of the OpenAPI document × the callers of PRODUCT §2: no
+ * token, a revoked token, another user's token, an app member's token, and
+ * the two who may do everything (the app's owner, a global admin). Each cell
+ * asserts its status, the error shape of a refusal, and that a refusal
+ * changed nothing while an allowed write did change something (so the
+ * snapshot can see what the route would touch). Calls are made in turn, on
+ * one shared fixture unless they write. The results are rendered into
+ * docs/auth-matrix.md; a route added to the document without a row here
+ * fails the coverage test.
+ */
+
+const DOC = path.resolve(__dirname, '..', '..', 'docs', 'auth-matrix.md');
+const UPDATE = process.env.UPDATE_AUTH_DOCS === '1';
+const LOCK_PASSWORD = 'visit-code-42';
+
+type Role = 'member' | 'developer' | 'admin';
+const RANK: Record<Role, number> = { member: 1, developer: 2, admin: 3 };
+
+type CallerName = 'none' | 'revoked' | 'otherUser' | 'member' | 'owner' | 'admin';
+interface Caller {
+  name: CallerName;
+  heading: string;
+  description: string;
+  /** Global role of a caller with a valid token. */
+  global?: Role;
+  /** Collaborator role on the fixture app. */
+  onApp?: Role;
+}
+
+const CALLERS: Caller[] = [
+  { name: 'none', heading: 'no token', description: 'no token at all' },
+  { name: 'revoked', heading: 'revoked token', description: "a token of the global admin, revoked before use (PRODUCT §2: revocation takes effect at once)" },
+  { name: 'otherUser', heading: 'other user', description: 'a valid token of another user: global role `member`, no role on the app', global: 'member' },
+  { name: 'member', heading: 'app member', description: 'a collaborator with role `member` on the app (global role `member`)', global: 'member', onApp: 'member' },
+  { name: 'owner', heading: 'app owner', description: "the app's creator, hence its `admin` collaborator (global role `developer`)", global: 'developer', onApp: 'admin' },
+  { name: 'admin', heading: 'admin', description: 'a global `admin`, not a collaborator of the app', global: 'admin' },
+];
+
+/** Who may call an operation, as PRODUCT §1–2 and the seed say. */
+type Access =
+  /** No token is read at all (system routes, install pages). */
+  | { kind: 'open' }
+  /** The channel key is the credential; a token, when sent, is still checked (a bad one is 401). */
+  | { kind: 'channelKey' }
+  | { kind: 'anyUser' }
+  /** User management, or another user's account: global admins (the user themselves too, not a column here). */
+  | { kind: 'admin'; self?: boolean }
+  /** Global admins and developers. */
+  | { kind: 'createApp' }
+  /** The least collaborator role on the app; global admins pass. */
+  | { kind: 'app'; least: Role };
+
+function whoMay(access: Access): string {
+  switch (access.kind) {
+    case 'open':
+      return 'anyone';
+    case 'channelKey':
+      return 'anyone with the channel key';
+    case 'anyUser':
+      return 'any user';
+    case 'admin':
+      return access.self ? 'admin, or the user themselves' : 'admin';
+    case 'createApp':
+      return 'admin or developer';
+    case 'app':
+      return `app ${access.least}+`;
+  }
+}
+
+/** The parts of a fixture a route addresses; writing routes get fresh ones. */
+type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user';
+
+interface Fixture {
+  appId: number;
+  schemeId: number;
+  channelId: number;
+  channelKey: string;
+  lockedKey: string;
+  releaseId: number;
+  debugFileId: number;
+  webhookId: number;
+  /** A user other than every caller, the target of the users and tokens routes. */
+  user?: TestUser;
+}
+
+interface RouteCase {
+  access: Access;
+  ok: number;
+  params?: (f: Fixture) => Record<string, string | number>;
+  query?: (f: Fixture) => Record<string, string>;
+  form?: (f: Fixture, marker: string) => Record<string, string>;
+  urlencoded?: (f: Fixture) => Record<string, string>;
+  file?: 'ipa' | 'dsym' | 'dsym-multi';
+  /**
+   * A write: each caller allowed to make it does so on a fixture of its own
+   * with these parts, and must change the snapshot; refused callers use the
+   * shared fixture and must not.
+   */
+  writes?: Part[];
+}
+
+const app = (least: Role): Access => ({ kind: 'app', least });
+const OPEN: Access = { kind: 'open' };
+const KEY: Access = { kind: 'channelKey' };
+const key = (f: Fixture) => ({ channel_key: f.channelKey });
+
+/** One row per operationId of the OpenAPI document. */
+const ROUTES: Record<string, RouteCase> = {
+  // System
+  getVersion: { access: OPEN, ok: 200 },
+  getApiVersion: { access: OPEN, ok: 200 },
+  getHealth: { access: OPEN, ok: 200 },
+  getOpenApi: { access: OPEN, ok: 200 },
+
+  // Users and tokens: the target is a user who is none of the callers.
+  listUsers: { access: { kind: 'admin' }, ok: 200 },
+  createUser: { access: { kind: 'admin' }, ok: 201, writes: [], form: (_f, m) => ({ username: m, email: `${m}@example.com`, password: 'long-enough-pw' }) },
+  getMe: { access: { kind: 'anyUser' }, ok: 200 },
+  searchUsers: { access: { kind: 'admin' }, ok: 200, query: (f) => ({ email: f.user!.email }) },
+  getUser: { access: { kind: 'admin', self: true }, ok: 200, params: (f) => ({ id: f.user!.id }) },
+  updateUser: {
+    access: { kind: 'admin', self: true },
+    ok: 200,
+    writes: ['user'],
+    params: (f) => ({ id: f.user!.id }),
+    form: (f) => ({ username: f.user!.username, email: f.user!.email, password: 'another-long-pw', timezone: 'Asia/Tokyo' }),
+  },
+  deleteUser: { access: { kind: 'admin' }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id }) },
+  listTokens: { access: { kind: 'admin', self: true }, ok: 200, params: (f) => ({ id: f.user!.id }) },
+  createToken: { access: { kind: 'admin', self: true }, ok: 201, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: (_f, m) => ({ name: m }) },
+  revokeToken: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id, token_id: f.user!.tokenId }) },
+
+  // Apps
+  listApps: { access: { kind: 'anyUser' }, ok: 200 },
+  createApp: { access: { kind: 'createApp' }, ok: 201, writes: [], form: (_f, m) => ({ name: m }) },
+  getApp: { access: app('member'), ok: 200, params: (f) => ({ id: f.appId }) },
+  updateApp: { access: app('admin'), ok: 200, writes: ['app'], params: (f) => ({ id: f.appId }), form: (_f, m) => ({ name: m }) },
+  deleteApp: { access: app('admin'), ok: 200, writes: ['app'], params: (f) => ({ id: f.appId }) },
+
+  // Builds
+  uploadRelease: { access: app('developer'), ok: 201, writes: ['app'], file: 'ipa', form: key },
+  listVersions: { access: KEY, ok: 200, query: key },
+  latestReleases: { access: KEY, ok: 200, query: (f) => ({ ...key(f), release_version: '0.1', build_version: '1' }) },
+  versionExists: { access: KEY, ok: 200, query: (f) => ({ ...key(f), bundle_id: 'com.icyleaf.AppInfoDemo', release_version: '1.2.3', build_version: '5' }) },
+  updateRelease: { access: app('developer'), ok: 200, writes: ['release'], params: (f) => ({ id: f.releaseId }), form: (_f, m) => ({ changelog: m }) },
+  deleteRelease: { access: app('developer'), ok: 200, writes: ['release'], params: (f) => ({ id: f.releaseId }) },
+
+  // Schemes
+  listSchemes: { access: app('member'), ok: 200, params: (f) => ({ app_id: f.appId }) },
+  createScheme: { access: app('developer'), ok: 201, writes: ['app'], params: (f) => ({ app_id: f.appId }), form: (_f, m) => ({ name: m, new_build_callout: 'false' }) },
+  getScheme: { access: app('member'), ok: 200, params: (f) => ({ id: f.schemeId }) },
+  updateScheme: { access: app('developer'), ok: 200, writes: ['app'], params: (f) => ({ id: f.schemeId }), form: (_f, m) => ({ name: m }) },
+  deleteScheme: { access: app('developer'), ok: 200, writes: ['app'], params: (f) => ({ id: f.schemeId }) },
+
+  // Channels
+  listChannels: { access: app('member'), ok: 200, params: (f) => ({ scheme_id: f.schemeId }) },
+  createChannel: { access: app('developer'), ok: 201, writes: ['app'], params: (f) => ({ scheme_id: f.schemeId }), form: (_f, m) => ({ name: m, device_type: 'android' }) },
+  getChannel: { access: app('member'), ok: 200, params: (f) => ({ id: f.channelId }) },
+  updateChannel: { access: app('developer'), ok: 200, writes: ['app'], params: (f) => ({ id: f.channelId }), form: (_f, m) => ({ name: m }) },
+  deleteChannel: { access: app('developer'), ok: 200, writes: ['app'], params: (f) => ({ id: f.channelId }) },
+
+  // Collaborators: `spare` is a member collaborator, `extra` none (both callers of no column).
+  listCollaborators: { access: app('member'), ok: 200, params: (f) => ({ app_id: f.appId }) },
+  addCollaboratorFromBody: { access: app('admin'), ok: 201, writes: ['app'], params: (f) => ({ app_id: f.appId }), form: () => ({ user_id: String(people.extra.id), role: 'developer' }) },
+  getCollaborator: { access: app('member'), ok: 200, params: (f) => ({ app_id: f.appId, user_id: people.spare.id }) },
+  addCollaborator: { access: app('admin'), ok: 201, writes: ['app'], params: (f) => ({ app_id: f.appId, user_id: people.extra.id }), form: () => ({ role: 'member' }) },
+  updateCollaborator: { access: app('admin'), ok: 200, writes: ['app'], params: (f) => ({ app_id: f.appId, user_id: people.spare.id }), form: () => ({ role: 'developer' }) },
+  removeCollaborator: { access: app('admin'), ok: 200, writes: ['app'], params: (f) => ({ app_id: f.appId, user_id: people.spare.id }) },
+
+  // Webhooks: app admins only (docs/decisions.md).
+  listWebhooks: { access: app('admin'), ok: 200, params: (f) => ({ app_id: f.appId }) },
+  createWebhook: { access: app('admin'), ok: 201, writes: ['app'], params: (f) => ({ app_id: f.appId }), form: (_f, m) => ({ url: receiver.url(`/${m}`), events: 'release.deleted' }) },
+  getWebhook: { access: app('admin'), ok: 200, params: (f) => ({ id: f.webhookId }) },
+  updateWebhook: { access: app('admin'), ok: 200, writes: ['webhook'], params: (f) => ({ id: f.webhookId }), form: (_f, m) => ({ url: receiver.url(`/${m}`) }) },
+  deleteWebhook: { access: app('admin'), ok: 200, writes: ['webhook'], params: (f) => ({ id: f.webhookId }) },
+  listDeliveries: { access: app('admin'), ok: 200, params: (f) => ({ id: f.webhookId }) },
+  testWebhook: { access: app('admin'), ok: 200, writes: ['webhook'], params: (f) => ({ id: f.webhookId }) },
+
+  // Install pages and files: for testers' browsers and phones, no token read.
+  getReleaseIcon: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
+  downloadRelease: { access: OPEN, ok: 302, params: (f) => ({ id: f.releaseId }) },
+  getReleaseQrCode: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
+  getReleaseManifest: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
+  releasePage: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
+  channelPage: { access: OPEN, ok: 200, params: (f) => ({ slug: f.channelKey }) },
+  unlockChannel: { access: OPEN, ok: 303, params: (f) => ({ slug: f.lockedKey }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
+
+  // Debug files
+  uploadDebugFile: { access: app('developer'), ok: 200, writes: ['app'], file: 'dsym', form: key },
+  listDebugFiles: { access: app('member'), ok: 200, query: key },
+  downloadDebugFile: { access: KEY, ok: 302, query: (f) => ({ ...key(f), release_version: '1.0', build_version: '1' }) },
+  downloadDebugFileById: { access: KEY, ok: 302, params: (f) => ({ id: f.debugFileId }), query: key },
+  getDebugFile: { access: app('member'), ok: 200, params: (f) => ({ id: f.debugFileId }), query: key },
+  replaceDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], file: 'dsym-multi', params: (f) => ({ id: f.debugFileId }), form: key },
+  deleteDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], params: (f) => ({ id: f.debugFileId }), query: key },
+};
+
+function expectedStatus(route: RouteCase, caller: Caller): number {
+  const access = route.access;
+  if (access.kind === 'open') return route.ok;
+  if (caller.name === 'none') return access.kind === 'channelKey' ? route.ok : 401;
+  if (caller.name === 'revoked') return 401;
+  const global = caller.global!;
+  switch (access.kind) {
+    case 'channelKey':
+    case 'anyUser':
+      return route.ok;
+    case 'admin':
+      return global === 'admin' ? route.ok : 403;
+    case 'createApp':
+      return global === 'admin' || global === 'developer' ? route.ok : 403;
+    case 'app':
+      return global === 'admin' || (caller.onApp !== undefined && RANK[caller.onApp] >= RANK[access.least]) ? route.ok : 403;
+  }
+}
+
+/** Set in beforeAll; the route table reads them lazily. */
+const receiver = new WebhookReceiver();
+const people = {} as Record<'otherUser' | 'member' | 'owner' | 'spare' | 'extra', TestUser>;
+
+interface Operation {
+  operationId: string;
+  method: string;
+  template: string;
+}
+
+interface Cell {
+  caller: CallerName;
+  status: number;
+  /** Whether the snapshot (read by the admin) differs after the call. */
+  changed: boolean;
+  /** A refusal answers `{"error": "...", "entry"?: {...}}`. */
+  errorBody: 'contract shape' | 'other' | 'n/a';
+  echoesToken: boolean;
+}
+
+describe('authorization matrix over HTTP', () => {
+  let hangar: RunningHangar;
+  let api: ApiClient;
+  let adminToken: string;
+  let revokedToken: string;
+  let operations: Operation[];
+  let shared: Fixture;
+  const files = {
+    ipa: fs.readFileSync(path.join(fixturesDir(), 'apps', 'iphone.ipa')),
+    dsym: fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip')),
+    'dsym-multi': fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'multi_ios.dSYM.zip')),
+  };
+  /** operationId → what each caller got, for the docs table. */
+  const results = new Map<string, Cell[]>();
+
+  const tokenOf = (caller: CallerName): string | undefined =>
+    caller === 'none' ? undefined : caller === 'revoked' ? revokedToken : caller === 'admin' ? adminToken : people[caller].token;
+
+  beforeAll(async () => {
+    await receiver.start();
+    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000' });
+    api = apiClient(hangar.baseUrl);
+    adminToken = hangar.adminToken;
+
+    const doc = await api('GET', '/api/openapi.json');
+    operations = Object.entries<Record<string, { operationId?: string }>>(doc.body.paths).flatMap(([template, item]) =>
+      ['get', 'post', 'put', 'delete', 'patch'].filter((m) => item[m]).map((m) => ({ operationId: item[m]!.operationId ?? `${m} ${template}`, method: m.toUpperCase(), template })),
+    );
+
+    const [otherUser, member, owner, spare, extra] = await Promise.all(
+      (['otherUser', 'member', 'owner', 'spare', 'extra'] as const).map((label) => createUserWithToken(api, adminToken, label, label === 'owner' ? 'developer' : 'member')),
+    );
+    Object.assign(people, { otherUser, member, owner, spare, extra });
+
+    const revocable = await api('POST', '/api/users/me/tokens', { token: adminToken, form: { name: 'to be revoked' } });
+    expect(revocable.status).toBe(201);
+    expect((await api('DELETE', `/api/users/me/tokens/${revocable.body.id}`, { token: adminToken })).status).toBe(200);
+    revokedToken = revocable.body.token;
+
+    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user']);
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+    await receiver.stop();
+  });
+
+  /** What the parts need: a release and a debug file live in the app's iOS channel. */
+  async function fixture(parts: Part[]): Promise<Fixture> {
+    const want = new Set<Part>(parts);
+    if (want.has('release') || want.has('debugFile') || want.has('webhook')) want.add('app');
+    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, webhookId: 0 };
+    const owner = people.owner.token;
+    const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
+      const r = await res;
+      if (r.status >= 300) throw new Error(`fixture ${what} answered ${r.status}: ${r.text}`);
+      return r;
+    };
+    await Promise.all([
+      want.has('user') ? createUserWithToken(api, adminToken, 'target').then((u) => (f.user = u)) : undefined,
+      (async () => {
+        if (!want.has('app')) return;
+        const created = await made(api('POST', '/api/apps', { token: owner, form: { name: uniqueName('matrix') } }), 'app');
+        f.appId = created.body.id;
+        const scheme = await made(api('POST', `/api/apps/${f.appId}/schemes`, { token: owner, form: { name: 'Beta', new_build_callout: 'false' } }), 'scheme');
+        f.schemeId = scheme.body.id;
+        const [channel, locked] = await Promise.all([
+          made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'iOS', device_type: 'ios' } }), 'channel'),
+          made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'Locked', device_type: 'ios', password: LOCK_PASSWORD } }), 'locked channel'),
+          made(api('POST', `/api/apps/${f.appId}/collaborators/${people.member.id}`, { token: owner, form: { role: 'member' } }), 'member'),
+          made(api('POST', `/api/apps/${f.appId}/collaborators/${people.spare.id}`, { token: owner, form: { role: 'member' } }), 'spare'),
+        ]);
+        f.channelId = channel!.body.id;
+        f.channelKey = channel!.body.slug;
+        f.lockedKey = locked!.body.slug;
+        await Promise.all([
+          want.has('release')
+            ? made(api('POST', '/api/apps/upload', { token: owner, form: key(f), files: { file: { data: files.ipa, fileName: 'iphone.ipa' } } }), 'release').then((r) => (f.releaseId = r.body.id))
+            : undefined,
+          want.has('debugFile')
+            ? made(api('POST', '/api/debug_files/upload', { token: owner, form: key(f), files: { file: { data: files.dsym, fileName: 'symbols.zip' } } }), 'debug file').then(
+                (r) => (f.debugFileId = r.body.id),
+              )
+            : undefined,
+          want.has('webhook')
+            ? made(api('POST', `/api/apps/${f.appId}/webhooks`, { token: owner, form: { url: receiver.url('/fixture'), events: 'release.deleted' } }), 'webhook').then(
+                (r) => (f.webhookId = r.body.id),
+              )
+            : undefined,
+        ]);
+      })(),
+    ]);
+    return f;
+  }
+
+  /** Everything the routes could change, as the admin reads it. */
+  async function snapshot(f: Fixture): Promise<string> {
+    const read = async (p: string) => {
+      const res = await api('GET', p, { token: adminToken });
+      return { status: res.status, total: res.headers.get('x-total-count'), body: res.body };
+    };
+    const parts: Record<string, Promise<unknown>> = {
+      apps: read('/api/apps?per_page=1').then((r) => r.total),
+      users: read('/api/users?per_page=1').then((r) => r.total),
+      ...(f.user ? { user: read(`/api/users/${f.user.id}`), tokens: read(`/api/users/${f.user.id}/tokens`) } : {}),
+      ...(f.appId
+        ? {
+            app: read(`/api/apps/${f.appId}`),
+            releases: read(`/api/apps/versions?channel_key=${f.channelKey}&per_page=100`),
+            debugFiles: read(`/api/debug_files?channel_key=${f.channelKey}&per_page=100`),
+            webhooks: read(`/api/apps/${f.appId}/webhooks`),
+          }
+        : {}),
+      ...(f.webhookId ? { deliveries: read(`/api/webhooks/${f.webhookId}/deliveries?per_page=100`) } : {}),
+    };
+    const values = await Promise.all(Object.values(parts));
+    return JSON.stringify(Object.fromEntries(Object.keys(parts).map((k, i) => [k, values[i]])));
+  }
+
+  function urlOf(op: Operation, route: RouteCase, f: Fixture): string {
+    const params = route.params?.(f) ?? {};
+    const pathname = op.template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      if (params[name] === undefined || params[name] === 0) throw new Error(`${op.operationId}: no value for {${name}}`);
+      return encodeURIComponent(String(params[name]));
+    });
+    const query = route.query ? `?${new URLSearchParams(route.query(f))}` : '';
+    return `${pathname}${query}`;
+  }
+
+  let cellSeq = 0;
+  async function call(op: Operation, route: RouteCase, caller: CallerName, f: Fixture): Promise<ApiResponse> {
+    const marker = `matrix${++cellSeq}${caller.toLowerCase()}${Date.now().toString(36)}`;
+    const token = tokenOf(caller);
+    return api(op.method, urlOf(op, route, f), {
+      ...(token ? { token } : {}),
+      ...(route.form || route.file ? { form: route.form?.(f, marker) ?? {} } : {}),
+      ...(route.file ? { files: { file: { data: files[route.file], fileName: route.file === 'ipa' ? 'iphone.ipa' : 'symbols.zip' } } } : {}),
+      ...(route.urlencoded ? { urlencoded: route.urlencoded(f) } : {}),
+    });
+  }
+
+  function cellOf(caller: CallerName, res: ApiResponse, changed: boolean): Cell {
+    const body = res.body as Record<string, unknown> | undefined;
+    const isJson = /^application\/json/.test(res.headers.get('content-type') ?? '');
+    const contractShape =
+      isJson && typeof body === 'object' && body !== null && typeof body.error === 'string' && body.error.length > 0 && Object.keys(body).every((k) => k === 'error' || k === 'entry');
+    const token = tokenOf(caller);
+    return {
+      caller,
+      status: res.status,
+      changed,
+      errorBody: res.status >= 400 ? (contractShape ? 'contract shape' : 'other') : 'n/a',
+      echoesToken: token !== undefined && res.text.includes(token),
+    };
+  }
+
+  it('when the OpenAPI document lists its operations, then each has exactly one row here and each row is an operation', () => {
+    const documented = operations.map((o) => o.operationId).sort();
+    expect(new Set(documented).size).toBe(documented.length);
+    expect(documented).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it.each(Object.keys(ROUTES))('when every caller sends %s, then each gets the contract answer and only allowed writes change anything', async (operationId) => {
+    const op = operations.find((o) => o.operationId === operationId);
+    if (!op) throw new Error(`${operationId} is not an operation of /api/openapi.json: remove its row`);
+    const route = ROUTES[operationId]!;
+    const expected: Cell[] = CALLERS.map((c) => {
+      const status = expectedStatus(route, c);
+      return { caller: c.name, status, changed: route.writes !== undefined && status < 400, errorBody: status >= 400 ? 'contract shape' : 'n/a', echoesToken: false };
+    });
+
+    // Calls expected to change nothing go one after another on the shared
+    // fixture, between two snapshots (should one change something, every cell
+    // of the group shows it). Each call expected to write gets a fixture of
+    // its own (deletes cannot run twice) with a snapshot before and after.
+    // All in turn: the snapshot counts every app and user.
+    const writers = route.writes ? expected.filter((c) => c.changed).map((c) => c.caller) : [];
+    const own = await Promise.all(writers.map(() => fixture(route.writes!)));
+    const readers = CALLERS.filter((c) => !writers.includes(c.name)).map((c) => c.name);
+    const before = await snapshot(shared);
+    const answers: ApiResponse[] = [];
+    for (const caller of readers) answers.push(await call(op, route, caller, shared));
+    const groupChanged = (await snapshot(shared)) !== before;
+    const cells = readers.map((caller, i) => cellOf(caller, answers[i]!, groupChanged));
+    for (const [i, caller] of writers.entries()) {
+      const f = own[i]!;
+      const start = await snapshot(f);
+      const res = await call(op, route, caller, f);
+      cells.push(cellOf(caller, res, (await snapshot(f)) !== start));
+    }
+    const byCaller = CALLERS.map((c) => cells.find((cell) => cell.caller === c.name)!);
+    results.set(operationId, byCaller);
+    expect(byCaller).toEqual(expected);
+  });
+
+  it(`when the matrix is rendered, then docs/auth-matrix.md is the same (rerun with UPDATE_AUTH_DOCS=1 to rewrite it)`, () => {
+    const missing = operations.filter((o) => !results.has(o.operationId)).map((o) => o.operationId);
+    if (missing.length > 0) throw new Error(`the table needs every route's results; these did not run: ${missing.join(', ')} (run the whole file)`);
+    const failed = operations.filter((o) => !sameAsExpected(o.operationId)).map((o) => o.operationId);
+    if (failed.length > 0) throw new Error(`not rendering docs/auth-matrix.md while these routes answer against the contract: ${failed.join(', ')}`);
+    const rendered = render(operations, results);
+    if (UPDATE) fs.writeFileSync(DOC, rendered);
+    const committed = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : '';
+    if (committed !== rendered) {
+      const was = new Set(committed.split('\n'));
+      const now = new Set(rendered.split('\n'));
+      const diff = [...committed.split('\n').filter((l) => !now.has(l)).map((l) => `- ${l}`), ...rendered.split('\n').filter((l) => !was.has(l)).map((l) => `+ ${l}`)];
+      throw new Error(
+        `docs/auth-matrix.md is out of date. Rerun with UPDATE_AUTH_DOCS=1 to rewrite it:\n` +
+          `  UPDATE_AUTH_DOCS=1 npx jest tests/e2e/auth-matrix --selectProjects e2e\n${diff.slice(0, 40).join('\n')}`,
+      );
+    }
+  });
+
+  function sameAsExpected(operationId: string): boolean {
+    const cells = results.get(operationId)!;
+    return CALLERS.every((c, i) => {
+      const cell = cells[i]!;
+      return cell.status === expectedStatus(ROUTES[operationId]!, c) && cell.errorBody !== 'other' && !cell.echoesToken;
+    });
+  }
+});
+
+function render(operations: Operation[], results: Map<string, Cell[]>): string {
+  const head = ['operation', 'route', 'who may', ...CALLERS.map((c) => c.heading)];
+  const rows = operations.map((op) => {
+    const route = ROUTES[op.operationId]!;
+    const cells = results.get(op.operationId)!;
+    return [`\`${op.operationId}\``, `${op.method} \`${op.template}\``, whoMay(route.access), ...cells.map((c) => String(c.status))];
+  });
+  const line = (cols: string[]) => `| ${cols.join(' | ')} |`;
+  return [
+    '# Authorization matrix',
+    '',
+    'What every operation of the HTTP API answers to each kind of caller, as measured on a running',
+    'Hangar by `tests/e2e/auth-matrix.test.ts`. Generated: do not edit. The test fails when this',
+    'file differs from what it measures; rewrite it with',
+    '`UPDATE_AUTH_DOCS=1 npx jest tests/e2e/auth-matrix --selectProjects e2e`.',
+    '',
+    'The rows are the operations of `GET /api/openapi.json`, in its order; the test fails when an',
+    'operation has no row. Every call addresses something that exists: without the right, the',
+    'answer is 403 — PRODUCT §2 does not hide existence — and 404 is kept for what does not',
+    'exist. Each refusal answers `{"error": "..."}` and changes nothing; each allowed write is',
+    'seen to change something.',
+    '',
+    'Callers:',
+    '',
+    ...CALLERS.map((c) => `- **${c.heading}**: ${c.description}.`),
+    '',
+    '"Who may" is the rule of PRODUCT §1–2 and `docs/decisions.md`; "app member+" means a',
+    'collaborator of at least that role on the app, or a global admin. Routes open to anyone read',
+    'no token; routes open with the channel key still check a token that is sent (a bad one is',
+    '401). Success statuses: 302 is a redirect to the file in storage, 303 the unlock of a',
+    'password-protected channel.',
+    '',
+    line(head),
+    line(head.map(() => '---')),
+    ...rows.map(line),
+    '',
+  ].join('\n');
+}
