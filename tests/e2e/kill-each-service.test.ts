@@ -1,0 +1,397 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'minio';
+import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { WebhookReceiver, eventually } from './webhook-receiver';
+
+/**
+ * Issue 9, resilience point 1: each process is killed with SIGKILL in turn — gateway, users,
+ * apps, releases, debug-files — while uploads (real packages, debug archives) and reads run.
+ * While a backend is down the gateway answers 503 in the contract's shape within the gRPC
+ * deadline; the launcher's supervisor brings the process back; afterwards every acknowledged
+ * upload is whole (record, file, event), every recorded one has its file, and no object is
+ * left in storage without a record once the janitors' (short, here) grace period has passed.
+ */
+
+const GRPC_DEADLINE_MS = 3_000;
+const UPLOAD_DEADLINE_MS = 8_000;
+const JANITOR_GRACE_MS = 15_000;
+const JANITOR_INTERVAL_MS = 2_000;
+/** Scheduling slack on 2 shared cores. */
+const SLACK_MS = 2_500;
+/** An upload makes up to three ordinary calls (token, channel, permission), stores the file, then CreateRelease. */
+const UPLOAD_BOUND_MS = 3 * GRPC_DEADLINE_MS + UPLOAD_DEADLINE_MS + SLACK_MS;
+/** A read makes up to three ordinary calls (token; the channel, the service's own call to apps). */
+const READ_BOUND_MS = 3 * GRPC_DEADLINE_MS + SLACK_MS;
+const SERVICES = ['gateway', 'users', 'apps', 'releases', 'debug-files'] as const;
+const OWNED_PREFIXES = ['packages/', 'icons/', 'debug-files/'];
+
+type Phase = 'warmup' | (typeof SERVICES)[number] | 'after';
+type Kind = 'upload:apk' | 'upload:ipa' | 'upload:debug' | 'read:me' | 'read:app' | 'read:versions' | 'read:debug-files' | 'read:download';
+
+interface Op {
+  kind: Kind;
+  phase: Phase;
+  ms: number;
+  /** HTTP status, or `network` when no answer came (the gateway itself was down). */
+  status: number | 'network';
+  body?: unknown;
+  /** sha256 of the file an upload sent. */
+  sha?: string;
+}
+
+const sha256 = (data: Buffer | ArrayBuffer) => createHash('sha256').update(Buffer.from(data as ArrayBuffer)).digest('hex');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('kill -9 each service in turn while uploads and reads run', () => {
+  const infra = testInfrastructure();
+  const bucket = uniqueName('e2e-kill');
+  const s3 = new Client({ endPoint: new URL(infra.s3.endpoint).hostname, port: Number(new URL(infra.s3.endpoint).port), useSSL: false, accessKey: infra.s3.accessKey, secretKey: infra.s3.secretKey, pathStyle: true });
+  const receiver = new WebhookReceiver();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-kill-'));
+  const apk = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));
+  const ipa = fs.readFileSync(path.join(fixturesDir(), 'apps', 'iphone.ipa'));
+  let hangar: RunningHangar;
+  let token: string;
+  let appId: number;
+  let androidKey: string;
+  let iosKey: string;
+  let knownReleaseId: number;
+  const ops: Op[] = [];
+  const recoveries: Record<string, number> = {};
+  /** Objects stored by no upload's record: the janitors must take them too. */
+  const planted: string[] = [];
+
+  beforeAll(async () => {
+    await receiver.start();
+    hangar = await startHangar({
+      S3_BUCKET: bucket,
+      GRPC_DEADLINE_MS: String(GRPC_DEADLINE_MS),
+      UPLOAD_DEADLINE_MS: String(UPLOAD_DEADLINE_MS),
+      STORAGE_JANITOR_GRACE_MS: String(JANITOR_GRACE_MS),
+      STORAGE_JANITOR_INTERVAL_MS: String(JANITOR_INTERVAL_MS),
+      HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_SECRET_KEY: 'e2e-kill-webhook-secret-key-0123456789abcdef',
+      WEBHOOK_RETRY_BASE_MS: '300',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '3000',
+    });
+    token = hangar.adminToken;
+    const json = async (method: string, p: string, body: unknown) => {
+      const res = await fetch(`${hangar.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (res.status !== 201) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: number; slug: string };
+    };
+    appId = (await json('POST', '/api/apps', { name: uniqueName('Killed') })).id;
+    const scheme = await json('POST', `/api/apps/${appId}/schemes`, { name: 'Beta', new_build_callout: true });
+    androidKey = (await json('POST', `/api/schemes/${scheme.id}/channels`, { name: 'Android', device_type: 'Android' })).slug;
+    iosKey = (await json('POST', `/api/schemes/${scheme.id}/channels`, { name: 'iOS', device_type: 'iOS' })).slug;
+    await json('POST', `/api/apps/${appId}/webhooks`, { url: receiver.url('/events'), events: ['release.created', 'debug_file.created'] });
+    const first = await upload('upload:ipa', 'warmup');
+    if (first.status !== 201) throw new Error(`the first upload failed: ${JSON.stringify(first)}`);
+    knownReleaseId = (first.body as { id: number }).id;
+    // What a gateway killed between storing and recording leaves, and one killed mid-stream.
+    for (const key of [`packages/${randomUUID()}`, `icons/${randomUUID()}.png`]) {
+      await s3.putObject(bucket, key, Buffer.from('stored, never recorded'));
+      planted.push(key);
+    }
+    await s3.initiateNewMultipartUpload(bucket, `debug-files/${randomUUID()}`, {});
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+    await receiver.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  /** A ProGuard mapping archive no other upload has: debug files are unique per content and app. */
+  let mappings = 0;
+  function uniqueMapping(): Buffer {
+    const dir = fs.mkdtempSync(path.join(workDir, 'map-'));
+    fs.writeFileSync(path.join(dir, 'mapping.txt'), `# compiler: R8\n# pg_map_id: ${randomUUID()}\ncom.example.Killed${(mappings += 1)} -> a.a:\n    void run() -> a\n`);
+    execFileSync('zip', ['-q', '-X', 'mapping.zip', 'mapping.txt'], { cwd: dir });
+    return fs.readFileSync(path.join(dir, 'mapping.zip'));
+  }
+
+  async function timed(kind: Kind, phase: Phase, request: () => Promise<Response>, extra: Partial<Op> = {}): Promise<Op> {
+    const started = performance.now();
+    let op: Op;
+    try {
+      const res = await request();
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON: kept as text for the failure message.
+      }
+      op = { kind, phase, ms: performance.now() - started, status: res.status, body, ...extra };
+    } catch {
+      op = { kind, phase, ms: performance.now() - started, status: 'network', ...extra };
+    }
+    ops.push(op);
+    return op;
+  }
+
+  function upload(kind: 'upload:apk' | 'upload:ipa' | 'upload:debug', phase: Phase): Promise<Op> {
+    const file = kind === 'upload:apk' ? apk : kind === 'upload:ipa' ? ipa : uniqueMapping();
+    const channelKey = kind === 'upload:ipa' ? iosKey : androidKey;
+    const form = new FormData();
+    form.append('token', token);
+    form.append('channel_key', channelKey);
+    if (kind === 'upload:debug') {
+      form.append('release_version', '1.0');
+      form.append('build_version', String(mappings));
+    }
+    form.append('file', new Blob([file]), kind === 'upload:apk' ? 'android.apk' : kind === 'upload:ipa' ? 'iphone.ipa' : 'mapping.zip');
+    const url = kind === 'upload:debug' ? '/api/debug_files/upload' : '/api/apps/upload';
+    return timed(kind, phase, () => fetch(`${hangar.baseUrl}${url}`, { method: 'POST', body: form }), { sha: sha256(file) });
+  }
+
+  function read(kind: Exclude<Kind, `upload:${string}`>, phase: Phase): Promise<Op> {
+    const auth = { authorization: `Bearer ${token}` };
+    const paths: Record<typeof kind, [string, Record<string, string>]> = {
+      'read:me': ['/api/users/me', auth],
+      'read:app': [`/api/apps/${appId}`, auth],
+      'read:versions': [`/api/apps/versions?channel_key=${androidKey}&per_page=5`, {}],
+      'read:debug-files': [`/api/debug_files?channel_key=${androidKey}&per_page=5`, auth],
+      'read:download': [`/api/releases/${knownReleaseId}/download`, {}],
+    };
+    const [p, headers] = paths[kind];
+    return timed(kind, phase, () => fetch(`${hangar.baseUrl}${p}`, { headers, redirect: 'manual' }));
+  }
+
+  const SUCCESS: Record<Kind, number> = {
+    'upload:apk': 201,
+    'upload:ipa': 201,
+    // The seed answers 200 for this upload.
+    'upload:debug': 200,
+    'read:me': 200,
+    'read:app': 200,
+    'read:versions': 200,
+    'read:debug-files': 200,
+    'read:download': 302,
+  };
+
+  /** A request that needs `name` (and the gateway) answers as it should, within its bound. */
+  async function serves(name: (typeof SERVICES)[number]): Promise<boolean> {
+    const auth = { authorization: `Bearer ${token}` };
+    const probes: Record<typeof name, [string, Record<string, string>]> = {
+      gateway: ['/api/users/me', auth],
+      users: ['/api/users/me', auth],
+      apps: [`/api/apps/${appId}`, auth],
+      releases: [`/api/apps/versions?channel_key=${androidKey}&per_page=1`, {}],
+      'debug-files': [`/api/debug_files?channel_key=${androidKey}&per_page=1`, auth],
+    };
+    const [p, headers] = probes[name];
+    const started = performance.now();
+    try {
+      const res = await fetch(`${hangar.baseUrl}${p}`, { headers });
+      await res.arrayBuffer();
+      return res.status === 200 && performance.now() - started < READ_BOUND_MS;
+    } catch {
+      return false;
+    }
+  }
+
+  function pidOf(name: string): number | undefined {
+    try {
+      const pid = hangar.pidOf(name);
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return undefined;
+    }
+  }
+
+  it('when each process is killed under load, then the gateway answers 503 within the deadline, the process comes back, and nothing is lost or left behind', async () => {
+    let phase: Phase = 'warmup';
+    let running = true;
+    const uploadKinds = ['upload:apk', 'upload:ipa', 'upload:debug'] as const;
+    const readKinds = ['read:me', 'read:app', 'read:versions', 'read:debug-files', 'read:download'] as const;
+    const loop = async (next: (i: number) => Promise<Op>) => {
+      for (let i = 0; running; i++) {
+        const op = await next(i);
+        // No answer (gateway down): do not spin on refused connections.
+        if (op.status === 'network') await sleep(100);
+      }
+    };
+    const loops = [
+      loop((i) => upload(uploadKinds[i % 3]!, phase)),
+      loop((i) => upload(uploadKinds[(i + 1) % 3]!, phase)),
+      loop((i) => read(readKinds[i % readKinds.length]!, phase)),
+      loop((i) => read(readKinds[(i + 2) % readKinds.length]!, phase)),
+    ];
+
+    try {
+      await sleep(1_500);
+      for (const name of SERVICES) {
+        phase = name;
+        await sleep(700);
+        const before = hangar.pidOf(name);
+        const killedAt = Date.now();
+        process.kill(before, 'SIGKILL');
+        await eventually(() => (pidOf(name) ?? before) !== before, 30_000, `${name} restarted by the supervisor`);
+        await eventually(() => serves(name), 30_000, `${name} answering again`);
+        recoveries[name] = Date.now() - killedAt;
+        await sleep(700);
+      }
+      phase = 'after';
+      await sleep(1_000);
+    } finally {
+      running = false;
+      await Promise.all(loops);
+    }
+
+    const summary = Object.fromEntries(
+      (['warmup', ...SERVICES, 'after'] as Phase[]).map((p) => {
+        const inPhase = ops.filter((o) => o.phase === p);
+        const count = (pred: (o: Op) => boolean) => inPhase.filter(pred).length;
+        return [p, { ops: inPhase.length, ok: count((o) => o.status === SUCCESS[o.kind]), unavailable: count((o) => o.status === 503), network: count((o) => o.status === 'network'), maxMs: Math.round(Math.max(0, ...inPhase.map((o) => o.ms))) }];
+      }),
+    );
+    process.stdout.write(`kill-each-service: recovered in ${JSON.stringify(recoveries)} ms; ${JSON.stringify(summary)}\n`);
+
+    // Every answer is the success its request expects or a 503 in the contract's shape; no
+    // answer at all only while the gateway itself was gone. Nothing hung past its deadlines.
+    const unexpected = ops.filter((o) => {
+      if (o.status === SUCCESS[o.kind]) return false;
+      if (o.status === 'network') return o.phase !== 'gateway';
+      if (o.status !== 503) return true;
+      const body = o.body as { error?: unknown; entry?: unknown };
+      return typeof body !== 'object' || typeof body.error !== 'string' || Object.keys(body).some((k) => k !== 'error' && k !== 'entry');
+    });
+    expect(unexpected.map(({ kind, phase: p, status, body }) => ({ kind, phase: p, status, body }))).toEqual([]);
+    const slow = ops.filter((o) => o.ms > (o.kind.startsWith('upload:') ? UPLOAD_BOUND_MS : READ_BOUND_MS));
+    expect(slow.map(({ kind, phase: p, status, ms }) => ({ kind, phase: p, status, ms: Math.round(ms) }))).toEqual([]);
+    // Each kill was felt: 503s while a backend was down, refused connections while the gateway was.
+    for (const name of SERVICES) {
+      const felt = ops.filter((o) => o.phase === name && (name === 'gateway' ? o.status === 'network' : o.status === 503));
+      expect({ name, felt: felt.length > 0 }).toEqual({ name, felt: true });
+    }
+    // And uploads kept succeeding around the kills.
+    for (const p of ['warmup', 'after'] as Phase[]) expect(summary[p]!.ok).toBeGreaterThan(0);
+
+    await verifyEveryAcknowledgedUpload();
+    await verifyNoObjectWithoutRecord();
+  }, 240_000);
+
+  async function allReleases(channelKey: string): Promise<{ id: number }[]> {
+    const all: { id: number }[] = [];
+    for (let page = 1; ; page++) {
+      const res = await fetch(`${hangar.baseUrl}/api/apps/versions?channel_key=${channelKey}&per_page=100&page=${page}`);
+      expect(res.status).toBe(200);
+      const { releases } = (await res.json()) as { releases: { id: number }[] };
+      all.push(...releases);
+      if (releases.length < 100) return all;
+    }
+  }
+
+  async function allDebugFiles(): Promise<{ id: number }[]> {
+    const all: { id: number }[] = [];
+    for (let page = 1; ; page++) {
+      const res = await fetch(`${hangar.baseUrl}/api/debug_files?channel_key=${androidKey}&per_page=100&page=${page}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      const files = (await res.json()) as { id: number }[];
+      all.push(...files);
+      if (files.length < 100) return all;
+    }
+  }
+
+  /** Follows the download's redirect: the storage key it points at and the bytes there. */
+  async function download(p: string): Promise<{ key: string; sha: string } | { status: number }> {
+    const res = await fetch(`${hangar.baseUrl}${p}`, { redirect: 'manual' });
+    await res.arrayBuffer();
+    if (res.status !== 302) return { status: res.status };
+    const location = new URL(res.headers.get('location')!);
+    const key = decodeURIComponent(location.pathname.slice(`/${bucket}/`.length));
+    const file = await fetch(location);
+    if (file.status !== 200) return { status: file.status };
+    return { key, sha: sha256(await file.arrayBuffer()) };
+  }
+
+  /** Storage keys that records refer to, each recorded file checked readable on the way. */
+  const referenced = new Set<string>();
+
+  async function verifyEveryAcknowledgedUpload(): Promise<void> {
+    // Calls still running in a service when its caller died finish within their deadlines.
+    await sleep(UPLOAD_DEADLINE_MS);
+    const acknowledged = ops.filter((o) => o.status === SUCCESS[o.kind] && o.kind.startsWith('upload:'));
+    const listed = new Set<number>();
+    for (const key of [androidKey, iosKey]) for (const r of await allReleases(key)) listed.add(r.id);
+    const debugListed = new Set((await allDebugFiles()).map((f) => f.id));
+
+    // Every release on record — acknowledged or not (a gateway killed after the call) — has its file.
+    const shaOfRelease = new Map<number, string>();
+    for (const id of listed) {
+      const got = await download(`/api/releases/${id}/download`);
+      expect({ release: id, got }).toEqual({ release: id, got: { key: expect.stringMatching(/^packages\//), sha: expect.any(String) } });
+      if ('key' in got) {
+        referenced.add(got.key);
+        shaOfRelease.set(id, got.sha);
+      }
+      const icon = await fetch(`${hangar.baseUrl}/api/releases/${id}/icon`, { redirect: 'manual' });
+      await icon.arrayBuffer();
+      if (icon.status === 302) referenced.add(decodeURIComponent(new URL(icon.headers.get('location')!).pathname.slice(`/${bucket}/`.length)));
+      else expect({ release: id, icon: icon.status }).toEqual({ release: id, icon: 200 });
+    }
+    const shaOfDebugFile = new Map<number, string>();
+    for (const id of debugListed) {
+      const got = await download(`/api/debug_files/${id}/download?channel_key=${androidKey}`);
+      expect({ debugFile: id, got }).toEqual({ debugFile: id, got: { key: expect.stringMatching(/^debug-files\//), sha: expect.any(String) } });
+      if ('key' in got) {
+        referenced.add(got.key);
+        shaOfDebugFile.set(id, got.sha);
+      }
+    }
+
+    const ackedIds = new Set(acknowledged.map((o) => `${o.kind === 'upload:debug' ? 'd' : 'r'}${(o.body as { id: number }).id}`));
+    const unacknowledged = [...[...listed].map((id) => `r${id}`), ...[...debugListed].map((id) => `d${id}`)].filter((id) => !ackedIds.has(id));
+    process.stdout.write(`kill-each-service: ${acknowledged.length} uploads acknowledged; ${unacknowledged.length} recorded without an answer reaching the client\n`);
+
+    // Every acknowledged upload is listed and serves exactly the bytes sent.
+    for (const op of acknowledged) {
+      const id = (op.body as { id: number }).id;
+      const stored = op.kind === 'upload:debug' ? shaOfDebugFile.get(id) : shaOfRelease.get(id);
+      expect({ kind: op.kind, id, sha: stored }).toEqual({ kind: op.kind, id, sha: op.sha });
+    }
+
+    // And its event reached the webhook.
+    const delivered = () => {
+      const ids = new Set<string>();
+      for (const call of receiver.on('/events')) {
+        const body = JSON.parse(call.body) as { event: string; release?: { id: number }; data?: { debug_file_id: number } };
+        if (body.event === 'release.created') ids.add(`release:${body.release!.id}`);
+        if (body.event === 'debug_file.created') ids.add(`debug_file:${body.data!.debug_file_id}`);
+      }
+      return ids;
+    };
+    const expected = acknowledged.map((o) => `${o.kind === 'upload:debug' ? 'debug_file' : 'release'}:${(o.body as { id: number }).id}`);
+    await eventually(() => expected.every((e) => delivered().has(e)), 90_000, 'every acknowledged upload delivered to the webhook').catch(() => undefined);
+    expect(expected.filter((e) => !delivered().has(e))).toEqual([]);
+  }
+
+  async function verifyNoObjectWithoutRecord(): Promise<void> {
+    const unreferenced = async () => {
+      const left: string[] = [];
+      for (const prefix of OWNED_PREFIXES) {
+        for await (const item of s3.listObjectsV2(bucket, prefix, true)) if (item.name && !referenced.has(item.name)) left.push(item.name);
+        for await (const item of s3.listIncompleteUploads(bucket, prefix, true)) left.push(`${item.key} (unfinished upload)`);
+      }
+      return left;
+    };
+    const found = (await unreferenced()).length;
+    const started = Date.now();
+    // The youngest orphan is at most a few seconds old now: grace, then the next sweep.
+    await eventually(async () => (await unreferenced()).length === 0, JANITOR_GRACE_MS + 5 * JANITOR_INTERVAL_MS + 10_000, 'no object without a record').catch(() => undefined);
+    expect(await unreferenced()).toEqual([]);
+    process.stdout.write(`kill-each-service: ${found} objects or unfinished uploads still without a record at the check, all gone ${Date.now() - started} ms later\n`);
+    // Including the planted ones, which no record ever referred to.
+    for (const key of planted) await expect(s3.statObject(bucket, key)).rejects.toMatchObject({ code: 'NotFound' });
+    // Every record's file is still there: the janitor took only orphans.
+    for (const key of referenced) await expect(s3.statObject(bucket, key)).resolves.toMatchObject({ size: expect.any(Number) });
+  }
+});
