@@ -435,6 +435,40 @@ describe('authorization matrix over HTTP', () => {
     expect(byCaller).toEqual(expected);
   });
 
+  it('when a refused caller leaves out required values, then still 403 and nothing changes: the right comes before the values', async () => {
+    // PRODUCT §2: 403 for what exists, nothing changed before the check.
+    // Streamed uploads are left out: their file is the body, and their
+    // refusals before the file are in the matrix.
+    const requests: [string, string, string][] = Object.entries(ROUTES)
+      .filter(([, route]) => route.writes && route.form && !route.file)
+      .map(([operationId, route]) => {
+        const op = operations.find((o) => o.operationId === operationId)!;
+        return [operationId, op.method, urlOf(op, route, shared)];
+      });
+    requests.push(['searchUsers', 'GET', '/api/users/search']);
+    const before = await snapshot(shared);
+    const answers: Record<string, unknown> = {};
+    for (const [operationId, method, url] of requests) {
+      for (const caller of ['otherUser', 'member'] as const) {
+        const res = await api(method, url, { token: tokenOf(caller), ...(method === 'GET' ? {} : { json: {} }) });
+        answers[`${operationId} by ${caller}`] = cellOf(caller, res, false).errorBody === 'contract shape' ? res.status : `${res.status} ${res.text}`;
+      }
+    }
+    expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((k) => [k, 403])));
+    expect(await snapshot(shared)).toBe(before);
+
+    // The values are still checked for whoever may make the call.
+    const admin = await Promise.all(
+      requests.filter(([id]) => ['createUser', 'updateUser', 'searchUsers'].includes(id)).map(async ([id, method, url]) => [id, (await api(method, url, { token: adminToken, ...(method === 'GET' ? {} : { json: {} }) })).body.entry]),
+    );
+    expect(Object.fromEntries(admin)).toEqual({
+      createUser: { username: ["can't be blank"], email: ["can't be blank"], password: ["can't be blank"] },
+      updateUser: { username: ["can't be blank"], email: ["can't be blank"], password: ["can't be blank"] },
+      searchUsers: { email: ["can't be blank"] },
+    });
+    expect(await snapshot(shared)).toBe(before);
+  });
+
   it(`when the matrix is rendered, then docs/auth-matrix.md is the same (rerun with UPDATE_AUTH_DOCS=1 to rewrite it)`, () => {
     const missing = operations.filter((o) => !results.has(o.operationId)).map((o) => o.operationId);
     if (missing.length > 0) throw new Error(`the table needs every route's results; these did not run: ${missing.join(', ')} (run the whole file)`);
@@ -483,7 +517,8 @@ function render(operations: Operation[], results: Map<string, Cell[]>): string {
     'operation has no row. Every call addresses something that exists: without the right, the',
     'answer is 403 — PRODUCT §2 does not hide existence — and 404 is kept for what does not',
     'exist. Each refusal answers `{"error": "..."}` and changes nothing; each allowed write is',
-    'seen to change something.',
+    'seen to change something. A refusal does not depend on the body: without the right, a write',
+    'missing its required values is 403 too (the right comes before the values).',
     '',
     'Callers:',
     '',

@@ -1,4 +1,4 @@
-import { FailedPrecondition, NotFound, PermissionDenied } from '@hangar/errors';
+import { FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { UserDocument } from '../data/user.model';
 import type { TokensRepository } from '../data/tokens.repository';
@@ -65,6 +65,7 @@ export async function listUsers(deps: UsersDeps, actor: Actor, page: number, per
 
 export async function searchUsersByEmail(deps: UsersDeps, actor: Actor, email: string): Promise<UserDocument[]> {
   requireAdmin(actor);
+  if (!email.trim()) throw InvalidArgument.field('email', "can't be blank");
   const user = await deps.users.findByEmail(email.trim().toLowerCase());
   return user ? [user] : [];
 }
