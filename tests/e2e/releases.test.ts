@@ -121,7 +121,7 @@ describe('releases over HTTP', () => {
     }
   });
 
-  it('when a .dmg holds an APFS volume (mkapfs) and no versions are given, then 422 asks for release_version and build_version', async () => {
+  it('when a .dmg holds an APFS volume (mkapfs) and no versions are given, then 422 names APFS and asks for release_version and build_version', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-apfs-'));
     try {
       const image = path.join(dir, 'apfs.img');
@@ -136,9 +136,9 @@ describe('releases over HTTP', () => {
         fs.closeSync(fd);
       }
       const res = await upload(writeUdif(head, [{ name: 'disk image (Apple_APFS : 0)', firstSector: 0, sectors: head.length / 512 }]), {}, admin, 'Foo.dmg');
-      // The parser says "APFS" (UnknownPackageError); the releases service answers every unreadable
-      // package with the same advice, which is the remedy here too.
+      // The answer names the reason (the parser's) and the remedy: give both versions.
       expect(res.status).toBe(422);
+      expect(res.body.error).toMatch(/APFS/);
       expect(res.body.error).toMatch(/release_version and build_version/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -143,7 +143,9 @@ async function readPackage(deps: ReleasesDeps, req: releases.CreateReleaseReques
   if (!context || !haveVersions) {
     throw InvalidArgument.field(
       'file',
-      'is not a package Hangar can read (ipa, apk, aab, zipped .app, dmg, exe, msi, deb, rpm, AppImage); ' +
+      // The parser's reason (an APFS dmg, an exe without a version resource…) tells the CI log
+      // reader what to change; the advice after it is the remedy that always works.
+      `is not a package Hangar can read (${reply.message}). Readable: ipa, apk, aab, zipped .app, dmg, exe, msi, deb, rpm, AppImage; ` +
         'upload it into an existing channel with release_version and build_version to store it anyway',
     );
   }
