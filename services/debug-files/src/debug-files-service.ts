@@ -14,7 +14,7 @@ import { debugFileArchiveConsumer } from './events/debug-file-archive.consumer';
 import { ownerDeletedConsumers } from './events/owner-deleted.consumers';
 import { debugFilesHandlers } from './grpc/debug-files.handlers';
 import { startDebugFileOrphanJanitor } from './jobs/orphan-objects.job';
-import { readDebugArchive } from './parsing/debug-archive.reader';
+import { readDebugArchive, removeStaleTempDirs } from './parsing/debug-archive.reader';
 
 export interface RunningDebugFilesService {
   port: number;
@@ -31,6 +31,8 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
   await syncIndexes(connection);
 
   const storage = await openStorage(config);
+  const leftovers = await removeStaleTempDirs(config.DEBUG_FILE_TMP_DIR || undefined);
+  if (leftovers.length > 0) logger.info({ leftovers }, 'removed archives fetched by processes that ended mid-read');
 
   const bus = await connectEventBus(config.NATS_URL, 'debug-files', logger);
   await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);

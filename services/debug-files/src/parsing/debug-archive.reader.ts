@@ -16,6 +16,40 @@ export interface ReadArchive {
   size: number;
 }
 
+const PROCESS_DIR = /^hangar-debug-files-(\d+)$/;
+
+/** Where this process fetches archives: one folder per process, so a successor can tell its leftovers. */
+export function processTempDir(tmpDir = os.tmpdir()): string {
+  return path.join(tmpDir, `hangar-debug-files-${process.pid}`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what processes killed mid-read left in `tmpDir` (a `finally` does not run under
+ * SIGKILL or OOM): the folders of processes no longer running, and one carrying this process's
+ * own pid, which can only be an earlier life's (a restarted container is pid 1 again). Without
+ * this, a crash-looping service filled its temp volume archive by archive, and then every
+ * upload failed. Folders of live processes (other instances sharing the directory) are kept.
+ */
+export async function removeStaleTempDirs(tmpDir = os.tmpdir()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await fs.readdir(tmpDir).catch(() => [] as string[])) {
+    const pid = Number(PROCESS_DIR.exec(name)?.[1]);
+    if (!pid || (pid !== process.pid && isRunning(pid))) continue;
+    await fs.rm(path.join(tmpDir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 /**
  * Fetches the uploaded object to a temporary file — streamed, hashing as it
  * goes, so memory stays flat whatever the size — reads its symbols and
@@ -24,7 +58,9 @@ export interface ReadArchive {
  * Unavailable.
  */
 export async function readDebugArchive(storage: ObjectStorage, objectKey: string, tmpDir = os.tmpdir()): Promise<ReadArchive> {
-  const dir = await fs.mkdtemp(path.join(tmpDir, 'hangar-debug-file-'));
+  const parent = processTempDir(tmpDir);
+  await fs.mkdir(parent, { recursive: true });
+  const dir = await fs.mkdtemp(path.join(parent, 'archive-'));
   const file = path.join(dir, 'archive.zip');
   try {
     const hash = createHash('sha256');
