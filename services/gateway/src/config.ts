@@ -22,6 +22,19 @@ const schema = z.object({
   MAX_UPLOAD_BYTES: bytes(4 * 1024 * 1024 * 1024),
   /** An upload waits for parsing: longer than ordinary calls. */
   UPLOAD_DEADLINE_MS: milliseconds(180_000),
+  /**
+   * Longest a whole request may take. Node's default (5 min) cut large uploads
+   * off on ordinary links: 4 GiB at 10 MB/s takes 7. Stalled clients are ended
+   * by HTTP_IDLE_TIMEOUT_MS instead, whatever their size.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(6 * 3600 * 1000),
+  /**
+   * A connection with no bytes in either direction for this long is closed: a
+   * client that stopped sending mid-upload does not hold its socket and part
+   * buffers forever. Longer than UPLOAD_DEADLINE_MS, during which an upload
+   * whose body has arrived waits silently for parsing.
+   */
+  HTTP_IDLE_TIMEOUT_MS: milliseconds(300_000),
   /** Downloads redirect to presigned storage URLs; off: the gateway streams them (storage not reachable by clients). */
   DOWNLOAD_REDIRECT: booleanFlag(true),
   /**
@@ -30,6 +43,9 @@ const schema = z.object({
    */
   INSTALL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UNLOCK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+}).refine((c) => c.HTTP_IDLE_TIMEOUT_MS === 0 || c.HTTP_IDLE_TIMEOUT_MS > c.UPLOAD_DEADLINE_MS, {
+  path: ['HTTP_IDLE_TIMEOUT_MS'],
+  message: 'must be longer than UPLOAD_DEADLINE_MS (an upload waits silently for parsing), or 0 for none',
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

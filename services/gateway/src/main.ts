@@ -50,6 +50,9 @@ async function main(): Promise<void> {
   // is closing at that moment (EPIPE / "other side closed").
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  server.requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
+  // Inactivity, not duration: a slow upload that keeps sending is never cut by this.
+  server.setTimeout(config.HTTP_IDLE_TIMEOUT_MS, (socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(config.HANGAR_PORT, config.HTTP_HOST, resolve));
   logger.info({ host: config.HTTP_HOST, port: config.HANGAR_PORT }, 'gateway listening');
 

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Client } from 'minio';
+import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+
+/**
+ * The gateway's connection timeouts (HTTP_IDLE_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS): an upload
+ * that keeps sending is never cut however long it takes, one that stalls is closed after the idle
+ * time and leaves nothing behind. Short values here; the defaults are in the gateway's config.
+ */
+describe('HTTP connection timeouts', () => {
+  // The upload deadline must stay below the idle time (config refuses otherwise) and leave parsing room under load.
+  const IDLE_MS = 6_000;
+  const bucket = uniqueName('e2e-timeouts');
+  let hangar: RunningHangar;
+  let s3: Client;
+  const apk = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));
+
+  beforeAll(async () => {
+    hangar = await startHangar({ S3_BUCKET: bucket, HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS), UPLOAD_DEADLINE_MS: '5000' });
+    const { s3: cfg } = testInfrastructure();
+    const url = new URL(cfg.endpoint);
+    s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: cfg.accessKey, secretKey: cfg.secretKey, pathStyle: true });
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+  });
+
+  /** A multipart upload of android.apk written in `pieces` pieces, `gapMs` apart; stops early at `stopAfter` pieces. */
+  function trickleUpload(pieces: number, gapMs: number, stopAfter = pieces) {
+    const boundary = `hangar${Date.now()}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${hangar.adminToken}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nTrickle ${uniqueName('app')}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="android.apk"\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const body = Buffer.concat([head, apk, tail]);
+    const started = Date.now();
+    return new Promise<{ status?: number; closedAfterMs: number; body: string }>((resolve) => {
+      const req = http.request(`${hangar.baseUrl}/api/apps/upload`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, closedAfterMs: Date.now() - started, body: Buffer.concat(chunks).toString() }));
+      });
+      // Closed by the server without an answer: what a stalled client sees.
+      req.on('error', () => resolve({ closedAfterMs: Date.now() - started, body: '' }));
+      const size = Math.ceil(body.length / pieces);
+      let sent = 0;
+      const next = () => {
+        if (sent >= stopAfter) return;
+        const piece = body.subarray(sent * size, (sent + 1) * size);
+        sent += 1;
+        if (sent === pieces) req.end(piece);
+        else {
+          req.write(piece);
+          setTimeout(next, gapMs);
+        }
+      };
+      next();
+    });
+  }
+
+  async function storedObjects(): Promise<string[]> {
+    const names: string[] = [];
+    for await (const item of s3.listObjectsV2(bucket, 'packages/', true)) if (item.name) names.push(item.name);
+    return names;
+  }
+
+  it('when an upload keeps sending for longer than the idle time, then it is not cut and gets its 201', async () => {
+    // 16 pieces 500 ms apart: ~8 s in all, longer than the idle time, never silent for long.
+    const res = await trickleUpload(16, 500);
+    expect(res.status).toBe(201);
+    expect(res.closedAfterMs).toBeGreaterThan(IDLE_MS);
+    expect(JSON.parse(res.body).bundle_id).toBeTruthy();
+  });
+
+  it('when a client stops sending in the middle of the file, then the gateway closes the connection after the idle time and stores nothing', async () => {
+    const before = await storedObjects();
+    const res = await trickleUpload(10, 100, 4);
+    expect(res.status).toBeUndefined();
+    expect(res.closedAfterMs).toBeGreaterThanOrEqual(IDLE_MS);
+    expect(res.closedAfterMs).toBeLessThan(IDLE_MS + 5_000);
+    // The part already sent is not left as an object (the multipart upload is aborted).
+    const deadline = Date.now() + 10_000;
+    let now = await storedObjects();
+    while (now.length !== before.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      now = await storedObjects();
+    }
+    expect(now.sort()).toEqual(before.sort());
+  });
+});
