@@ -1,20 +1,11 @@
-import net from 'node:net';
 import mongoose, { Connection } from 'mongoose';
 import { Unavailable } from '@hangar/errors';
 import { createLogger } from '@hangar/logger';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
 import { connectMongo, isDuplicateKeyError, mongoErrorToDomain, nextSequence, pingMongo } from '../src';
 
 const infra = testInfrastructure();
 const logger = createLogger({ service: 'mongo-test', level: 'silent' });
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('@hangar/mongo against a MongoDB-wire server', () => {
   const dbName = uniqueName('mongo-test');

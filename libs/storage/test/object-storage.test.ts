@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { PayloadTooLarge, Unavailable } from '@hangar/errors';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
 import { ObjectStorage } from '../src';
 
 const MiB = 1024 * 1024;
@@ -82,14 +81,6 @@ async function incompleteUploads(client: Client, prefix: string): Promise<string
   const keys: string[] = [];
   for await (const item of client.listIncompleteUploads(bucket, prefix, true)) keys.push((item as { key: string }).key);
   return keys;
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('ObjectStorage against a real S3 server', () => {

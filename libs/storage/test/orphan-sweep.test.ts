@@ -1,6 +1,5 @@
-import net from 'node:net';
 import { Unavailable } from '@hangar/errors';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
 import { IncompleteUpload, ListedObject, ObjectStorage, sweepOrphans } from '../src';
 
 const infra = testInfrastructure();
@@ -17,14 +16,6 @@ async function all<T>(pages: AsyncGenerator<T[]>): Promise<{ items: T[]; pages: 
     count += 1;
   }
   return { items, pages: count };
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The primitives the orphan janitor is made of, and one sweep, against the real S3 server. */

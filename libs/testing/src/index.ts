@@ -4,3 +4,4 @@ export * from './http-client';
 export * from './api-users';
 export * from './hostile-bytes';
 export * from './openapi-validator';
+export * from './probes';

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { Connection } from 'mongoose';
 import { createEnvelope } from '@hangar/events';
@@ -6,7 +5,7 @@ import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { ObjectStorage } from '@hangar/storage';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, incompleteUploadIds, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadDebugFilesConfig } from '../src/config';
 import { debugFileModel } from '../src/data/debug-file.model';
 import { DebugFilesRepository } from '../src/data/debug-files.repository';
@@ -27,25 +26,6 @@ async function record(repository: DebugFilesRepository, objectKey: string) {
   );
   if (!result.ok) throw new Error(`could not record ${objectKey}`);
   return result.file;
-}
-
-async function incompleteUploads(storage: ObjectStorage, prefix: string): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const page of storage.listIncompleteUploadPages(prefix)) ids.push(...page.map((u) => u.uploadId));
-  return ids;
-}
-
-async function removedCount(metrics: Metrics, labels: Record<string, string>): Promise<number> {
-  const { values } = await metrics.registry.getSingleMetric('hangar_storage_orphans_removed_total')!.get();
-  return values.filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val)).reduce((sum, v) => sum + v.value, 0);
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
@@ -92,11 +72,11 @@ describe('debug-files: orphan objects', () => {
 
     expect(await storage.exists(orphan)).toBe(false);
     for (const kept of [live, tombstoned, young, foreign]) expect({ kept, exists: await storage.exists(kept) }).toEqual({ kept, exists: true });
-    expect(await incompleteUploads(storage, 'debug-files/')).toEqual([youngUpload]);
+    expect(await incompleteUploadIds(storage, 'debug-files/')).toEqual([youngUpload]);
     expect(oldUpload).not.toBe(youngUpload);
     expect(report).toMatchObject({ objectsRemoved: 1, uploadsAborted: 1 });
-    expect(await removedCount(metrics, { prefix: 'debug-files', kind: 'object' })).toBe(1);
-    expect(await removedCount(metrics, { prefix: 'debug-files', kind: 'incomplete_upload' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'debug-files', kind: 'object' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'debug-files', kind: 'incomplete_upload' })).toBe(1);
   });
 });
 
@@ -148,6 +128,6 @@ describe('debug-files service: the janitor runs by itself', () => {
 
     expect(await storage.exists(orphan)).toBe(false);
     expect(await storage.exists(kept)).toBe(true);
-    expect(await removedCount(metrics, { prefix: 'debug-files', kind: 'object' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'debug-files', kind: 'object' })).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { createGrpcServer } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { releases, users } from '@hangar/proto';
 import { ObjectStorage } from '@hangar/storage';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
 import { createApp } from '../src/app';
 import { createServiceClients } from '../src/clients/service-clients';
 
@@ -16,14 +16,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function unimplemented(definition: { methods: Record<string, unknown> }) {
   return Object.fromEntries(Object.keys(definition.methods).map((name) => [name, async () => Promise.reject(new Unimplemented(name))]));
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

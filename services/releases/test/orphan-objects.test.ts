@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { Connection } from 'mongoose';
 import { createEnvelope } from '@hangar/events';
@@ -6,7 +5,7 @@ import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { ObjectStorage } from '@hangar/storage';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, incompleteUploadIds, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadReleasesConfig } from '../src/config';
 import { releaseModel } from '../src/data/release.model';
 import { NewRelease, ReleasesRepository } from '../src/data/releases.repository';
@@ -32,25 +31,6 @@ async function record(repository: ReleasesRepository, objectKey: string, iconKey
   return repository.create(fields, (id, version) =>
     createEnvelope('release.created', { release_id: id, app_id: 1, scheme_id: 1, channel_id: fields.channelId, version, bundle_id: 'com.example', release_version: '1.0', build_version: '1', platform: 'Android' }, 'releases'),
   );
-}
-
-async function incompleteUploads(storage: ObjectStorage, prefix: string): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const page of storage.listIncompleteUploadPages(prefix)) ids.push(...page.map((u) => u.uploadId));
-  return ids;
-}
-
-async function removedCount(metrics: Metrics, labels: Record<string, string>): Promise<number> {
-  const { values } = await metrics.registry.getSingleMetric('hangar_storage_orphans_removed_total')!.get();
-  return values.filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val)).reduce((sum, v) => sum + v.value, 0);
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
@@ -98,12 +78,12 @@ describe('releases: orphan objects', () => {
     expect(await storage.exists(orphans.pkg)).toBe(false);
     expect(await storage.exists(orphans.icon)).toBe(false);
     for (const kept of [live.pkg, live.icon, tombstoned.pkg, tombstoned.icon, young, foreign]) expect({ kept, exists: await storage.exists(kept) }).toEqual({ kept, exists: true });
-    expect(await incompleteUploads(storage, 'packages/')).toEqual([youngUpload]);
+    expect(await incompleteUploadIds(storage, 'packages/')).toEqual([youngUpload]);
     expect(oldUpload).not.toBe(youngUpload);
     expect(report).toMatchObject({ objectsRemoved: 2, uploadsAborted: 1 });
-    expect(await removedCount(metrics, { prefix: 'packages', kind: 'object' })).toBe(1);
-    expect(await removedCount(metrics, { prefix: 'icons', kind: 'object' })).toBe(1);
-    expect(await removedCount(metrics, { prefix: 'packages', kind: 'incomplete_upload' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'packages', kind: 'object' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'icons', kind: 'object' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'packages', kind: 'incomplete_upload' })).toBe(1);
 
     // A second sweep finds nothing more to do.
     expect(await sweepReleaseOrphans({ repository, storage, graceMs: 1_500, metrics })).toMatchObject({ objectsRemoved: 0, uploadsAborted: 0 });
@@ -168,6 +148,6 @@ describe('releases service: the janitor runs by itself', () => {
 
     expect(await storage.exists(orphan)).toBe(false);
     expect(await storage.exists(kept)).toBe(true);
-    expect(await removedCount(metrics, { prefix: 'packages', kind: 'object' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'packages', kind: 'object' })).toBe(1);
   });
 });

@@ -1,0 +1,33 @@
+import { freePort } from '@hangar/infra';
+
+/**
+ * Small probes component tests share: a port nothing listens on, what an S3
+ * bucket still holds of unfinished uploads, and a counter's value. Typed by
+ * shape, so this lib does not depend on the libs it probes.
+ */
+
+/** A port nothing listens on: for pointing a client at a server that is down. */
+export const closedPort = (): Promise<number> => freePort();
+
+interface IncompleteUploadLister {
+  listIncompleteUploadPages(prefix: string): AsyncGenerator<{ uploadId: string }[]>;
+}
+
+/** The ids of the multipart uploads under `prefix` that were begun and neither completed nor aborted. */
+export async function incompleteUploadIds(storage: IncompleteUploadLister, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const page of storage.listIncompleteUploadPages(prefix)) ids.push(...page.map((u) => u.uploadId));
+  return ids;
+}
+
+interface MetricReader {
+  registry: { getSingleMetric(name: string): { get(): Promise<{ values: { labels: Record<string, unknown>; value: number }[] }> } | undefined };
+}
+
+/** The sum of a metric's series whose labels include `labels` (0 when the metric is not registered). */
+export async function metricTotal(metrics: MetricReader, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = metrics.registry.getSingleMetric(name);
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values.filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val)).reduce((sum, v) => sum + v.value, 0);
+}
