@@ -10,6 +10,8 @@ const schema = z.object({
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
+  /** Deadline of every call to apps: past it the upload gets a 503, never a hang. */
+  GRPC_DEADLINE_MS: milliseconds(10_000),
   /** Run package-parsing workers in this process (scale parsing by scaling this service). */
   PARSE_WORKER_ENABLED: booleanFlag(true),
   PARSE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),

@@ -41,7 +41,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   const repository = new ReleasesRepository(connection, releaseDocs);
   const deps: ReleasesDeps = {
     releases: repository,
-    apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { metrics }),
+    apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics }),
     storage,
     parse: parseRouter({
       nc: bus.nc,
