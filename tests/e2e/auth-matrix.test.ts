@@ -446,11 +446,18 @@ describe('authorization matrix over HTTP', () => {
         return [operationId, op.method, urlOf(op, route, shared)];
       });
     requests.push(['searchUsers', 'GET', '/api/users/search']);
+    // Debug-file writes sent without their file but with the channel key the right is checked against.
+    const bodies: Record<string, Record<string, string>> = {};
+    for (const operationId of ['uploadDebugFile', 'replaceDebugFile']) {
+      const op = operations.find((o) => o.operationId === operationId)!;
+      requests.push([`${operationId} without its file`, op.method, urlOf(op, ROUTES[operationId]!, shared)]);
+      bodies[`${operationId} without its file`] = { channel_key: shared.channelKey };
+    }
     const before = await snapshot(shared);
     const answers: Record<string, unknown> = {};
     for (const [operationId, method, url] of requests) {
       for (const caller of ['otherUser', 'member'] as const) {
-        const res = await api(method, url, { token: tokenOf(caller), ...(method === 'GET' ? {} : { json: {} }) });
+        const res = await api(method, url, { token: tokenOf(caller), ...(method === 'GET' ? {} : { json: bodies[operationId] ?? {} }) });
         answers[`${operationId} by ${caller}`] = cellOf(caller, res, false).errorBody === 'contract shape' ? res.status : `${res.status} ${res.text}`;
       }
     }
@@ -461,6 +468,12 @@ describe('authorization matrix over HTTP', () => {
     const admin = await Promise.all(
       requests.filter(([id]) => ['createUser', 'updateUser', 'searchUsers'].includes(id)).map(async ([id, method, url]) => [id, (await api(method, url, { token: adminToken, ...(method === 'GET' ? {} : { json: {} }) })).body.entry]),
     );
+    // Whoever may write to the channel hears what is missing: the file.
+    for (const id of ['uploadDebugFile without its file', 'replaceDebugFile without its file']) {
+      const [, method, url] = requests.find(([name]) => name === id)!;
+      const res = await api(method, url, { token: adminToken, json: bodies[id] });
+      expect([id, res.status, res.body.entry]).toEqual([id, 422, { file: [expect.stringContaining("can't be blank")] }]);
+    }
     expect(Object.fromEntries(admin)).toEqual({
       createUser: { username: ["can't be blank"], email: ["can't be blank"], password: ["can't be blank"] },
       updateUser: { username: ["can't be blank"], email: ["can't be blank"], password: ["can't be blank"] },

@@ -115,10 +115,17 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
   const zone = (req: Request) => req.user?.timezone;
 
   // An upload needs the archive as a multipart file part; say so after the
-  // token is known to be good, so a bad token is still a 401.
+  // token is known to be good, so a bad token is still a 401, and after the
+  // right to write to the channel, when there is a key to check it against:
+  // the right comes before the values (docs/auth-matrix.md).
   const noFile = async (req: Request) => {
     if (req.method === 'PUT') parseId(req.params.id);
     currentUser(req);
+    const channelKey = (queryText(req, 'channel_key') ?? readTextFields(req.body, ['channel_key'] as const).channel_key ?? '').trim();
+    if (channelKey) {
+      const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+    }
     throw InvalidArgument.field('file', "can't be blank: send the zip as multipart/form-data");
   };
   router.post('/api/debug_files/upload', authenticate(clients), noFile);
