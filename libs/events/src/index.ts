@@ -5,3 +5,4 @@ export * from './event-stream';
 export * from './publisher';
 export * from './outbox';
 export * from './consumer-runner';
+export * from './service-events';

@@ -18,6 +18,7 @@ import {
   outboxSchemaFields,
   publishEnvelope,
   startConsumer,
+  startServiceEvents,
   streamNameFor,
   subjectOf,
   withEvents,
@@ -442,6 +443,32 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
 
       expect(finished).toBe(true);
       await consumerSettled(prefix, durable, 1);
+    });
+  });
+
+  describe('startServiceEvents', () => {
+    it('when a service records an event, then its relay publishes it to the consumers it started; after stop they take no more and the connection is closed', async () => {
+      const prefix = await freshPrefix();
+      const seen: number[] = [];
+      const events = await startServiceEvents({ natsUrl: infra.natsUrl, name: 'events-test-service', prefix, logger: silent, outboxOf: [things] });
+      await events.consume({
+        durable: 'service-events-test',
+        event: 'app.deleted',
+        handle: async (envelope) => {
+          seen.push(envelope.data.app_id);
+          return 'done';
+        },
+      });
+
+      await things.create({ _id: nextId++, name: 'recorded', ...newOutbox(createEnvelope('app.deleted', { app_id: 501 }, 'test')) });
+      events.relay.poke();
+      await eventually(() => seen.includes(501), 5_000, 'the consumer to get the recorded event');
+
+      await events.stop();
+      expect(events.bus.nc.isClosed()).toBe(true);
+      await publishEnvelope(bus.js, createEnvelope('app.deleted', { app_id: 502 }, 'test'), { prefix });
+      await sleep(500);
+      expect(seen).toEqual([501]);
     });
   });
 });

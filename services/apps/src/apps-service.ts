@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { OutboxRelay, RunningConsumer, connectEventBus, ensureEventStream, startConsumer } from '@hangar/events';
+import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
@@ -52,10 +52,15 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const policy = new WebhookTargetPolicy(config.HANGAR_WEBHOOK_ALLOWED_HOSTS);
   const box = SecretBox.fromConfig(config.WEBHOOK_SECRET_KEY, logger);
 
-  const bus = await connectEventBus(config.NATS_URL, 'apps', logger);
-  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
-  const relay = new OutboxRelay({ models: [appDocs, schemeDocs, channelDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
-  relay.start();
+  const events = await startServiceEvents({
+    natsUrl: config.NATS_URL,
+    name: 'apps',
+    prefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+    metrics,
+    outboxOf: [appDocs, schemeDocs, channelDocs],
+  });
+  const { relay } = events;
 
   const usersClient = createServiceClient(users.UsersServiceDefinition, config.USERS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
   const releasesClient = createServiceClient(releases.ReleasesServiceDefinition, config.RELEASES_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
@@ -88,11 +93,9 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     },
   };
 
-  const consumers: RunningConsumer[] = [
-    await startConsumer(userDeletedConsumer(deps.collaborators), { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }),
-  ];
+  await events.consume(userDeletedConsumer(deps.collaborators));
   const webhookEvents = webhookEventConsumers(deps, { releases: releasesClient, publicBaseUrl: config.PUBLIC_BASE_URL, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, logger });
-  for (const handler of webhookEvents) consumers.push(await startConsumer(handler, { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }));
+  for (const handler of webhookEvents) await events.consume(handler);
   dispatcher.start();
 
   const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
@@ -107,10 +110,9 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     dispatcher,
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
-      await Promise.all(consumers.map((c) => c.stop()));
+      // Deliveries a consumer records after this wait in the database for the next start.
       await dispatcher.stop();
-      await relay.stop();
-      await bus.nc.drain();
+      await events.stop();
       await connection.close();
     },
   };

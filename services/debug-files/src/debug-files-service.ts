@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { OutboxRelay, RunningConsumer, connectEventBus, ensureEventStream, startConsumer } from '@hangar/events';
+import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
@@ -34,10 +34,16 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
   const leftovers = await removeStaleTempDirs(config.DEBUG_FILE_TMP_DIR || undefined);
   if (leftovers.length > 0) logger.info({ leftovers }, 'removed archives fetched by processes that ended mid-read');
 
-  const bus = await connectEventBus(config.NATS_URL, 'debug-files', logger);
-  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
-  const relay = new OutboxRelay({ models: [fileDocs], keepTombstonesOf: [fileDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
-  relay.start();
+  const events = await startServiceEvents({
+    natsUrl: config.NATS_URL,
+    name: 'debug-files',
+    prefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+    metrics,
+    outboxOf: [fileDocs],
+    keepTombstonesOf: [fileDocs],
+  });
+  const { relay } = events;
 
   const repository = new DebugFilesRepository(connection, fileDocs);
   const deps: DebugFilesDeps = {
@@ -49,9 +55,8 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
     logger,
   };
 
-  const consumerOptions = { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics };
-  const consumers: RunningConsumer[] = [await startConsumer(debugFileArchiveConsumer(repository, storage), consumerOptions)];
-  for (const handler of ownerDeletedConsumers(repository, storage)) consumers.push(await startConsumer(handler, consumerOptions));
+  await events.consume(debugFileArchiveConsumer(repository, storage));
+  for (const handler of ownerDeletedConsumers(repository, storage)) await events.consume(handler);
 
   const janitor = startDebugFileOrphanJanitor({
     repository,
@@ -75,9 +80,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
       await janitor.stop();
-      await Promise.all(consumers.map((c) => c.stop()));
-      await relay.stop();
-      await bus.nc.drain();
+      await events.stop();
       await connection.close();
     },
   };

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { OutboxRelay, RunningConsumer, connectEventBus, ensureEventStream, startConsumer } from '@hangar/events';
+import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
@@ -33,10 +33,16 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
 
   const storage = await openStorage(config);
 
-  const bus = await connectEventBus(config.NATS_URL, 'releases', logger);
-  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
-  const relay = new OutboxRelay({ models: [releaseDocs], keepTombstonesOf: [releaseDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
-  relay.start();
+  const events = await startServiceEvents({
+    natsUrl: config.NATS_URL,
+    name: 'releases',
+    prefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+    metrics,
+    outboxOf: [releaseDocs],
+    keepTombstonesOf: [releaseDocs],
+  });
+  const { bus, relay } = events;
 
   const repository = new ReleasesRepository(connection, releaseDocs);
   const deps: ReleasesDeps = {
@@ -58,13 +64,9 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   const worker: RunningParseWorker | undefined = config.PARSE_WORKER_ENABLED
     ? startParseWorker({ nc: bus.nc, storage, logger, prefix: config.NATS_SUBJECT_PREFIX, concurrency: config.PARSE_WORKER_CONCURRENCY, metrics })
     : undefined;
-  const consumers: RunningConsumer[] = [
-    await startConsumer(releaseFilesConsumer(repository, storage), { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }),
-    await startConsumer(retentionConsumer(repository, deps.apps, deps.onEventsRecorded), { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }),
-  ];
-  for (const handler of ownerDeletedConsumers(repository, deps.onEventsRecorded)) {
-    consumers.push(await startConsumer(handler, { bus, logger, prefix: config.NATS_SUBJECT_PREFIX, metrics }));
-  }
+  await events.consume(releaseFilesConsumer(repository, storage));
+  await events.consume(retentionConsumer(repository, deps.apps, deps.onEventsRecorded));
+  for (const handler of ownerDeletedConsumers(repository, deps.onEventsRecorded)) await events.consume(handler);
 
   const janitor = startReleaseOrphanJanitor({
     repository,
@@ -89,9 +91,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
       await janitor.stop();
       await worker?.stop();
-      await Promise.all(consumers.map((c) => c.stop()));
-      await relay.stop();
-      await bus.nc.drain();
+      await events.stop();
       await connection.close();
     },
   };

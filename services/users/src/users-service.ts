@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { OutboxRelay, connectEventBus, ensureEventStream } from '@hangar/events';
+import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
@@ -29,10 +29,8 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const tokenDocs = tokenModel(connection);
   await syncIndexes(connection);
 
-  const bus = await connectEventBus(config.NATS_URL, 'users', logger);
-  await ensureEventStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
-  const relay = new OutboxRelay({ models: [userDocs], js: bus.js, logger, prefix: config.NATS_SUBJECT_PREFIX });
-  relay.start();
+  const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs] });
+  const { relay } = events;
 
   const deps: UsersDeps = {
     users: new UsersRepository(connection, userDocs),
@@ -51,8 +49,7 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
     relay,
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
-      await relay.stop();
-      await bus.nc.drain();
+      await events.stop();
       await connection.close();
     },
   };
