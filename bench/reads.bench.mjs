@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Read throughput and latency (issue 9): versions, latest, version_exist and
-// GET /api/apps/:id under wrk (100 connections), against Hangar and against a
+// GET /api/apps/:id under autocannon (100 connections), against Hangar and against a
 // single-process express + mongoose baseline on the same collections
 // (bench/reads-baseline.mjs), in one run. Prints requests/s, p50 and p99 of
 // both, the ratio, and each query's plan from the database.
-//   BENCH_RELEASES=10000 node bench/reads.bench.mjs      (needs wrk: apt-get install wrk)
+//   BENCH_RELEASES=10000 node bench/reads.bench.mjs
+// The load comes from autocannon (a dev dependency), so nothing beyond
+// `npm install` is needed; it shares the machine's cores with what it measures.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,10 +21,11 @@ const { resolveInfrastructure, freePort } = require(path.join(root, 'libs/infra/
 const { startHangar } = require(path.join(root, 'libs/testing/dist'));
 const { versionSortKey } = require(path.join(root, 'libs/versions/dist'));
 const mongoose = require(path.join(root, 'node_modules', 'mongoose'));
+const autocannon = require(path.join(root, 'node_modules', 'autocannon'));
 
 const RELEASES = Number(process.env.BENCH_RELEASES ?? 10_000);
 const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 100);
-const DURATION = process.env.BENCH_DURATION ?? '8s';
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const prefix = `bench_${Date.now().toString(36)}`;
 
 const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench') });
@@ -72,11 +75,11 @@ try {
   ];
   const rows = [];
   for (const [name, hangarPath, basePath] of queries) {
-    const h = wrk(`${hangar.baseUrl}${hangarPath}`);
-    const b = wrk(`http://127.0.0.1:${basePort}${basePath}`);
-    rows.push({ query: name, 'hangar req/s': h.rps, 'hangar p50 ms': h.p50, 'hangar p99 ms': h.p99, 'baseline req/s': b.rps, 'baseline p50 ms': b.p50, 'baseline p99 ms': b.p99, ratio: (h.rps / b.rps).toFixed(2), 'non-2xx': h.errors });
+    const h = await load(`${hangar.baseUrl}${hangarPath}`);
+    const b = await load(`http://127.0.0.1:${basePort}${basePath}`);
+    rows.push({ query: name, 'hangar req/s': h.rps, 'hangar p50 ms': h.p50, 'hangar p99 ms': h.p99, 'baseline req/s': b.rps, 'baseline p50 ms': b.p50, 'baseline p99 ms': b.p99, ratio: (h.rps / b.rps).toFixed(2), 'hangar failed': h.failed, 'baseline failed': b.failed });
   }
-  console.log(`\nreads benchmark — ${os.cpus().length} cores, ${new Date().toISOString()}, ${RELEASES} releases over ${CHANNELS} channels (seeded in ${seededIn.toFixed(1)} s), wrk -c100 -d${DURATION}`);
+  console.log(`\nreads benchmark — ${os.cpus().length} cores, ${new Date().toISOString()}, ${RELEASES} releases over ${CHANNELS} channels (seeded in ${seededIn.toFixed(1)} s), autocannon -c100 -d${DURATION_S}`);
   console.table(rows);
   console.log('targets: ratio >= 0.5, Hangar p99 < 50 ms');
 
@@ -105,10 +108,15 @@ try {
 }
 
 
-function wrk(url) {
-  const out = execFileSync('wrk', ['-t2', '-c100', `-d${DURATION}`, '--latency', url], { encoding: 'utf8' });
-  const ms = (v) => (v.endsWith('us') ? Number(v.slice(0, -2)) / 1000 : v.endsWith('ms') ? Number(v.slice(0, -2)) : Number(v.slice(0, -1)) * 1000);
-  const p = (pct) => ms(new RegExp(`^\\s*${pct}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? 'NaNs').toFixed(1);
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  return { rps: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])), p50: p(50), p99: p(99), errors };
+/** 100 connections for DURATION_S seconds; a request unanswered after 10 s counts as failed. */
+async function load(url) {
+  const result = await autocannon({ url, connections: 100, duration: DURATION_S, timeout: 10 });
+  // Nothing answered within the run: latencies of no request are not 0 ms.
+  const answered = result.requests.total > 0;
+  return {
+    rps: Math.round(result.requests.average),
+    p50: answered ? result.latency.p50.toFixed(1) : '—',
+    p99: answered ? result.latency.p99.toFixed(1) : '—',
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
 }
