@@ -2,7 +2,8 @@ import { largestIcnsPng } from './icns';
 import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { PackageParseError } from './package.errors';
 import type { ParsedPackage } from './package.types';
-import { plistString, readPlist } from './plist-reader';
+import { macAppInfo } from './mac-app-info';
+import { readPlist } from './plist-reader';
 import type { ZipArchive } from './zip-reader';
 import { findMacAppDir } from './zip-layout';
 
@@ -15,9 +16,7 @@ export async function parseAppZip(zip: ZipArchive): Promise<ParsedPackage> {
   const contents = `${appDir}Contents/`;
   const info = readPlist(await zip.read(`${contents}Info.plist`), 'app-zip Info.plist');
 
-  const bundleId = plistString(info, 'CFBundleIdentifier');
-  if (!bundleId) throw new PackageParseError('app-zip: Info.plist has no CFBundleIdentifier');
-  const executable = plistString(info, 'CFBundleExecutable');
+  const { fields, details, executable, iconFile } = macAppInfo(info, 'app-zip: Info.plist');
   const executablePath = executable ? `${contents}MacOS/${executable}` : undefined;
   const architectures = executablePath && zip.has(executablePath)
     ? machoArchitectures(await zip.readHead(executablePath, MACHO_HEAD_BYTES))
@@ -25,19 +24,9 @@ export async function parseAppZip(zip: ZipArchive): Promise<ParsedPackage> {
 
   return {
     format: 'app-zip',
-    platform: 'macOS',
-    deviceType: 'macOS',
-    name: plistString(info, 'CFBundleDisplayName') ?? plistString(info, 'CFBundleName') ?? executable ?? bundleId,
-    bundleId,
-    releaseVersion: plistString(info, 'CFBundleShortVersionString') ?? '',
-    buildVersion: plistString(info, 'CFBundleVersion') ?? '',
-    minOsVersion: plistString(info, 'LSMinimumSystemVersion'),
-    icon: await readIcon(zip, contents, plistString(info, 'CFBundleIconFile')),
-    details: {
-      architectures,
-      category: plistString(info, 'LSApplicationCategoryType'),
-      copyright: plistString(info, 'NSHumanReadableCopyright'),
-    },
+    ...fields,
+    icon: await readIcon(zip, contents, iconFile),
+    details: { architectures, ...details },
   };
 }
 

@@ -4,7 +4,8 @@ import { largestIcnsPng } from './icns';
 import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { PackageParseError, UnknownPackageError } from './package.errors';
 import type { ParsedPackage, ParseOptions } from './package.types';
-import { plistString, readPlist } from './plist-reader';
+import { macAppInfo } from './mac-app-info';
+import { readPlist } from './plist-reader';
 import { SECTOR, UdifImage } from './udif-reader';
 
 const MAX_ICON_BYTES = 16 * 1024 * 1024;
@@ -28,24 +29,15 @@ export async function parseDmg(source: SourceReader, options: Required<ParseOpti
     if (!app) throw new PackageParseError('dmg: no *.app/Contents/Info.plist on the volume (at the root or one folder down)');
     const info = readPlist(await volume.readFile(app.infoPlist, options.maxEntrySize), 'dmg Info.plist');
 
-    const bundleId = plistString(info, 'CFBundleIdentifier');
-    if (!bundleId) throw new PackageParseError(`dmg: ${app.path}/Contents/Info.plist has no CFBundleIdentifier`);
-    const executable = plistString(info, 'CFBundleExecutable');
+    const { fields, details, executable, iconFile } = macAppInfo(info, `dmg: ${app.path}/Contents/Info.plist`);
     return {
       format: 'dmg',
-      platform: 'macOS',
-      deviceType: 'macOS',
-      name: plistString(info, 'CFBundleDisplayName') ?? plistString(info, 'CFBundleName') ?? executable ?? bundleId,
-      bundleId,
-      releaseVersion: plistString(info, 'CFBundleShortVersionString') ?? '',
-      buildVersion: plistString(info, 'CFBundleVersion') ?? '',
-      minOsVersion: plistString(info, 'LSMinimumSystemVersion'),
-      icon: await readIcon(volume, app.contents, plistString(info, 'CFBundleIconFile')),
+      ...fields,
+      icon: await readIcon(volume, app.contents, iconFile),
       details: {
         appPath: app.path,
         architectures: executable ? await readArchitectures(volume, app.contents, executable) : [],
-        category: plistString(info, 'LSApplicationCategoryType'),
-        copyright: plistString(info, 'NSHumanReadableCopyright'),
+        ...details,
       },
     };
   });
