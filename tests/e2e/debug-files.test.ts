@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'minio';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, fetchChecked, uniqueName, validateResponse } from '@hangar/testing';
+import type { Client } from 'minio';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, fetchChecked, uniqueName, validateResponse, testS3Client } from '@hangar/testing';
 
 const SINGLE_UUID = 'ea9bbf2d-bfdd-3ce0-85b2-1cbe7152fca5';
 const ARMV7_UUID = '26dfc15d-bdce-351f-b5de-6ee9f5dd6d85';
@@ -89,9 +89,7 @@ describe('debug files over HTTP', () => {
     hangar = await startHangar({ S3_BUCKET: bucket, MAX_UPLOAD_BYTES: String(MAX_UPLOAD) });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
-    const { s3: cfg } = testInfrastructure();
-    const url = new URL(cfg.endpoint);
-    s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: cfg.accessKey, secretKey: cfg.secretKey, pathStyle: true });
+    s3 = testS3Client();
     ({ appId, ios, android } = await newApp());
 
     const name = `member${Date.now()}`;

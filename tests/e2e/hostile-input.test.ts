@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { Client } from 'minio';
+import type { Client } from 'minio';
 import { build as buildPlist } from 'plist';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, testS3Client } from '@hangar/testing';
 
 /**
  * Hostile input over HTTP (issue 9): a corpus of malformed packages made with real tools or by
@@ -116,9 +116,7 @@ describe('hostile input over HTTP', () => {
     hangar = await startHangar({ S3_BUCKET: bucket, MAX_UPLOAD_BYTES: String(MAX_UPLOAD) });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
-    const { s3: cfg } = testInfrastructure();
-    const url = new URL(cfg.endpoint);
-    s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: cfg.accessKey, secretKey: cfg.secretKey, pathStyle: true });
+    s3 = testS3Client();
     pidsAtStart = PROCESSES.map((name) => hangar.pidOf(name));
     // One real build, so channel-key queries and debug-file uploads reach the services.
     const created = await upload('/api/apps/upload', fixture('apps', 'android.apk'), { name: uniqueName('hostile') }, 'android.apk');

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Client } from 'minio';
-import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import type { Client } from 'minio';
+import { RunningHangar, fixturesDir, startHangar, uniqueName, testS3Client } from '@hangar/testing';
 
 /**
  * The gateway's connection timeouts (HTTP_IDLE_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS): an upload
@@ -19,9 +19,7 @@ describe('HTTP connection timeouts', () => {
 
   beforeAll(async () => {
     hangar = await startHangar({ S3_BUCKET: bucket, HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS), UPLOAD_DEADLINE_MS: '5000' });
-    const { s3: cfg } = testInfrastructure();
-    const url = new URL(cfg.endpoint);
-    s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: cfg.accessKey, secretKey: cfg.secretKey, pathStyle: true });
+    s3 = testS3Client();
   });
 
   afterAll(async () => {

@@ -3,8 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'minio';
-import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName, testS3Client } from '@hangar/testing';
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
 /**
@@ -49,7 +48,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('kill -9 each service in turn while uploads and reads run', () => {
   const infra = testInfrastructure();
   const bucket = uniqueName('e2e-kill');
-  const s3 = new Client({ endPoint: new URL(infra.s3.endpoint).hostname, port: Number(new URL(infra.s3.endpoint).port), useSSL: false, accessKey: infra.s3.accessKey, secretKey: infra.s3.secretKey, pathStyle: true });
+  const s3 = testS3Client();
   const receiver = new WebhookReceiver();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-kill-'));
   const apk = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'minio';
+import type { Client } from 'minio';
 import { buildHfsPlusDisk, MAC_APP, wrapAsDmg, writeMacApp } from '../../libs/parsers/test/mac-disk-image';
 import { writeUdif } from '../../libs/parsers/test/udif-writer';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, fetchChecked, uniqueName, validateResponse } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, fetchChecked, uniqueName, validateResponse, testS3Client } from '@hangar/testing';
 
 /**
  * Builds posted as CI posts them — multipart with the fastlane plugin's
@@ -24,9 +24,7 @@ describe('releases over HTTP', () => {
     hangar = await startHangar({ S3_BUCKET: bucket, MAX_UPLOAD_BYTES: String(MAX_UPLOAD) });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
-    const { s3: cfg } = testInfrastructure();
-    const url = new URL(cfg.endpoint);
-    s3 = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: cfg.accessKey, secretKey: cfg.secretKey, pathStyle: true });
+    s3 = testS3Client();
   });
 
   afterAll(async () => {

@@ -2,18 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
-import { Client } from 'minio';
 import { freePort, isListening, natsServerBinary } from '@hangar/infra';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, testS3Client } from '@hangar/testing';
 import { WebhookReceiver, eventually, signatureValid } from './webhook-receiver';
 
 const fixture = (...parts: string[]) => fs.readFileSync(path.join(fixturesDir(), ...parts));
-
-function s3Client(): Client {
-  const { s3 } = testInfrastructure();
-  const url = new URL(s3.endpoint);
-  return new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: s3.accessKey, secretKey: s3.secretKey, pathStyle: true });
-}
 
 async function uploadBuild(hangar: RunningHangar, token: string, channelKey: string): Promise<ApiResponse> {
   const form = new FormData();
@@ -31,7 +24,7 @@ async function uploadBuild(hangar: RunningHangar, token: string, channelKey: str
  */
 describe('retained builds and cascades over HTTP', () => {
   const bucket = uniqueName('e2e-retain');
-  const s3 = s3Client();
+  const s3 = testS3Client();
   let hangar: RunningHangar;
   let api: ReturnType<typeof apiClient>;
   let token: string;

@@ -1,3 +1,4 @@
+import { Client } from 'minio';
 import { randomBytes } from 'node:crypto';
 
 /** The servers jest's global setup resolved, read by component and e2e tests. */
@@ -12,6 +13,13 @@ export function testInfrastructure() {
     natsUrl: need('NATS_URL'),
     s3: { endpoint: need('S3_ENDPOINT'), accessKey: need('S3_ACCESS_KEY'), secretKey: need('S3_SECRET_KEY') },
   };
+}
+
+/** A minio client on the test S3 server, for looking at what a bucket holds behind Hangar's back. */
+export function testS3Client(): Client {
+  const { s3 } = testInfrastructure();
+  const url = new URL(s3.endpoint);
+  return new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, pathStyle: true });
 }
 
 /** A name no other test (or earlier run) uses: databases, buckets, streams. */
