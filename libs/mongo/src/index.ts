@@ -2,3 +2,4 @@ export * from './connection';
 export * from './counters';
 export * from './mongo-errors';
 export * from './job-turns';
+export * from './any-of';

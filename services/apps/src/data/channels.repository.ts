@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AlreadyExists } from '@hangar/errors';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { anyOf, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import { LIVE } from './apps.repository';
 import { ChannelDocument, ChannelModel } from './channel.model';
 
@@ -51,7 +51,7 @@ export class ChannelsRepository {
   }
 
   listBySchemes(schemeIds: number[]): Promise<ChannelDocument[]> {
-    return this.channels.find({ schemeId: { $in: schemeIds }, ...LIVE }).sort({ _id: 1 }).lean<ChannelDocument[]>();
+    return this.channels.find({ schemeId: anyOf(schemeIds), ...LIVE }).sort({ _id: 1 }).lean<ChannelDocument[]>();
   }
 
   async update(id: number, changes: ChannelChanges): Promise<ChannelDocument | null> {

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { nextSequence } from '@hangar/mongo';
+import { anyOf, nextSequence } from '@hangar/mongo';
 import { LIVE } from './apps.repository';
 import { SchemeDocument, SchemeModel } from './scheme.model';
 
@@ -32,7 +32,7 @@ export class SchemesRepository {
   }
 
   listByApps(appIds: number[]): Promise<SchemeDocument[]> {
-    return this.schemes.find({ appId: { $in: appIds }, ...LIVE }).sort({ _id: 1 }).lean<SchemeDocument[]>();
+    return this.schemes.find({ appId: anyOf(appIds), ...LIVE }).sort({ _id: 1 }).lean<SchemeDocument[]>();
   }
 
   update(id: number, changes: SchemeChanges): Promise<SchemeDocument | null> {

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AlreadyExists } from '@hangar/errors';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { anyOf, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import { UserDocument, UserModel } from './user.model';
 
 /** Live users only: tombstoned (deleted) ones are invisible everywhere. */
@@ -34,7 +34,7 @@ export class UsersRepository {
   }
 
   findByIds(ids: number[]): Promise<UserDocument[]> {
-    return this.users.find({ _id: { $in: ids }, ...LIVE }).sort({ _id: 1 }).lean<UserDocument[]>();
+    return this.users.find({ _id: anyOf(ids), ...LIVE }).sort({ _id: 1 }).lean<UserDocument[]>();
   }
 
   findByEmail(email: string): Promise<UserDocument | null> {
