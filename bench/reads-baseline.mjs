@@ -1,7 +1,10 @@
-// The baseline of bench/reads.bench.mjs: one express process querying the
-// same MongoDB collections directly with mongoose — no gateway, no gRPC hop,
-// no presenters beyond JSON. What Hangar's split into services costs is the
-// difference. Usage: node bench/reads-baseline.mjs <port> <mongoUrl> <dbPrefix>
+// The baseline of bench/reads.bench.mjs: one express process making the same
+// database queries Hangar's services make for each request (the channel with
+// its scheme and app, the token with its user, the same filters and sorts),
+// directly with mongoose — no gateway, no gRPC hop, no presenters beyond JSON.
+// What Hangar's split into services costs is the difference.
+// Usage: node bench/reads-baseline.mjs <port> <mongoUrl> <dbPrefix>
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,16 +13,35 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'services', 'gateway', 'package.json'));
 const express = require('express');
 const mongoose = require(path.join(root, 'node_modules', 'mongoose'));
+const { anyOf } = require(path.join(root, 'libs/mongo/dist'));
 
 const [port, mongoUrl, prefix] = process.argv.slice(2);
 const appsDb = mongoose.createConnection(mongoUrl, { dbName: `${prefix}_apps`, bufferCommands: false });
 const releasesDb = mongoose.createConnection(mongoUrl, { dbName: `${prefix}_releases`, bufferCommands: false });
-await Promise.all([appsDb.asPromise(), releasesDb.asPromise()]);
+const usersDb = mongoose.createConnection(mongoUrl, { dbName: `${prefix}_users`, bufferCommands: false });
+await Promise.all([appsDb.asPromise(), releasesDb.asPromise(), usersDb.asPromise()]);
 const col = (db, name) => db.collection(name);
 const LIVE = { deletedAt: { $exists: false } };
 
+// As Hangar's users service checks a token (domain/access-tokens.ts): the
+// token by its SHA-256, then its user.
+async function authenticated(token) {
+  const record = token && (await col(usersDb, 'tokens').findOne({ tokenHash: createHash('sha256').update(token).digest('hex') }));
+  return Boolean(record && (await col(usersDb, 'users').findOne({ _id: record.userId, ...LIVE })));
+}
+
 const app = express();
-const channelOf = (key) => col(appsDb, 'channels').findOne({ slug: key, ...LIVE });
+// As Hangar's apps service resolves a channel key (domain/channel-lookup.ts):
+// the channel, then its scheme and app, which must still exist.
+async function channelOf(key) {
+  const channel = await col(appsDb, 'channels').findOne({ slug: key, ...LIVE });
+  if (!channel) return null;
+  const [scheme, app] = await Promise.all([
+    col(appsDb, 'schemes').findOne({ _id: channel.schemeId, ...LIVE }),
+    col(appsDb, 'apps').findOne({ _id: channel.appId, ...LIVE }),
+  ]);
+  return scheme && app ? { ...channel, scheme, app } : null;
+}
 
 app.get('/api/apps/versions', async (req, res) => {
   const channel = await channelOf(req.query.channel_key);
@@ -33,7 +55,9 @@ app.get('/api/apps/versions', async (req, res) => {
 app.get('/api/apps/latest', async (req, res) => {
   const channel = await channelOf(req.query.channel_key);
   if (!channel) return res.status(404).json({ error: 'not found' });
-  const releases = await col(releasesDb, 'releases').find({ channelId: channel._id, versionKey: { $gt: String(req.query.version_key) }, ...LIVE }).sort({ versionKey: -1 }).limit(25).toArray();
+  const filter = { channelId: channel._id, versionKey: { $gt: String(req.query.version_key) }, ...LIVE };
+  const [releases, total] = await Promise.all([col(releasesDb, 'releases').find(filter).sort({ versionKey: -1, _id: -1 }).limit(25).toArray(), col(releasesDb, 'releases').countDocuments(filter)]);
+  res.setHeader('X-Total-Count', String(total));
   res.json({ channel, releases });
 });
 
@@ -46,15 +70,22 @@ app.get('/api/apps/version_exist', async (req, res) => {
 });
 
 app.get('/api/apps/:id', async (req, res) => {
+  // The same queries as Hangar's apps service (domain/views.ts): schemes and
+  // channels by their parents (equality for one, as @hangar/mongo's anyOf),
+  // collaborators with their users.
+  if (!(await authenticated(String(req.query.token ?? '')))) return res.status(401).json({ error: 'unauthorized' });
   const id = Number(req.params.id);
   const appDoc = await col(appsDb, 'apps').findOne({ _id: id, ...LIVE });
   if (!appDoc) return res.status(404).json({ error: 'not found' });
-  const [schemes, channels, collaborators] = await Promise.all([
-    col(appsDb, 'schemes').find({ appId: id, ...LIVE }).toArray(),
-    col(appsDb, 'channels').find({ appId: id, ...LIVE }).toArray(),
-    col(appsDb, 'collaborators').find({ appId: id }).toArray(),
+  const [schemes, collaborators] = await Promise.all([
+    col(appsDb, 'schemes').find({ appId: id, ...LIVE }).sort({ _id: 1 }).toArray(),
+    col(appsDb, 'collaborators').find({ appId: id }).sort({ _id: 1 }).toArray(),
   ]);
-  res.json({ ...appDoc, schemes, channels, collaborators });
+  const [channels, users] = await Promise.all([
+    col(appsDb, 'channels').find({ schemeId: anyOf(schemes.map((s) => s._id)), ...LIVE }).sort({ _id: 1 }).toArray(),
+    col(usersDb, 'users').find({ _id: anyOf(collaborators.map((c) => c.userId)), ...LIVE }).sort({ _id: 1 }).toArray(),
+  ]);
+  res.json({ ...appDoc, schemes, channels, collaborators, users: users.map((u) => ({ id: u._id, username: u.username, email: u.email })) });
 });
 
 app.listen(Number(port), '127.0.0.1', () => process.stdout.write('baseline ready\n'));
