@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 
 /** True when something accepts TCP connections on host:port. */
@@ -14,8 +15,51 @@ export function isListening(host: string, port: number, timeoutMs = 500): Promis
   });
 }
 
-/** A TCP port the OS says is free right now on 127.0.0.1. */
-export function freePort(): Promise<number> {
+/**
+ * A TCP port free right now on 127.0.0.1, for a process that will listen on
+ * it shortly. It is taken from below the kernel's ephemeral range: a port
+ * the kernel handed out (listen on port 0) is one it also gives outgoing
+ * connections, and a long-lived one (a database pool's) that lands on it
+ * first keeps the service from listening for as long as it lives — seen in
+ * CI as a gateway failing EADDRINUSE on every restart for a minute.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = unassignedPortRange();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  return kernelAssignedPort();
+}
+
+/** Ports this process already handed out, which a service may not have bound yet. */
+const handedOut = new Set<number>();
+
+/** [low, high): from 10000 to the start of the ephemeral range, when that leaves room. */
+function unassignedPortRange(): [number, number] {
+  let ephemeralStart = 32768;
+  try {
+    ephemeralStart = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // Not Linux: keep the common default.
+  }
+  return ephemeralStart - 10_000 >= 1_000 ? [10_000, ephemeralStart] : [1_024, Math.max(ephemeralStart, 2_048)];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function kernelAssignedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
