@@ -68,7 +68,7 @@ function cpuByProcess(processes) {
     }
   };
   const pidsOfUser = (user) => {
-    const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }));
+    const uid = uidOf(user);
     return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && fs.statSync(`/proc/${d}`, { throwIfNoEntry: false })?.uid === uid);
   };
   const usage = {};
@@ -78,4 +78,11 @@ function cpuByProcess(processes) {
   const own = process.cpuUsage();
   usage.autocannon = (own.user + own.system) / 1000;
   return usage;
+}
+
+/** A user's uid, looked up once: settle() asks every second. */
+const uids = new Map();
+function uidOf(user) {
+  if (!uids.has(user)) uids.set(user, Number(execFileSync('id', ['-u', user], { encoding: 'utf8' })));
+  return uids.get(user);
 }

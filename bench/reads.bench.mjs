@@ -36,19 +36,23 @@ const P50_TARGET = 1.5;
 const prefix = `bench_${Date.now().toString(36)}`;
 const progress = (line) => process.stderr.write(`[reads bench] ${line}\n`);
 
-const ownDatabase = process.env.BENCH_DB === 'ferretdb-postgresql'
-  ? await startFerretdbOnPostgres({ root, name: prefix, port: await freePort() })
-  : undefined;
-if (ownDatabase) process.env.MONGO_URL = ownDatabase.mongoUrl;
-const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench') });
-Object.assign(process.env, { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, S3_ENDPOINT: infra.s3.endpoint, S3_ACCESS_KEY: infra.s3.accessKey, S3_SECRET_KEY: infra.s3.secretKey, HANGAR_SKIP_BUILD: '1' });
-const hangar = await startHangar({ HANGAR_DB_PREFIX: prefix, NATS_SUBJECT_PREFIX: prefix.replace(/_/g, '-'), LOG_LEVEL: 'warn', S3_BUCKET: prefix.replace(/_/g, '-') });
+// Assigned as they start, so an interruption stops whatever has started.
+let ownDatabase;
+let infra;
+let hangar;
+let baseline;
+const dbs = {};
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => cleanUp().finally(() => process.exit(130)));
 }
+if (process.env.BENCH_DB === 'ferretdb-postgresql') {
+  ownDatabase = await startFerretdbOnPostgres({ root, name: prefix, port: await freePort() });
+  process.env.MONGO_URL = ownDatabase.mongoUrl;
+}
+infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench') });
+Object.assign(process.env, { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, S3_ENDPOINT: infra.s3.endpoint, S3_ACCESS_KEY: infra.s3.accessKey, S3_SECRET_KEY: infra.s3.secretKey, HANGAR_SKIP_BUILD: '1' });
+hangar = await startHangar({ HANGAR_DB_PREFIX: prefix, NATS_SUBJECT_PREFIX: prefix.replace(/_/g, '-'), LOG_LEVEL: 'warn', S3_BUCKET: prefix.replace(/_/g, '-') });
 const connect = (name) => mongoose.createConnection(infra.mongoUrl, { dbName: `${prefix}_${name}` }).asPromise();
-const dbs = {};
-let baseline;
 try {
   Object.assign(dbs, { apps: await connect('apps'), releases: await connect('releases'), users: await connect('users') });
   // Before seeding: the seeding's own lookups (slugs, tokens) need them too.
@@ -128,8 +132,8 @@ try {
 async function cleanUp() {
   baseline?.kill();
   for (const db of Object.values(dbs)) await db.close().catch(() => {});
-  await hangar.stop();
-  await infra.stop();
+  await hangar?.stop();
+  await infra?.stop();
   await ownDatabase?.stop();
 }
 
