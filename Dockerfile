@@ -10,7 +10,7 @@ COPY libs libs
 COPY services services
 COPY tests/package.json tests/package.json
 # npm install, not npm ci: the lock file lacks other platforms' optional
-# packages and npm ci refuses it (see .ci/run); install still follows the lock.
+# packages and npm ci refuses it (see scripts/install-dependencies.mjs); install still follows the lock.
 RUN npm install --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund

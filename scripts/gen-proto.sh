@@ -12,20 +12,21 @@ if [[ "${1:-}" == "--check" ]]; then
   trap 'rm -rf "$out"' EXIT
 fi
 
-command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler" >&2; exit 1; }
+# buf (npm's @bufbuild/buf ships its binary) compiles the .proto files and
+# runs the ts-proto plugin the way protoc would, so no system protoc is
+# needed; its output differs from protoc's only in the version header.
+buf=node_modules/.bin/buf
 plugin=node_modules/.bin/protoc-gen-ts_proto
-[[ -x $plugin ]] || { echo "ts-proto not installed: run npm install" >&2; exit 1; }
+[[ -x $buf && -x $plugin ]] || { echo "buf or ts-proto not installed: run npm install" >&2; exit 1; }
 
 [[ "${1:-}" == "--check" ]] || rm -rf "$out"
 mkdir -p "$out"
-protoc \
-  --plugin="protoc-gen-ts_proto=$plugin" \
-  --ts_proto_out="$out" \
-  --ts_proto_opt=outputServices=nice-grpc,outputServices=generic-definitions \
-  --ts_proto_opt=forceLong=number,useOptionals=messages,esModuleInterop=true,env=node \
-  --ts_proto_opt=useExactTypes=false,outputPartialMethods=false \
-  -I proto \
-  $(find proto -name '*.proto' | sort)
+opts='"outputServices=nice-grpc,outputServices=generic-definitions",
+  "forceLong=number,useOptionals=messages,esModuleInterop=true,env=node",
+  "useExactTypes=false,outputPartialMethods=false"'
+# strategy all: one plugin call for every file, as protoc made.
+"$buf" generate proto --template "{\"version\": \"v2\", \"plugins\": [{
+  \"local\": \"$plugin\", \"out\": \"$out\", \"strategy\": \"all\", \"opt\": [$opts]}]}"
 
 if [[ "${1:-}" == "--check" ]]; then
   if ! diff -r -q "$out" libs/proto/src/gen; then

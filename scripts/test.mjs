@@ -1,13 +1,19 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite. Builds (the end-to-end suite runs the built
-// system), type-checks the tests, checks the generated proto code is current,
-// then runs jest's unit, component and end-to-end projects; jest's global
+// `npm test`: the whole suite. Checks for the programs the tests start
+// (libs/testing/system-tools.json): installs the missing ones as root, else
+// stops at once with one message naming them all and the command that
+// installs them. Then installs npm dependencies when stale, builds (the
+// end-to-end suite runs the built system), type-checks the tests, checks the generated proto code is current,
+// then runs jest's unit, component and end-to-end projects with every query
+// recorded, then the plan check (tests/plans) in a run of its own; jest's global
 // setup starts the MongoDB-wire, NATS and S3 servers it needs.
 // Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installDependenciesIfStale } from './install-dependencies.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const step = (title, cmd, args) => {
@@ -19,22 +25,50 @@ const step = (title, cmd, args) => {
   }
 };
 
+console.log('▶ programs the tests start');
+const { ensureSystemTools } = createRequire(import.meta.url)(path.join(root, 'libs', 'testing', 'system-tools.js'));
+const missing = ensureSystemTools();
+if (missing) {
+  console.error(`\n${missing}`);
+  process.exit(1);
+}
+console.log('all present');
+// For the test of this check (libs/testing/src/system-tools.test.ts), and for
+// a machine being set up: stop here.
+if (process.env.HANGAR_CHECK_TOOLS_ONLY === '1') process.exit(0);
+
+installDependenciesIfStale(root);
+
 step('build', 'npm', ['run', '--silent', 'build']);
 step('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
 step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
 
-const resultsFile = path.join(root, '.hangar', 'jest-results.json');
-fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
-fs.rmSync(resultsFile, { force: true });
-console.log('\n▶ jest');
-const jest = spawnSync('npx', ['jest', '--ci', '--maxWorkers=2', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// Every service the suites start records the queries it sends; the plan check
+// (tests/plans) then explains each one, in a jest run of its own once the
+// suites are done. A run narrowed by arguments skips it: it would see only
+// part of the queries and report the rest as never run.
+const queryLogDir = path.join(root, '.hangar', 'query-log');
+fs.rmSync(queryLogDir, { recursive: true, force: true });
+const extraArgs = process.argv.slice(2);
+
+const runJest = (title, args, env) => {
+  const resultsFile = path.join(root, '.hangar', `jest-results-${title}.json`);
+  fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+  fs.rmSync(resultsFile, { force: true });
+  console.log(`\n▶ jest (${title})`);
+  const run = spawnSync('npx', ['jest', '--ci', '--maxWorkers=2', '--json', `--outputFile=${resultsFile}`, ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, HANGAR_QUERY_LOG_DIR: queryLogDir, ...env },
+  });
+  const counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
+  return { status: run.status ?? 1, counts };
+};
+
+const runs = [runJest('suites', extraArgs.length ? extraArgs : ['--selectProjects', 'unit', 'component', 'e2e'])];
+if (extraArgs.length === 0) runs.push(runJest('plan check', ['--selectProjects', 'plans'], { HANGAR_PLAN_CHECK: '1' }));
 
 // One plain closing line that any reader of the log understands.
-if (fs.existsSync(resultsFile)) {
-  const r = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
-}
-process.exit(jest.status ?? 1);
+const total = (field) => runs.reduce((sum, r) => sum + r.counts[field], 0);
+console.log(`\n${total('numPassedTests')} passed, ${total('numFailedTests')} failed, ${total('numPendingTests')} skipped`);
+process.exit(runs.every((r) => r.status === 0) ? 0 : 1);

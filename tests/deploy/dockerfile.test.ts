@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { configLoader, declares, REPO_ROOT } from './config-schemas';
+import { configLoader, declares, hangarProcesses, processOfCommand, REPO_ROOT } from './config-schemas';
 import { environmentOf, loadCompose } from './compose';
 
 /** The top-level Dockerfile: the one image docker-compose.yml and deploy/k8s run. */
@@ -60,5 +60,68 @@ describe('Dockerfile', () => {
   it('when the build context is sent, then local dependencies, build output, data and secrets stay out', () => {
     const ignored = fs.readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.hangar', '.git', '.env']));
+  });
+});
+
+/**
+ * What `docker build` does with the stages, checked as far as this machine
+ * allows (no Docker engine here): the README's command and Compose pass the
+ * arguments the Dockerfile declares; the build stage receives every source
+ * `npm run build` compiles; the final stage receives what Compose runs.
+ */
+describe('Dockerfile, built as the README and docker-compose.yml build it', () => {
+  const all = stages();
+  const build = all[0]!;
+  const final = all.at(-1)!;
+  const declaredArgs = all.flatMap((stage) => instructions(stage, 'ARG').map((a) => a.split('=')[0]!)).sort();
+
+  it("when the README's docker build command runs, then it passes exactly the build arguments the Dockerfile declares", () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').replace(/`\n/g, ' ').replace(/\n/g, ' ');
+    const command = /docker build [^`]*/.exec(readme)?.[0] ?? '';
+    expect(command).toMatch(/ \.$/);
+    expect([...command.matchAll(/--build-arg (\w+)=/g)].map((m) => m[1]).sort()).toEqual(declaredArgs);
+  });
+
+  it('when Compose builds the image, then its context is the repository and its build arguments are declared in the Dockerfile', () => {
+    const builds = Object.values(loadCompose().services).map((s) => s.build).filter(Boolean) as { context: string; dockerfile?: string; args?: Record<string, string> }[];
+    expect(builds.length).toBeGreaterThan(0);
+    for (const b of builds) {
+      expect({ context: b.context, dockerfile: b.dockerfile ?? 'Dockerfile' }).toEqual({ context: '.', dockerfile: 'Dockerfile' });
+      for (const arg of Object.keys(b.args ?? {})) expect({ arg, declared: declaredArgs.includes(arg) }).toEqual({ arg, declared: true });
+    }
+  });
+
+  it('when the build stage copies its sources, then each exists and .dockerignore does not keep it out of the context', () => {
+    const ignored = fs.readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const sources = instructions(build, 'COPY').flatMap((c) => c.split(/\s+/).slice(0, -1));
+    expect(sources.length).toBeGreaterThan(3);
+    for (const source of sources) {
+      expect({ source, exists: fs.existsSync(path.join(REPO_ROOT, source)) }).toEqual({ source, exists: true });
+      expect({ source, ignoredBy: ignored.filter((pattern) => pattern === source || pattern === source.split('/')[0]) }).toEqual({ source, ignoredBy: [] });
+    }
+  });
+
+  it('when the build stage runs npm run build, then every project tsconfig.json builds is in the context, and so is every Hangar process', () => {
+    const copiedTops = new Set(instructions(build, 'COPY').flatMap((c) => c.split(/\s+/).slice(0, -1)).map((s) => s.split('/')[0]!));
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tsconfig.json'), 'utf8')) as { references: { path: string }[] };
+    for (const ref of tsconfig.references) expect({ project: ref.path, copied: copiedTops.has(ref.path.split('/')[0]!) }).toEqual({ project: ref.path, copied: true });
+    const built = new Set(tsconfig.references.map((r) => r.path));
+    for (const name of hangarProcesses()) expect({ name, built: built.has(`services/${name}`) }).toEqual({ name, built: true });
+    expect(build.lines.join(' ')).toMatch(/npm run build/);
+  });
+
+  it('when a Compose service or the image default runs a file, then the final stage copies it from the build stage', () => {
+    const copiedFromBuild = instructions(final, 'COPY')
+      .filter((c) => c.startsWith('--from=build '))
+      .map((c) => c.split(/\s+/)[1]!.replace(/^\/app\//, ''));
+    const cmd = JSON.parse(instructions(final, 'CMD').at(-1) ?? '[]') as string[];
+    const commands = [cmd, ...Object.values(loadCompose().services).map((s) => s.command)].filter((c) => processOfCommand(c) !== undefined);
+    expect(commands.length).toBe(hangarProcesses().length + 1);
+    for (const command of commands) {
+      const file = String((command as string[])[1]);
+      expect({ file, copied: copiedFromBuild.some((source) => file === source || file.startsWith(`${source}/`)) }).toEqual({ file, copied: true });
+      expect(file).toMatch(/^services\/[a-z-]+\/dist\/main\.js$/);
+    }
+    expect(copiedFromBuild).toEqual(expect.arrayContaining(['package.json', 'node_modules', 'libs']));
   });
 });

@@ -8,7 +8,7 @@ import { REPO_ROOT } from './config-schemas';
  * Renders deploy/k8s with kustomize v5, found in this order: `kubectl
  * kustomize` when kubectl embeds kustomize v5 (kubectl >= 1.27), a
  * `kustomize` v5 on PATH, one built before into .hangar/bin, or one built
- * now with Go through the module proxy (Go is already required by .ci/run).
+ * now with Go through the module proxy (Go is already required: libs/testing/system-tools.json).
  * Debian's kubernetes-client (kubectl 1.20) embeds kustomize v2.0.3, which
  * does not know the `patches`, `replicas` or directory `resources` these
  * manifests use, so it is not enough.
