@@ -26,7 +26,7 @@ export interface RunningDebugFilesService {
 
 /** Wires the debug-files service: database, storage, events, consumers, gRPC. main.ts and the component tests both start it here. */
 export async function startDebugFilesService(config: DebugFilesConfig, logger: Logger, metrics?: Metrics): Promise<RunningDebugFilesService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const fileDocs = debugFileModel(connection);
   await syncIndexes(connection);
 

@@ -83,7 +83,7 @@ describe('debug-files service over gRPC', () => {
     return { userId: user.id, role: user.role };
   }
 
-  async function channelOf(owner: Actor, deviceType: 'iOS' | 'Android') {
+  async function channelOf(owner: Actor, deviceType: 'iOS' | 'Android' | 'Linux') {
     const app = await appsClient.createApp({ actor: owner, name: uniqueName('app') });
     const scheme = await appsClient.createScheme({ actor: owner, appId: app.id, name: 'Beta' });
     const channel = await appsClient.createChannel({ actor: owner, schemeId: scheme.id, name: deviceType, deviceType });
@@ -160,6 +160,25 @@ describe('debug-files service over gRPC', () => {
   }
 
   describe('uploads', () => {
+    it('when an ELF .debug file made by gcc is uploaded to a Linux channel, then debug_file.created carries its build-id as a gnu_build_id', async () => {
+      fs.writeFileSync(path.join(workDir, 'app.c'), 'int main(void) { return 0; }\n');
+      execFileSync('gcc', ['-g', '-Wl,--build-id', '-o', path.join(workDir, 'app'), path.join(workDir, 'app.c')]);
+      execFileSync('objcopy', ['--only-keep-debug', path.join(workDir, 'app'), path.join(workDir, 'app.debug')]);
+      const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', path.join(workDir, 'app')], { encoding: 'utf8' }))![1]!;
+      const probe = await eventProbe();
+      try {
+        const dev = await newUser();
+        const { key } = await channelOf(dev, 'Linux');
+        const { file } = await upload(dev, key, fs.readFileSync(path.join(workDir, 'app.debug')), { releaseVersion: '2.0', buildVersion: '7' });
+        expect(file).toMatchObject({ deviceType: 'linux', releaseVersion: '2.0', buildVersion: '7' });
+        const ours = () => probe.seen.filter((e) => e.data.debug_file_id === file.id);
+        await probe.waitFor(() => ours().length > 0);
+        expect(ours()[0]!.data).toMatchObject({ kind: 'elf', uuids: [buildId], debug_ids: [{ type: 'gnu_build_id', id: buildId }] });
+      } finally {
+        await probe.close();
+      }
+    });
+
     it('when the two dSYM fixtures are uploaded, then each slice is a row with the UUID and architecture of the fixtures README', async () => {
       const dev = await newUser();
       const { key } = await channelOf(dev, 'iOS');
@@ -387,6 +406,11 @@ describe('debug-files service over gRPC', () => {
               release_version: '1.0',
               build_version: '2',
               uuids: ['26dfc15d-bdce-351f-b5de-6ee9f5dd6d85', '17f58291-dd25-3fc8-9417-ccbe8163d33e'],
+              kind: 'dsym',
+              debug_ids: [
+                { type: 'macho_uuid', id: '26dfc15d-bdce-351f-b5de-6ee9f5dd6d85' },
+                { type: 'macho_uuid', id: '17f58291-dd25-3fc8-9417-ccbe8163d33e' },
+              ],
             },
           },
           { type: 'debug_file.deleted', data: { debug_file_id: file.id, app_id: app.id, channel_id: channel.id } },

@@ -1,5 +1,5 @@
 /** What an upload must be; every rejection starts with it so CI users see what to send instead. */
-export const EXPECTED_DEBUG_ARCHIVE = 'expected a zip of .dSYM bundles or a ProGuard mapping.txt';
+export const EXPECTED_DEBUG_ARCHIVE = 'expected a zip of .dSYM bundles or a ProGuard mapping.txt, an ELF file with a GNU build-id, a PDB or PE image, or a Breakpad .sym file';
 
 /**
  * The uploaded archive is not a debug file Hangar can read. The message is safe to show to the

@@ -1,6 +1,6 @@
 /** One symbol record: a Mach-O slice of a dSYM, or one file of a ProGuard mapping archive. */
 export interface DebugSymbolEntry {
-  /** iOS: the slice's LC_UUID; Android: the content-derived id of the archive's mapping.txt. */
+  /** iOS: the slice's LC_UUID; Android: the content-derived id of the archive's mapping.txt; ELF: the GNU build-id (hex). */
   uuid: string;
   /** iOS: architecture label (arm64, armv7, ...); Android: 'mapping' | 'r_txt' | 'manifest'. */
   type: string;
@@ -13,8 +13,8 @@ export interface DebugSymbolEntry {
 }
 
 export interface ParsedDebugFile {
-  kind: 'dsym' | 'proguard';
-  deviceType: 'ios' | 'android';
+  kind: 'dsym' | 'proguard' | 'elf' | 'breakpad' | 'pdb' | 'pe';
+  deviceType: 'ios' | 'android' | 'linux' | 'windows' | 'macos';
   bundleId?: string;
   releaseVersion?: string;
   buildVersion?: string;

@@ -25,6 +25,12 @@ beforeAll(async () => {
   for (const method of ['debug', 'warn', 'error'] as const) jest.spyOn(console, method).mockImplementation(() => undefined);
   workDir = await mkdtemp(join(tmpdir(), 'hangar-hostile-debug-'));
   for (const archive of ARCHIVES) seeds.set(archive, await readFile(join(FIXTURES, archive)));
+  // Linux (issue 18): a gcc -g binary and its objcopy --only-keep-debug half, made here.
+  await writeFile(join(workDir, 'app.c'), 'int add(int a, int b) { return a + b; }\nint main(void) { return add(1, 2) - 3; }\n');
+  execFileSync('gcc', ['-g', '-Wl,--build-id', '-o', join(workDir, 'app'), join(workDir, 'app.c')]);
+  execFileSync('objcopy', ['--only-keep-debug', join(workDir, 'app'), join(workDir, 'app.debug')]);
+  seeds.set('ELF binary', await readFile(join(workDir, 'app')));
+  seeds.set('ELF .debug file', await readFile(join(workDir, 'app.debug')));
   const unzip = (archive: string, member: string) => execFileSync('unzip', ['-p', join(FIXTURES, archive), member], { maxBuffer: 64 * 1024 * 1024 });
   const dsym = [
     // The universal (armv7 + arm64) DWARF file: fat header, two slices, UUID load commands.
@@ -75,16 +81,16 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 const runs = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false });
 
 describe('debug-file parser on hostile bytes (property-based)', () => {
-  it('when the bytes are arbitrary, optionally behind zip magic, then only DebugFileParseError comes back', async () => {
+  it('when the bytes are arbitrary, optionally behind zip, ELF, PDB (MSF) or Breakpad magic, then only DebugFileParseError comes back', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('', 'PK\x03\x04', 'PK\x05\x06'), fc.uint8Array({ maxLength: 2048 }), async (magic, body) => {
+      fc.asyncProperty(fc.constantFrom('', 'PK\x03\x04', 'PK\x05\x06', '\x7fELF\x02\x01\x01', '\x7fELF\x01\x02\x01', 'MODULE ', 'MODULE Linux x86_64 ', 'Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0'), fc.uint8Array({ maxLength: 2048 }), async (magic, body) => {
         await checkDebugBytes(Buffer.concat([Buffer.from(magic, 'latin1'), Buffer.from(body)]));
       }),
       runs(100),
     );
   });
 
-  it('when a real dSYM or mapping archive is damaged, then it parses or is refused with DebugFileParseError', async () => {
+  it('when a real dSYM, mapping archive or ELF file is damaged, then it parses or is refused with DebugFileParseError', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...seeds.keys()), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (seed, mutations) => {
         let bytes = seeds.get(seed)!;
@@ -111,6 +117,20 @@ describe('debug-file parser on hostile bytes (property-based)', () => {
       }),
       runs(150),
     );
+  });
+
+  it('when a zip holds 10,000 tiny files and no symbols, then it is refused quickly with DebugFileParseError, memory bounded', async () => {
+    const members = Array.from({ length: 10_000 }, (_, i) => ({ name: `junk/${i}.txt`, data: 'x' }));
+    const before = process.memoryUsage().heapUsed;
+    const started = Date.now();
+    const path = join(workDir, 'ten-thousand.zip');
+    await writeFile(path, storedZip(members));
+    await expect(parseDebugFile(path)).rejects.toBeInstanceOf(DebugFileParseError);
+    expect(Date.now() - started).toBeLessThan(HANG_MS);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
+    // Over the entry limit: refused on the count alone.
+    await expect(parseDebugFile(path, { maxEntries: 5_000 })).rejects.toThrow(DebugFileParseError);
+    await rm(path, { force: true });
   });
 
   it('when entry names are hostile (traversal, absolute, NUL, backslash, huge), then the archive is refused or parsed, never crashes', async () => {

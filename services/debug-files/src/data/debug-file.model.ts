@@ -22,7 +22,7 @@ export interface DebugFileDocument extends OutboxFields {
   appName: string;
   /** ios | android, from the archive's content. */
   deviceType: string;
-  kind: 'dsym' | 'proguard';
+  kind: 'dsym' | 'proguard' | 'elf' | 'breakpad' | 'pdb' | 'pe';
   bundleId: string;
   releaseVersion: string;
   buildVersion: string;
@@ -85,6 +85,8 @@ const debugFileSchema = new Schema<DebugFileDocument>(
 debugFileSchema.index({ channelId: 1, _id: -1 });
 // Lookup by any Mach-O UUID (multikey on the array).
 debugFileSchema.index({ channelId: 1, uuids: 1 });
+// Symbol servers: by debug id (GNU build-id, …) across channels, the caller's rights decided after.
+debugFileSchema.index({ uuids: 1 });
 // Download: exact (release, build); highest version of a release (Android) or
 // of the channel (iOS, release_version ignored); newest upload.
 debugFileSchema.index({ channelId: 1, releaseVersion: 1, buildVersion: 1, uploadedAt: -1 });

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { findEach, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import type { DebugFileDocument, DebugFileEntry, DebugFileModel } from './debug-file.model';
 
 const LIVE = { deletedAt: { $exists: false } };
@@ -103,6 +103,15 @@ export class DebugFilesRepository {
     return { files, total };
   }
 
+  /** Live files carrying this debug id in any channel, newest first; few in practice (one per build and app). */
+  findLiveByDebugId(debugId: string, limit: number): Promise<DebugFileDocument[]> {
+    return this.files
+      .find({ uuids: debugId, ...LIVE })
+      .sort({ _id: -1 })
+      .limit(limit)
+      .lean<DebugFileDocument[]>();
+  }
+
   /** The first file of the channel matching `match` in `order` (see download-rule.ts). */
   findForDownload(channelId: number, match: DownloadMatch, order: DownloadOrder): Promise<DebugFileDocument | null> {
     const sort: Record<string, 1 | -1> = order === 'version' ? { versionKey: -1, uploadedAt: -1, _id: -1 } : { uploadedAt: -1, _id: -1 };
@@ -136,7 +145,7 @@ export class DebugFilesRepository {
 
   /** Of these storage keys, the ones a debug file (live or tombstoned) refers to as its archive. */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
-    const found = await this.files.find({ objectKey: { $in: keys } }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>();
+    const found = await findEach(keys, (objectKey) => this.files.find({ objectKey }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>());
     return new Set(found.map((f) => f.objectKey));
   }
 

@@ -63,7 +63,7 @@ describe('archiveFields', () => {
 
   it('when the archive does not fit the channel platform, then 422 says what the channel takes', () => {
     expect(() => archiveFields(context('android'), read(dsym), form('1', '1'))).toThrow(FailedPrecondition);
-    expect(() => archiveFields(context('ios'), read(mapping), form('1', '1'))).toThrow(/takes dSYM archives, but this is a ProGuard mapping archive/);
-    expect(() => archiveFields(context('windows'), read(dsym), form())).toThrow(/takes no debug files/);
+    expect(() => archiveFields(context('ios'), read(mapping), form('1', '1'))).toThrow(/takes dSYM archives or Breakpad symbol files, but this is a ProGuard mapping archive/);
+    expect(() => archiveFields(context('windows'), read(dsym), form())).toThrow(/takes PDBs, PE images or Breakpad symbol files, but this is a dSYM archive/);
   });
 });

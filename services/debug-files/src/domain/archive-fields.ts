@@ -11,9 +11,16 @@ export interface UploadForm {
   buildVersion: string;
 }
 
-/** Which archives a channel takes: dSYMs belong to Apple platforms, mappings to Android. */
-const CHANNELS_OF_KIND = { dsym: ['ios', 'macos'], proguard: ['android'] } as const;
-const KIND_LABEL = { dsym: 'a dSYM archive', proguard: 'a ProGuard mapping archive' } as const;
+/** Which archives a channel takes: dSYMs belong to Apple platforms, mappings to Android, ELF files to Linux. */
+const CHANNELS_OF_KIND = { dsym: ['ios', 'macos'], proguard: ['android'], elf: ['linux'], breakpad: [], pdb: ['windows'], pe: ['windows'] } as const;
+const KIND_LABEL = { dsym: 'a dSYM archive', proguard: 'a ProGuard mapping archive', elf: 'an ELF debug file', breakpad: 'a Breakpad symbol file', pdb: 'a PDB', pe: 'a PE image' } as const;
+const TAKES: Record<string, string> = {
+  android: 'ProGuard mapping archives or Breakpad symbol files',
+  ios: 'dSYM archives or Breakpad symbol files',
+  macos: 'dSYM archives or Breakpad symbol files',
+  linux: 'ELF debug files or Breakpad symbol files',
+  windows: 'PDBs, PE images or Breakpad symbol files',
+};
 
 /**
  * What gets stored for a parsed archive. iOS: bundle id and versions from
@@ -25,10 +32,13 @@ const KIND_LABEL = { dsym: 'a dSYM archive', proguard: 'a ProGuard mapping archi
 export function archiveFields(context: apps.ChannelContext, read: ReadArchive, form: UploadForm): ArchiveFields {
   const { parsed } = read;
   const channel = context.channel!;
-  if (!(CHANNELS_OF_KIND[parsed.kind] as readonly string[]).includes(channel.deviceType)) {
-    const wanted = channel.deviceType === 'android' ? 'ProGuard mapping archives' : ['ios', 'macos'].includes(channel.deviceType) ? 'dSYM archives' : 'no debug files';
-    throw new FailedPrecondition(`Channel ${channel.name} (${channel.deviceType}) takes ${wanted}, but this is ${KIND_LABEL[parsed.kind]}`, {
-      file: [`is ${KIND_LABEL[parsed.kind]}`],
+  // A Breakpad file says which system it is for: it goes to that system's channels.
+  const fits = parsed.kind === 'breakpad' ? parsed.deviceType === channel.deviceType : (CHANNELS_OF_KIND[parsed.kind] as readonly string[]).includes(channel.deviceType);
+  if (!fits) {
+    const wanted = TAKES[channel.deviceType] ?? 'no debug files';
+    const what = parsed.kind === 'breakpad' ? `${KIND_LABEL.breakpad} for ${parsed.deviceType}` : KIND_LABEL[parsed.kind];
+    throw new FailedPrecondition(`Channel ${channel.name} (${channel.deviceType}) takes ${wanted}, but this is ${what}`, {
+      file: [`is ${what}`],
     });
   }
   let releaseVersion = form.releaseVersion.trim();
@@ -53,6 +63,19 @@ export function archiveFields(context: apps.ChannelContext, read: ReadArchive, f
     fileName: form.fileName,
     size: read.size,
     checksum: read.checksum,
-    entries: parsed.entries.map((e) => ({ uuid: e.uuid.toLowerCase(), type: e.type, object: e.object, size: e.size, dataJson: JSON.stringify(e.data) })),
+    // A PDB or PE does not know its own file name; symbol servers are asked by it, so the upload's name is kept.
+    entries: parsed.entries.map((e) => ({
+      uuid: e.uuid.toLowerCase(),
+      type: e.type,
+      object: parsed.kind === 'pdb' || parsed.kind === 'pe' ? baseName(form.fileName, parsed.kind) : e.object,
+      size: e.size,
+      dataJson: JSON.stringify(e.data),
+    })),
   };
+}
+
+/** The base name of the uploaded file (browsers send paths, Windows tools backslashes). */
+function baseName(fileName: string, kind: 'pdb' | 'pe'): string {
+  const base = fileName.split(/[\\/]/).pop()?.trim() ?? '';
+  return base || (kind === 'pdb' ? 'unknown.pdb' : 'unknown.exe');
 }

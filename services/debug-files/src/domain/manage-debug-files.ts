@@ -61,7 +61,7 @@ export async function findDownload(deps: DebugFilesDeps, req: debugFiles.FindDow
   }
   const expires = Math.min(Math.max(req.expiresInSeconds || 300, 10), 7 * 24 * 3600);
   const fileName = downloadFileName(file);
-  const url = await deps.storage.presignedGetUrl(file.objectKey, expires, { fileName, contentType: 'application/zip' });
+  const url = await deps.storage.presignedGetUrl(file.objectKey, expires, { fileName, contentType: contentTypeOf(file) });
   return { url, fileName, objectKey: file.objectKey, size: file.size, id: file._id };
 }
 
@@ -70,9 +70,15 @@ function describe(match: { releaseVersion?: string; buildVersion?: string }): st
   return parts.length ? parts.join(' and ') : 'the request';
 }
 
-/** `<app>-<version>-<build>-<dsym|mapping>.zip`, with characters browsers and shells dislike replaced. */
+/** An ELF file is stored as it was sent; the others are zips. */
+export function contentTypeOf(file: Pick<DebugFileDocument, 'kind'>): string {
+  return file.kind === 'elf' || file.kind === 'pdb' || file.kind === 'pe' ? 'application/octet-stream' : file.kind === 'breakpad' ? 'text/plain' : 'application/zip';
+}
+
+/** `<app>-<version>-<build>-<dSYM|mapping>.zip` (`…-<build>.debug` for ELF), with characters browsers and shells dislike replaced. */
 export function downloadFileName(file: Pick<DebugFileDocument, 'appName' | 'releaseVersion' | 'buildVersion' | 'kind'>): string {
   const safe = (s: string) => s.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^_+|_+$/g, '');
-  const parts = [safe(file.appName) || 'app', safe(file.releaseVersion), safe(file.buildVersion), file.kind === 'dsym' ? 'dSYM' : 'mapping'].filter(Boolean);
-  return `${parts.join('-')}.zip`;
+  const label = { dsym: 'dSYM', proguard: 'mapping', elf: '', breakpad: '', pdb: '', pe: '' }[file.kind];
+  const parts = [safe(file.appName) || 'app', safe(file.releaseVersion), safe(file.buildVersion), label].filter(Boolean);
+  return `${parts.join('-')}${{ dsym: '.zip', proguard: '.zip', elf: '.debug', breakpad: '.sym', pdb: '.pdb', pe: '.exe' }[file.kind]}`;
 }

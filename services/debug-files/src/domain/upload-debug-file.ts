@@ -1,5 +1,5 @@
 import { AlreadyExists, InvalidArgument, NotFound } from '@hangar/errors';
-import { createEnvelope } from '@hangar/events';
+import { DEBUG_ID_TYPES, createEnvelope } from '@hangar/events';
 import type { apps, debugFiles } from '@hangar/proto';
 import type { DebugFileDocument } from '../data/debug-file.model';
 import type { WriteResult } from '../data/debug-files.repository';
@@ -11,6 +11,16 @@ export interface DebugFileInChannel {
   file: DebugFileDocument;
   context: apps.ChannelContext;
 }
+
+/** Every entry of a file is of one kind, so its ids are all of one type. */
+const DEBUG_ID_TYPE_OF_KIND = {
+  dsym: 'macho_uuid',
+  proguard: 'proguard_uuid',
+  elf: 'gnu_build_id',
+  breakpad: 'breakpad_module_id',
+  pdb: 'pdb_guid_age',
+  pe: 'pe_code_id',
+} as const satisfies Record<DebugFileDocument['kind'], (typeof DEBUG_ID_TYPES)[number]>;
 
 function duplicate(result: Extract<WriteResult, { reason: 'duplicate' }>): AlreadyExists {
   const which = result.duplicateOf ? `debug file ${result.duplicateOf}` : 'another debug file';
@@ -35,7 +45,16 @@ export async function uploadDebugFile(deps: DebugFilesDeps, req: debugFiles.Crea
     (id, uuids) =>
       createEnvelope(
         'debug_file.created',
-        { debug_file_id: id, app_id: context.app!.id, channel_id: context.channel!.id, release_version: fields.releaseVersion, build_version: fields.buildVersion, uuids },
+        {
+          debug_file_id: id,
+          app_id: context.app!.id,
+          channel_id: context.channel!.id,
+          release_version: fields.releaseVersion,
+          build_version: fields.buildVersion,
+          uuids,
+          kind: fields.kind,
+          debug_ids: uuids.map((uuid) => ({ type: DEBUG_ID_TYPE_OF_KIND[fields.kind], id: uuid })),
+        },
         'debug-files',
       ),
   );

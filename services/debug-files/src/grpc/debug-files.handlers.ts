@@ -2,6 +2,7 @@ import type { apps, debugFiles } from '@hangar/proto';
 import type { DebugFileDocument } from '../data/debug-file.model';
 import type { DebugFilesDeps } from '../domain/deps';
 import { deleteDebugFile, findDownload, getDebugFile, listDebugFiles } from '../domain/manage-debug-files';
+import { findSymbolFile } from '../domain/find-symbol-file';
 import { replaceDebugFile, uploadDebugFile } from '../domain/upload-debug-file';
 
 const pageOf = (page?: { page: number; perPage: number }) => ({
@@ -34,6 +35,9 @@ export function debugFilesHandlers(deps: DebugFilesDeps): debugFiles.DebugFilesS
     },
     async findDownload(req) {
       return findDownload(deps, req);
+    },
+    async findSymbolFile(req) {
+      return findSymbolFile(deps, req);
     },
   };
 }

@@ -1,0 +1,100 @@
+import { InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
+import type { debugFiles } from '@hangar/proto';
+import type { DebugFileDocument } from '../data/debug-file.model';
+import { requireActor, resolveChannel } from './channel-access';
+import type { DebugFilesDeps } from './deps';
+import { contentTypeOf, downloadFileName } from './manage-debug-files';
+import { normalizeUuid } from './uuid';
+
+/** What a client may ask for: debuginfod's two kinds (and the entry flag that says a file can answer), a Breakpad `.sym`. */
+const WANTS = { debuginfo: 'has_debug_info', executable: 'has_code', breakpad: 'module_name', dsym: 'uuid', pdb: 'symbol_server_id' } as const;
+type Want = keyof typeof WANTS;
+
+/** Files carrying one build-id; more than this many would be the same build uploaded to many apps. */
+const CANDIDATES = 50;
+
+/**
+ * A GNU build-id as clients send it: hex, 8 to 64 bytes (ld's default sha1 is 20). Anything else
+ * is refused before the database is asked, so a wrong id costs nothing.
+ */
+export function normalizeBuildId(value: string): string {
+  const hex = value.trim().toLowerCase();
+  if (!/^[0-9a-f]+$/.test(hex) || hex.length % 2 !== 0 || hex.length < 16 || hex.length > 128) {
+    throw InvalidArgument.field('build_id', 'must be a GNU build-id: 16 to 128 hexadecimal digits, an even number');
+  }
+  return hex;
+}
+
+/** A Breakpad module id or a PDB's symbol-server id: the 32 hex digits of a GUID and the age in hex. */
+export function normalizeModuleId(value: string): string {
+  const hex = value.trim().toLowerCase();
+  if (!/^[0-9a-f]{33,40}$/.test(hex)) throw InvalidArgument.field('module_id', 'must be a Breakpad module id: 33 to 40 hexadecimal digits');
+  return hex;
+}
+
+/** A Microsoft symbol-server id: a PDB's GUID and age (33–40 hex digits) or a PE's stamp and size (9–16). */
+export function normalizeSymStoreId(value: string): string {
+  const hex = value.trim().toLowerCase();
+  if (!/^[0-9a-f]{9,40}$/.test(hex)) throw InvalidArgument.field('id', 'must be <GUID><age> of a PDB or <TimeDateStamp><SizeOfImage> of a PE, in hex');
+  return hex;
+}
+
+function canAnswer(file: DebugFileDocument, debugId: string, want: Want, fileName: string): boolean {
+  if ((want === 'breakpad') !== (file.kind === 'breakpad')) return false;
+  // A PDB: its GUID and age, and the name it was uploaded with (symbol servers ask by both; any case).
+  if (want === 'pdb') return (file.kind === 'pdb' || file.kind === 'pe') && file.entries.some((entry) => entry.uuid === debugId && entry.object.toLowerCase() === fileName.toLowerCase());
+  // A dSYM zip answers for every Mach-O UUID it holds.
+  if (want === 'dsym') return file.kind === 'dsym' && file.entries.some((entry) => entry.uuid === debugId);
+  return file.entries.some((entry) => {
+    if (entry.uuid !== debugId) return false;
+    try {
+      const data = JSON.parse(entry.dataJson) as Record<string, unknown>;
+      return want === 'breakpad' ? data.module_name === fileName : data[WANTS[want]] === true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The file a symbol-server route redirects to. With a channel key: that channel's files only;
+ * with a caller: files of any app they may read. Files that exist only in apps the caller may
+ * not read: 403, as everywhere else (PRODUCT §2 does not hide existence); none at all: 404.
+ */
+export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindSymbolFileRequest): Promise<debugFiles.SymbolFileLocation> {
+  const want = req.want as Want;
+  if (!(want in WANTS)) throw InvalidArgument.field('want', 'must be debuginfo, executable, breakpad, dsym or pdb');
+  const debugId = want === 'breakpad' ? normalizeModuleId(req.debugId) : want === 'pdb' ? normalizeSymStoreId(req.debugId) : want === 'dsym' ? normalizeUuid(req.debugId) : normalizeBuildId(req.debugId);
+  const notFound = () =>
+    new NotFound(want === 'breakpad' || want === 'pdb' ? `No ${want === 'pdb' ? 'PDB' : 'Breakpad symbols'} for ${req.fileName} ${debugId}` : want === 'dsym' ? `No dSYM with UUID ${debugId}` : `No ${want} for build-id ${debugId}`);
+
+  const channelKey = req.channelKey.trim();
+  const actor = channelKey ? undefined : requireActor(req.actor);
+  const channelId = channelKey ? (await resolveChannel(deps, channelKey)).channel!.id : undefined;
+  const candidates = (await deps.files.findLiveByDebugId(debugId, CANDIDATES)).filter((f) => canAnswer(f, debugId, want, req.fileName));
+
+  let file: DebugFileDocument | undefined;
+  if (channelId !== undefined) {
+    file = candidates.find((f) => f.channelId === channelId);
+  } else {
+    const refused = new Set<number>();
+    for (const candidate of candidates) {
+      if (refused.has(candidate.appId)) continue;
+      try {
+        await deps.apps.checkPermission({ actor: actor!, appId: candidate.appId, role: 'member' });
+        file = candidate;
+        break;
+      } catch (err) {
+        if (!(err instanceof PermissionDenied) && !(err instanceof NotFound)) throw err;
+        refused.add(candidate.appId);
+      }
+    }
+  }
+  if (!file && actor && candidates.length > 0) throw new PermissionDenied(`You may not read the apps that hold debug id ${debugId}`);
+  if (!file) throw notFound();
+
+  const expires = Math.min(Math.max(req.expiresInSeconds || 300, 10), 7 * 24 * 3600);
+  const fileName = downloadFileName(file);
+  const url = await deps.storage.presignedGetUrl(file.objectKey, expires, { fileName, contentType: contentTypeOf(file) });
+  return { url, fileName, objectKey: file.objectKey, size: file.size, debugFileId: file._id };
+}

@@ -1,0 +1,172 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName } from '@hangar/testing';
+
+/**
+ * Linux symbols served where debuggers look: a binary built here with `gcc -g`, split with
+ * objcopy into a stripped executable and its `.debug` file, both uploaded through the ordinary
+ * debug-file upload, then fetched by build-id with Debian's `debuginfod-find` (a client Hangar
+ * did not write) and used by gdb, which finds the source line of a function only through Hangar.
+ */
+describe('debuginfod over HTTP', () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-debuginfod-'));
+  const SOURCE = 'int add(int a, int b)\n{\n  return a + b;\n}\n\nint main(void)\n{\n  return add(1, 2) - 3;\n}\n';
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+  let admin: string;
+  let linux: string;
+  let otherLinux: string;
+  let buildId: string;
+  let debugFile: Buffer;
+  let executable: Buffer;
+  let strippedPath: string;
+
+  /** A fresh app with a Linux channel, made as the admin; its channel key. */
+  async function newLinuxChannel(): Promise<string> {
+    const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('linux-symbols') } });
+    const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: admin, form: { name: 'Nightly' } });
+    const channel = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: admin, form: { name: 'Linux', device_type: 'linux' } });
+    expect([app.status, scheme.status, channel.status]).toEqual([201, 201, 201]);
+    return channel.body.slug;
+  }
+
+  async function uploadElf(data: Buffer, fileName: string, channelKey: string) {
+    return api('POST', '/api/debug_files/upload', { token: admin, form: { channel_key: channelKey, release_version: '2.0', build_version: '7' }, files: { file: { data, fileName } } });
+  }
+
+  /** Debian's debuginfod client, with its own empty cache, pointed at `url`. */
+  function debuginfodFind(url: string, what: 'debuginfo' | 'executable', id: string) {
+    const cache = fs.mkdtempSync(path.join(workDir, 'cache-'));
+    return spawnSync('debuginfod-find', [what, id], { env: { ...process.env, DEBUGINFOD_URLS: url, DEBUGINFOD_CACHE_PATH: cache, DEBUGINFOD_TIMEOUT: '20' }, encoding: 'utf8', timeout: 60_000 });
+  }
+
+  beforeAll(async () => {
+    const src = path.join(workDir, 'app.c');
+    fs.writeFileSync(src, SOURCE);
+    const built = path.join(workDir, 'app');
+    execFileSync('gcc', ['-g', '-O0', '-Wl,--build-id', '-o', built, src]);
+    execFileSync('objcopy', ['--only-keep-debug', built, path.join(workDir, 'app.debug')]);
+    // The stripped binary lives alone, so gdb cannot find the .debug file next to it.
+    fs.mkdirSync(path.join(workDir, 'bin'));
+    strippedPath = path.join(workDir, 'bin', 'app');
+    execFileSync('objcopy', ['--strip-debug', `--add-gnu-debuglink=${path.join(workDir, 'app.debug')}`, built, strippedPath]);
+    buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', built], { encoding: 'utf8' }))![1]!;
+    debugFile = fs.readFileSync(path.join(workDir, 'app.debug'));
+    executable = fs.readFileSync(strippedPath);
+
+    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-debuginfod') });
+    api = apiClient(hangar.baseUrl);
+    admin = hangar.adminToken;
+    linux = await newLinuxChannel();
+    otherLinux = await newLinuxChannel();
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('when the .debug file and the stripped binary are uploaded, then each is listed by its build-id with what it can answer', async () => {
+    const debug = await uploadElf(debugFile, 'app.debug', linux);
+    const exe = await uploadElf(executable, 'app', linux);
+    expect([debug.status, exe.status]).toEqual([200, 200]);
+    expect(debug.body).toMatchObject({ device_type: 'linux', release_version: '2.0', build_version: '7' });
+    expect(debug.body.metadata).toEqual([expect.objectContaining({ uuid: buildId, type: 'x86_64', data: expect.objectContaining({ has_debug_info: true, has_code: false }) })]);
+    expect(exe.body.metadata).toEqual([expect.objectContaining({ uuid: buildId, object: 'app.debug', data: expect.objectContaining({ has_debug_info: false, has_code: true }) })]);
+
+    const again = await uploadElf(debugFile, 'again.debug', linux);
+    expect(again.status).toBe(409);
+    const listed = await api('GET', `/api/debug_files?channel_key=${linux}&per_page=100`, { token: admin });
+    expect(listed.body).toHaveLength(2);
+  });
+
+  it('when an ELF file is sent to an iOS channel, then a 4xx says the channel takes dSYMs and nothing is kept', async () => {
+    const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('ios') } });
+    const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: admin, form: { name: 'Beta' } });
+    const ios = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: admin, form: { name: 'iOS', device_type: 'ios' } });
+    const refused = await uploadElf(debugFile, 'app.debug', ios.body.slug);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(refused.body.error).toMatch(/takes dSYM archives or Breakpad symbol files, but this is an ELF debug file/);
+  });
+
+  it('when debuginfod-find asks with the channel key in the URL, then it gets exactly the uploaded .debug file and executable', () => {
+    const url = `${hangar.baseUrl}/debuginfod/${linux}`;
+    const info = debuginfodFind(url, 'debuginfo', buildId);
+    expect(info.status).toBe(0);
+    expect(fs.readFileSync(info.stdout.trim()).equals(debugFile)).toBe(true);
+    const exe = debuginfodFind(url, 'executable', buildId);
+    expect(exe.status).toBe(0);
+    expect(fs.readFileSync(exe.stdout.trim()).equals(executable)).toBe(true);
+  });
+
+  it('when debuginfod-find asks with a token in the URL, then it gets the file too', () => {
+    const info = debuginfodFind(`${hangar.baseUrl}/debuginfod/${admin}`, 'debuginfo', buildId);
+    expect(info.status).toBe(0);
+    expect(fs.readFileSync(info.stdout.trim()).equals(debugFile)).toBe(true);
+  });
+
+  it('when debuginfod-find asks for an unknown build-id, or through another channel\'s key, then it fails without a file', () => {
+    const unknown = debuginfodFind(`${hangar.baseUrl}/debuginfod/${linux}`, 'debuginfo', 'ab'.repeat(20));
+    expect(unknown.status).not.toBe(0);
+    const elsewhere = debuginfodFind(`${hangar.baseUrl}/debuginfod/${otherLinux}`, 'debuginfo', buildId);
+    expect(elsewhere.status).not.toBe(0);
+  });
+
+  it('when gdb debugs the stripped binary with DEBUGINFOD_URLS at Hangar, then it finds the source line of add()', () => {
+    const cache = fs.mkdtempSync(path.join(workDir, 'gdb-cache-'));
+    const gdb = spawnSync('gdb', ['-nx', '-batch', '-iex', 'set debuginfod enabled on', '-ex', 'info line add', strippedPath], {
+      env: { ...process.env, DEBUGINFOD_URLS: `${hangar.baseUrl}/debuginfod/${linux}`, DEBUGINFOD_CACHE_PATH: cache, HOME: workDir },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(gdb.stdout).toMatch(/Line 2 of ".*app\.c"/);
+  });
+
+  it('when gdb has no debuginfod URL, then the same command finds no line (the test above proves Hangar served it)', () => {
+    const gdb = spawnSync('gdb', ['-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'info line add', strippedPath], { env: { ...process.env, DEBUGINFOD_URLS: '' }, encoding: 'utf8', timeout: 60_000 });
+    expect(gdb.stdout + gdb.stderr).not.toMatch(/Line 2 of ".*app\.c"/);
+  });
+
+  it('when the token comes in the Authorization header, then GET and HEAD redirect to the bytes, which serve ranges', async () => {
+    const route = `/debuginfod/buildid/${buildId.toUpperCase()}/debuginfo`;
+    const head = await fetch(`${hangar.baseUrl}${route}`, { method: 'HEAD', headers: { authorization: `Bearer ${admin}` }, redirect: 'manual' });
+    expect(head.status).toBe(302);
+    const res = await api('GET', route, { token: admin });
+    expect(res.status).toBe(302);
+    const location = res.headers.get('location')!;
+    const range = await fetch(location, { headers: { range: 'bytes=0-3' } });
+    expect(range.status).toBe(206);
+    expect(Buffer.from(await range.arrayBuffer())).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  });
+
+  it('when a user with no role on the app asks by token, then 403 (as everywhere, existence is not hidden) and debuginfod-find gets nothing', async () => {
+    const stranger = await createUserWithToken(api, admin, 'stranger');
+    const res = await api('GET', `/debuginfod/buildid/${buildId}/debuginfo`, { token: stranger.token });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toEqual(expect.any(String));
+    expect(debuginfodFind(`${hangar.baseUrl}/debuginfod/${stranger.token}`, 'debuginfo', buildId).status).not.toBe(0);
+  });
+
+  it('when the id, credential or path is wrong, then a fast 4xx in the contract shape, never a 500', async () => {
+    const cases: Array<[string, string | undefined, number]> = [
+      [`/debuginfod/buildid/${buildId}/debuginfo`, undefined, 401],
+      [`/debuginfod/buildid/${buildId}/debuginfo`, 'not-a-token', 401],
+      [`/debuginfod/buildid/${'ab'.repeat(20)}/debuginfo`, admin, 404],
+      [`/debuginfod/${linux}/buildid/${buildId}/source/app.c`, undefined, 404],
+      [`/debuginfod/${linux}/buildid/${buildId}/sections`, undefined, 404],
+      [`/debuginfod/${linux}/buildid/abc/debuginfo`, undefined, 422],
+      [`/debuginfod/${linux}/buildid/${'a'.repeat(129)}/debuginfo`, undefined, 422],
+      [`/debuginfod/${linux}/buildid/..%2F..%2Fetc%2Fpasswd/debuginfo`, undefined, 422],
+      [`/debuginfod/no-such-key/buildid/${buildId}/debuginfo`, undefined, 404],
+      [`/debuginfod/${linux}/buildid/${'ab'.repeat(20)}/executable`, undefined, 404],
+    ];
+    for (const [route, token, status] of cases) {
+      const res = await api('GET', route, token ? { token } : {});
+      expect([route, res.status]).toEqual([route, status]);
+      expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+    }
+  });
+});
