@@ -35,5 +35,18 @@ module.exports = {
       globalSetup: '<rootDir>/libs/testing/src/jest-e2e-global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
     },
+    // The plan check reads what the three suites above recorded, so it runs
+    // after them, in a jest run of its own (scripts/test.mjs), never beside them.
+    ...(process.env.HANGAR_PLAN_CHECK === '1'
+      ? [
+          {
+            ...shared,
+            displayName: 'plans',
+            testMatch: ['<rootDir>/tests/plans/**/*.test.ts'],
+            globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+            globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
+          },
+        ]
+      : []),
   ],
 };

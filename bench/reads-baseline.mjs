@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'services', 'gateway', 'package.json'));
 const express = require('express');
 const mongoose = require(path.join(root, 'node_modules', 'mongoose'));
-const { anyOf } = require(path.join(root, 'libs/mongo/dist'));
+const { findEach } = require(path.join(root, 'libs/mongo/dist'));
 
 const [port, mongoUrl, prefix] = process.argv.slice(2);
 const appsDb = mongoose.createConnection(mongoUrl, { dbName: `${prefix}_apps`, bufferCommands: false });
@@ -71,8 +71,8 @@ app.get('/api/apps/version_exist', async (req, res) => {
 
 app.get('/api/apps/:id', async (req, res) => {
   // The same queries as Hangar's apps service (domain/views.ts): schemes and
-  // channels by their parents (equality for one, as @hangar/mongo's anyOf),
-  // collaborators with their users.
+  // channels by their parents (one equality query per parent, as @hangar/mongo's
+  // findEach: FerretDB serves no $in from an index), collaborators with their users.
   if (!(await authenticated(String(req.query.token ?? '')))) return res.status(401).json({ error: 'unauthorized' });
   const id = Number(req.params.id);
   const appDoc = await col(appsDb, 'apps').findOne({ _id: id, ...LIVE });
@@ -82,8 +82,8 @@ app.get('/api/apps/:id', async (req, res) => {
     col(appsDb, 'collaborators').find({ appId: id }).sort({ _id: 1 }).toArray(),
   ]);
   const [channels, users] = await Promise.all([
-    col(appsDb, 'channels').find({ schemeId: anyOf(schemes.map((s) => s._id)), ...LIVE }).sort({ _id: 1 }).toArray(),
-    col(usersDb, 'users').find({ _id: anyOf(collaborators.map((c) => c.userId)), ...LIVE }).sort({ _id: 1 }).toArray(),
+    findEach(schemes.map((s) => s._id), (schemeId) => col(appsDb, 'channels').find({ schemeId, ...LIVE }).toArray()),
+    findEach(collaborators.map((c) => c.userId), (_id) => col(usersDb, 'users').find({ _id, ...LIVE }).toArray()),
   ]);
   res.json({ ...appDoc, schemes, channels, collaborators, users: users.map((u) => ({ id: u._id, username: u.username, email: u.email })) });
 });

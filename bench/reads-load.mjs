@@ -11,10 +11,10 @@ const autocannon = require('autocannon');
  * 10 s counts as failed. Also returns the CPU each of `processes` spent per
  * request sent.
  */
-export async function load(url, { processes, durationS, connections = 100 }) {
+export async function load(url, { processes, durationS, connections = 100, requests, overallRate }) {
   await settle(processes);
   const before = cpuByProcess(processes);
-  const result = await autocannon({ url, connections, duration: durationS, timeout: 10 });
+  const result = await autocannon({ url, connections, duration: durationS, timeout: 10, ...(requests ? { requests } : {}), ...(overallRate ? { overallRate } : {}) });
   // The servers are still answering what was in flight when autocannon
   // stopped; their CPU is counted once they are idle, over every request sent.
   await settle(processes);
@@ -27,6 +27,7 @@ export async function load(url, { processes, durationS, connections = 100 }) {
     p50: answered ? result.latency.p50 : undefined,
     p99: answered ? result.latency.p99 : undefined,
     failed: result.non2xx + result.errors + result.timeouts,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count])),
     cpuMsPerRequest: Object.fromEntries(Object.keys(after).map((k) => [k, perRequest(after[k] - before[k])])),
   };
 }

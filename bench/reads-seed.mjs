@@ -76,5 +76,26 @@ export function createSeeder({ appsDb, releasesDb, seedChannelSlug, versionSortK
     get channelCount() {
       return extraChannels + 1;
     },
+    /**
+     * One more channel, of the queried app's scheme, holding `count` releases
+     * (the versions page of a long-lived nightly channel); returns its key.
+     */
+    bigChannelId: undefined,
+    async bigChannel(count) {
+      const id = FIRST_ID - 1;
+      this.bigChannelId = id;
+      const slug = `bench-big-${count}`;
+      await channels.insertOne({ ...channelTemplate, _id: id, name: `big ${count}`, slug, ensureKey: `id:${id}` });
+      for (let done = 0; done < count; ) {
+        const batch = [];
+        for (; batch.length < BATCH && done < count; done++) {
+          const releaseVersion = `2.${done % 50}`;
+          const buildVersion = String(done);
+          batch.push({ ...releaseTemplate, _id: FIRST_ID - 1_000_000 + done, version: done + 1, channelId: id, releaseVersion, buildVersion, versionKey: versionSortKey(releaseVersion, buildVersion), outbox: [], outboxPending: false });
+        }
+        await releases.insertMany(batch, { ordered: false });
+      }
+      return slug;
+    },
   };
 }

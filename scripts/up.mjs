@@ -4,32 +4,39 @@
 // S3, starts every service and the gateway, and stops them on Ctrl-C.
 // Plain JavaScript on purpose: it must run before anything is installed.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installDependenciesIfStale } from './install-dependencies.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+// Each long step says when it starts and how long it took: a first run on an
+// empty cache spends minutes here and should not look stuck.
+const timed = (title, fn) => {
+  const started = Date.now();
+  console.log(`${title}…`);
+  fn();
+  console.log(`${title}: done in ${Math.round((Date.now() - started) / 1000)} s`);
+};
 
-// Install when node_modules is missing or older than the lock file.
-const installedMarker = path.join(root, 'node_modules', '.package-lock.json');
-const lock = path.join(root, 'package-lock.json');
-if (!fs.existsSync(installedMarker) || fs.statSync(installedMarker).mtimeMs < fs.statSync(lock).mtimeMs) {
-  console.log('Installing dependencies…');
-  // Not `npm ci`: see .ci/run for the npm 11 lock-file bug it trips over.
-  run(npm, ['install', '--no-audit', '--no-fund']);
-}
+installDependenciesIfStale(root);
 
 // Incremental: only what changed since the last build is compiled again.
 // The end-to-end suite builds once up front and sets HANGAR_SKIP_BUILD, so
 // parallel test files do not compile the same outputs at the same time.
 if (process.env.HANGAR_SKIP_BUILD !== '1') {
-  console.log('Building…');
-  run(npm, ['run', '--silent', 'build']);
+  timed('Building (tsc -b)', () => run(npm, ['run', '--silent', 'build']));
 }
 
 const require = createRequire(import.meta.url);
 const { runSystem } = require(path.join(root, 'libs', 'infra', 'dist', 'index.js'));
-await runSystem(process.env);
+try {
+  await runSystem(process.env);
+} catch (err) {
+  // What the machine lacks (e.g. Go) is told in one message; a stack is for bugs.
+  if (err?.name !== 'SetupError') throw err;
+  console.error(`\n${err.message}`);
+  process.exit(1);
+}

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ApiClient, ApiResponse, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 import { WebhookReceiver } from './webhook-receiver';
@@ -84,6 +86,10 @@ interface Fixture {
   lockedKey: string;
   releaseId: number;
   debugFileId: number;
+  /** A Linux channel beside the iOS one, holding the ELF debug file. */
+  linuxKey: string;
+  /** A Windows channel beside it, holding the PDB. */
+  windowsKey: string;
   webhookId: number;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
@@ -199,7 +205,26 @@ const ROUTES: Record<string, RouteCase> = {
   getDebugFile: { access: app('member'), ok: 200, params: (f) => ({ id: f.debugFileId }), query: key },
   replaceDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], file: 'dsym-multi', params: (f) => ({ id: f.debugFileId }), form: key },
   deleteDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], params: (f) => ({ id: f.debugFileId }), query: key },
+
+  // Symbol servers: the fixture's ELF debug file by its build-id.
+  debuginfodWithToken: { access: app('member'), ok: 302, params: () => ({ build_id: elf.buildId, kind: 'debuginfo' }) },
+  debuginfodWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.linuxKey, build_id: elf.buildId, kind: 'debuginfo' }) },
+  dsymByUuidWithToken: { access: app('member'), ok: 302, params: () => ({ file: 'EA9BBF2DBFDD3CE085B21CBE7152FCA5.zip' }) },
+  dsymByUuidWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.channelKey, file: 'ea9bbf2d-bfdd-3ce0-85b2-1cbe7152fca5.zip' }) },
+  microsoftSymbolsWithToken: { access: app('member'), ok: 302, params: () => ({ file: 'app.pdb', id: pdb.id, again: 'app.pdb' }) },
+  microsoftSymbolsWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.windowsKey, file: 'app.pdb', id: pdb.id.toLowerCase(), again: 'app.pdb' }) },
+  breakpadWithToken: { access: app('member'), ok: 302, params: () => ({ module: 'iOS', module_id: BREAKPAD_ID, sym: 'iOS.sym' }) },
+  breakpadWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.channelKey, module: 'iOS', module_id: BREAKPAD_ID, sym: 'iOS.sym' }) },
 };
+
+/** A Breakpad symbol file of the fixture's iOS module (the single dSYM's arm64 UUID, age 0). */
+const BREAKPAD_ID = 'EA9BBF2DBFDD3CE085B21CBE7152FCA50';
+const BREAKPAD_SYM = `MODULE iOS arm64 ${BREAKPAD_ID} iOS\nINFO CODE_ID EA9BBF2DBFDD3CE085B21CBE7152FCA5\nFILE 0 main.m\nFUNC 1000 10 0 main\n1000 10 7 0\n`;
+
+/** A `.debug` file made with gcc and objcopy in beforeAll. */
+const elf = { buildId: '', debug: Buffer.alloc(0) };
+/** A PDB linked by lld from a MinGW build in beforeAll, with its symbol-server id (llvm-pdbutil's GUID and age). */
+const pdb = { id: '', data: Buffer.alloc(0) };
 
 function expectedStatus(route: RouteCase, caller: Caller): number {
   const access = route.access;
@@ -259,6 +284,17 @@ describe('authorization matrix over HTTP', () => {
     caller === 'none' ? undefined : caller === 'revoked' ? revokedToken : caller === 'admin' ? adminToken : people[caller].token;
 
   beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-matrix-elf-'));
+    fs.writeFileSync(path.join(dir, 'app.c'), 'int main(void) { return 0; }\n');
+    execFileSync('gcc', ['-g', '-Wl,--build-id', '-o', path.join(dir, 'app'), path.join(dir, 'app.c')]);
+    execFileSync('objcopy', ['--only-keep-debug', path.join(dir, 'app'), path.join(dir, 'app.debug')]);
+    elf.buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', path.join(dir, 'app')], { encoding: 'utf8' }))![1]!;
+    elf.debug = fs.readFileSync(path.join(dir, 'app.debug'));
+    execFileSync('x86_64-w64-mingw32-gcc', ['-g', '-fuse-ld=lld', `-Wl,--pdb=${path.join(dir, 'app.pdb')}`, '-o', path.join(dir, 'app.exe'), path.join(dir, 'app.c')]);
+    const summary = execFileSync('llvm-pdbutil', ['dump', '--summary', path.join(dir, 'app.pdb')], { encoding: 'utf8' });
+    pdb.id = `${/GUID: \{([0-9A-F-]+)\}/.exec(summary)![1]!.replace(/-/g, '')}${Number(/Age: (\d+)/.exec(summary)![1]).toString(16).toUpperCase()}`;
+    pdb.data = fs.readFileSync(path.join(dir, 'app.pdb'));
+    fs.rmSync(dir, { recursive: true, force: true });
     await receiver.start();
     hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000' });
     api = apiClient(hangar.baseUrl);
@@ -291,7 +327,7 @@ describe('authorization matrix over HTTP', () => {
   async function fixture(parts: Part[]): Promise<Fixture> {
     const want = new Set<Part>(parts);
     if (want.has('release') || want.has('debugFile') || want.has('webhook')) want.add('app');
-    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, webhookId: 0 };
+    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0 };
     const owner = people.owner.token;
     const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
       const r = await res;
@@ -323,6 +359,21 @@ describe('authorization matrix over HTTP', () => {
             ? made(api('POST', '/api/debug_files/upload', { token: owner, form: key(f), files: { file: { data: files.dsym, fileName: 'symbols.zip' } } }), 'debug file').then(
                 (r) => (f.debugFileId = r.body.id),
               )
+            : undefined,
+          want.has('debugFile')
+            ? made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'Windows', device_type: 'windows' } }), 'windows channel').then(async (windows) => {
+                f.windowsKey = windows.body.slug;
+                await made(api('POST', '/api/debug_files/upload', { token: owner, form: { channel_key: f.windowsKey }, files: { file: { data: pdb.data, fileName: 'app.pdb' } } }), 'PDB');
+              })
+            : undefined,
+          want.has('debugFile')
+            ? made(api('POST', '/api/debug_files/upload', { token: owner, form: key(f), files: { file: { data: Buffer.from(BREAKPAD_SYM), fileName: 'iOS.sym' } } }), 'Breakpad file')
+            : undefined,
+          want.has('debugFile')
+            ? made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'Linux', device_type: 'linux' } }), 'linux channel').then(async (linux) => {
+                f.linuxKey = linux.body.slug;
+                await made(api('POST', '/api/debug_files/upload', { token: owner, form: { channel_key: f.linuxKey }, files: { file: { data: elf.debug, fileName: 'app.debug' } } }), 'ELF debug file');
+              })
             : undefined,
           want.has('webhook')
             ? made(api('POST', `/api/apps/${f.appId}/webhooks`, { token: owner, form: { url: receiver.url('/fixture'), events: 'release.deleted' } }), 'webhook').then(

@@ -20,8 +20,12 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dataDir := flag.String("data-dir", ".hangar/ferretdb", "directory of the SQLite backend (created if missing)")
-	postgresURL := flag.String("postgresql-url", "", "use the PostgreSQL backend at this URL instead of SQLite")
+	postgresURL := flag.String("postgresql-url", "", "use the PostgreSQL backend at this URL instead of SQLite (or FERRETDB_POSTGRESQL_URL)")
 	flag.Parse()
+	// From the environment, the URL's password stays out of every user's `ps`.
+	if *postgresURL == "" {
+		*postgresURL = os.Getenv("FERRETDB_POSTGRESQL_URL")
+	}
 
 	cfg := ferretdb.Config{Listener: ferretdb.ListenerConfig{TCP: *listen}}
 	if *postgresURL != "" {

@@ -31,6 +31,8 @@ export const serviceBase = {
   HANGAR_VERSION: z.string().default('0.0.0-dev'),
   /** Prometheus metrics at `GET /metrics` on this port, apart from the service's own; 0 turns them off. */
   METRICS_PORT: port(9464),
+  /** Tests only: record every query shape here for the plan check (libs/mongo query-log.ts). */
+  HANGAR_QUERY_LOG_DIR: z.string().min(1).optional(),
 };
 
 /** S3-compatible object storage (MinIO, versitygw, AWS). */

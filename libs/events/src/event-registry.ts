@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 const id = z.number().int().positive();
 
+/** What a debug file's id is: the names symbol servers and crash tools use for them. */
+export const DEBUG_ID_TYPES = ['macho_uuid', 'proguard_uuid', 'gnu_build_id', 'breakpad_module_id', 'pdb_guid_age', 'pe_code_id'] as const;
+
 /**
  * Every event Hangar publishes, with its payload schema: the public contract
  * downstream systems subscribe to (docs/events.md). Subjects are
@@ -60,6 +63,11 @@ export const EVENT_REGISTRY = {
       release_version: z.string(),
       build_version: z.string(),
       uuids: z.array(z.string()),
+      // Added with the symbol servers (issue 18); optional so events recorded before still pass.
+      /** dsym | proguard | elf | breakpad | pdb | pe */
+      kind: z.string().optional(),
+      /** Each id with what it is, as symbol servers are asked by it. */
+      debug_ids: z.array(z.object({ type: z.enum(DEBUG_ID_TYPES), id: z.string() })).optional(),
     }),
   },
   'debug_file.deleted': {

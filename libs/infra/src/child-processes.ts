@@ -19,6 +19,9 @@ export interface SpawnOptions {
   logFile?: string;
   /** Inherit stdout/stderr instead (the launcher's services). */
   inheritOutput?: boolean;
+  /** Run as this user (PostgreSQL refuses to run as root). */
+  uid?: number;
+  gid?: number;
 }
 
 const running = new Set<ManagedProcess>();
@@ -41,6 +44,8 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     cwd: options.cwd,
     stdio,
     detached: true,
+    uid: options.uid,
+    gid: options.gid,
   });
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();

@@ -4,10 +4,15 @@ import path from 'node:path';
 import { ManagedProcess, spawnManaged } from './child-processes';
 import { ferretdbBinary, natsServerBinary, versitygwBinary } from './go-tools';
 import { isListening, waitFor } from './net';
+import { ferretdbPostgresUrl, resolvePostgres } from './postgres';
+import { installIndexTwins } from './postgres-index-twins';
+import { migrateSqliteData, sqliteDataDir } from './sqlite-migration';
 
 /** Where each dependency of Hangar is reached. */
 export interface Infrastructure {
   mongoUrl: string;
+  /** The PostgreSQL under a FerretDB started here (for plan checks); absent otherwise. */
+  postgresUrl?: string;
   natsUrl: string;
   s3: { endpoint: string; accessKey: string; secretKey: string };
   /** Human-readable origin of each, for the launcher's banner. */
@@ -45,6 +50,7 @@ export async function resolveInfrastructure({ dataDir, env = process.env, log = 
     const s3 = await resolveS3(env, dataDir, logsDir, started, log);
     return {
       mongoUrl: mongo.url,
+      postgresUrl: mongo.postgresUrl,
       natsUrl: nats.url,
       s3: s3.s3,
       origins: { mongo: mongo.origin, nats: nats.origin, s3: s3.origin },
@@ -61,21 +67,60 @@ async function stopAll(processes: ManagedProcess[]): Promise<void> {
   processes.length = 0;
 }
 
-async function resolveMongo(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {
+async function resolveMongo(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  logsDir: string,
+  started: ManagedProcess[],
+  log: (l: string) => void,
+): Promise<{ url: string; origin: string; postgresUrl?: string }> {
   if (env.MONGO_URL) return { url: env.MONGO_URL, origin: 'MONGO_URL' };
-  const url = `mongodb://${HOST}:${DEFAULT_PORTS.mongo}`;
-  if (await isListening(HOST, DEFAULT_PORTS.mongo)) return { url, origin: `already running on ${HOST}:${DEFAULT_PORTS.mongo}` };
+  // HANGAR_MONGO_PORT: another port than 27017, e.g. for a second installation beside a running one.
+  const port = env.HANGAR_MONGO_PORT ? Number(env.HANGAR_MONGO_PORT) : DEFAULT_PORTS.mongo;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`HANGAR_MONGO_PORT must be a port number, not ${env.HANGAR_MONGO_PORT}`);
+  const url = `mongodb://${HOST}:${port}`;
+  if (await isListening(HOST, port)) return { url, origin: `already running on ${HOST}:${port}` };
+  const engine = databaseEngine(env);
+  if (engine === 'sqlite') {
+    await startFerretdb(['-data-dir', sqliteDataDir(dataDir)], 'ferretdb', logsDir, started, log, port);
+    return { url, origin: `FerretDB on SQLite started here (${sqliteDataDir(dataDir)}; scans every collection)` };
+  }
+  const postgres = await resolvePostgres(env, dataDir, logsDir, started, log);
+  const twins = await installIndexTwins(postgres.url);
+  if (!twins.trigger) log('PostgreSQL role is not a superuser: index twins are added at each start, not as indexes are created');
+  await startFerretdb([], 'ferretdb', logsDir, started, log, port, { FERRETDB_POSTGRESQL_URL: ferretdbPostgresUrl(postgres.url) });
+  await migrateSqliteData({ dataDir, logsDir, targetUrl: url, log });
+  return { url, origin: `FerretDB on ${postgres.origin}`, postgresUrl: postgres.url };
+}
+
+/** `HANGAR_DB_ENGINE`: `postgresql` (default, index-served) or `sqlite` (FerretDB's scanning backend, kept for comparison). */
+export function databaseEngine(env: NodeJS.ProcessEnv): 'postgresql' | 'sqlite' {
+  const engine = env.HANGAR_DB_ENGINE ?? 'postgresql';
+  if (engine !== 'postgresql' && engine !== 'sqlite') throw new Error(`HANGAR_DB_ENGINE must be postgresql or sqlite, not ${engine}`);
+  return engine;
+}
+
+async function startFerretdb(
+  backendArgs: string[],
+  name: string,
+  logsDir: string,
+  started: ManagedProcess[],
+  log: (l: string) => void,
+  port: number = DEFAULT_PORTS.mongo,
+  env: NodeJS.ProcessEnv = {},
+) {
   const binary = ferretdbBinary();
-  log(`Starting FerretDB on ${HOST}:${DEFAULT_PORTS.mongo}`);
+  log(`Starting FerretDB on ${HOST}:${port}`);
   const child = spawnManaged({
-    name: 'ferretdb',
+    name,
     command: binary,
-    args: ['-listen', `${HOST}:${DEFAULT_PORTS.mongo}`, '-data-dir', path.join(dataDir, 'ferretdb')],
-    logFile: path.join(logsDir, 'ferretdb.log'),
+    args: ['-listen', `${HOST}:${port}`, ...backendArgs],
+    env: { ...process.env, ...env },
+    logFile: path.join(logsDir, `${name}.log`),
   });
   started.push(child);
-  await waitFor('FerretDB', () => isListening(HOST, DEFAULT_PORTS.mongo), { timeoutMs: 30_000 });
-  return { url, origin: `FerretDB started here (${path.join(dataDir, 'ferretdb')})` };
+  await waitFor('FerretDB', () => isListening(HOST, port), { timeoutMs: 30_000 });
+  return child;
 }
 
 async function resolveNats(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {

@@ -1,5 +1,6 @@
 import mongoose, { Connection } from 'mongoose';
 import type { Logger } from '@hangar/logger';
+import { recordQueries } from './query-log';
 
 export interface MongoOptions {
   url: string;
@@ -8,6 +9,8 @@ export interface MongoOptions {
   logger: Logger;
   /** How long an operation waits for a server before failing (→ 503). */
   serverSelectionTimeoutMs?: number;
+  /** Tests only: where to record query shapes for the plan check. */
+  queryLogDir?: string;
 }
 
 /**
@@ -15,7 +18,8 @@ export interface MongoOptions {
  * is away: a request fails fast with Unavailable instead of hanging, and the
  * driver reconnects by itself when the server returns.
  */
-export async function connectMongo({ url, dbName, logger, serverSelectionTimeoutMs = 3_000 }: MongoOptions): Promise<Connection> {
+export async function connectMongo({ url, dbName, logger, serverSelectionTimeoutMs = 3_000, queryLogDir }: MongoOptions): Promise<Connection> {
+  if (queryLogDir) recordQueries(queryLogDir, dbName);
   const connection = mongoose.createConnection(url, {
     dbName,
     bufferCommands: false,

@@ -2,4 +2,5 @@ export * from './connection';
 export * from './counters';
 export * from './mongo-errors';
 export * from './job-turns';
-export * from './any-of';
+export * from './query-log';
+export * from './find-each';

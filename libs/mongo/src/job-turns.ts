@@ -8,6 +8,8 @@ interface TurnDocument {
   claimedAt: Date;
 }
 
+const indexed = new WeakSet<Connection>();
+
 /**
  * One replica per turn of a periodic job (e.g. the orphan janitor's interval): the replica
  * whose insert of `<job>:<turn>` lands has the turn, the others skip it. An insert with an
@@ -17,6 +19,11 @@ interface TurnDocument {
  */
 export async function claimTurn(connection: Connection, job: string, turn: number): Promise<boolean> {
   const turns = connection.collection<TurnDocument>('job_turns');
+  if (!indexed.has(connection)) {
+    // The sweep of past claims below filters on `job`: an index serves it (the plan check, tests/plans).
+    await turns.createIndex({ job: 1, turn: 1 });
+    indexed.add(connection);
+  }
   try {
     await turns.insertOne({ _id: `${job}:${turn}`, job, turn, claimedAt: new Date() });
   } catch (err) {

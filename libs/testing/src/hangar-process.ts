@@ -27,9 +27,18 @@ export interface RunningHangar {
  * data. The bucket matters beyond tidiness: the storage janitors remove objects
  * their own databases do not know, so two installations must never share one.
  */
-export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningHangar> {
+export interface StartOptions {
+  /** Use this data dir (a restart on the same data) instead of a new one. */
+  dataDir?: string;
+  /** Leave the data dir in place on stop(), for a later start on it. */
+  keepDataDir?: boolean;
+}
+
+export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<RunningHangar> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-'));
+  // mkdtemp makes it 0700: a PostgreSQL the launcher starts runs as the postgres user and must get in.
+  fs.chmodSync(dataDir, 0o755);
   const adminToken = `hgr_${uniqueName('e2e-admin-token').replace(/[^A-Za-z0-9]/g, '')}`;
   const adminPassword = 'e2e-admin-password';
   const prefix = uniqueName('e2e').replace(/-/g, '_');
@@ -76,7 +85,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const code = await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
   };

@@ -5,3 +5,5 @@ export * from './api-users';
 export * from './hostile-bytes';
 export * from './openapi-validator';
 export * from './probes';
+export * from './query-sites';
+export * from './query-plans';

@@ -23,6 +23,7 @@ export default async function globalSetup(): Promise<void> {
   });
   holder.__hangarInfra = infra;
   process.env.MONGO_URL = infra.mongoUrl;
+  if (infra.postgresUrl) process.env.HANGAR_TEST_POSTGRES_URL = infra.postgresUrl;
   process.env.NATS_URL = infra.natsUrl;
   process.env.S3_ENDPOINT = infra.s3.endpoint;
   process.env.S3_ACCESS_KEY = infra.s3.accessKey;

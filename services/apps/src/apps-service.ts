@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { GENERATION_KEYS, Generations, ValidatedCache, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
 import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
@@ -37,9 +38,45 @@ export interface RunningAppsService {
   stop(): Promise<void>;
 }
 
+/**
+ * GetApp answered from memory while the apps and users generations are
+ * unchanged: the permission check, the app's schemes, channels and
+ * collaborators, and the collaborators' names from the users service are all
+ * read again after any write to either. Keyed by the caller too, since what
+ * the permission check decides depends on who asks.
+ */
+function cachingAppViews(handlers: apps.AppsServiceImplementation, generations: Generations, config: AppsConfig): apps.AppsServiceImplementation {
+  if (config.APP_VIEW_CACHE_SIZE === 0) return handlers;
+  const views = new ValidatedCache<apps.App>({ generations, capacity: config.APP_VIEW_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS });
+  const getApp = handlers.getApp.bind(handlers);
+  return {
+    ...handlers,
+    getApp: (req, context) =>
+      views.get(`${req.actor?.userId ?? 0}:${req.actor?.role ?? ''}:${req.id}`, [GENERATION_KEYS.apps, GENERATION_KEYS.users], async () => getApp(req, context)),
+  };
+}
+
+/** RPCs that never write; every other one bumps the apps generation. */
+const APPS_READ_ONLY = new Set([
+  'getApp',
+  'listApps',
+  'getScheme',
+  'listSchemes',
+  'getChannel',
+  'listChannels',
+  'listCollaborators',
+  'getCollaborator',
+  'resolveChannel',
+  'checkPermission',
+  'verifyChannelPassword',
+  'getWebhook',
+  'listWebhooks',
+  'listDeliveries',
+]);
+
 /** Wires the apps service: database, events, users client, gRPC. main.ts and the component tests both start it here. */
 export async function startAppsService(config: AppsConfig, logger: Logger, metrics?: Metrics): Promise<RunningAppsService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const appDocs = appModel(connection);
   const schemeDocs = schemeModel(connection);
   const channelDocs = channelModel(connection);
@@ -93,13 +130,17 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     },
   };
 
-  await events.consume(userDeletedConsumer(deps.collaborators));
+  // Releases caches channel contexts: every write here is seen by its next request on any replica.
+  const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
+  const bump = bumpingQuietly(generations, [GENERATION_KEYS.apps], (err) => logger.warn({ err }, 'Could not bump the apps generation; retrying'));
+
+  await events.consume(userDeletedConsumer(deps.collaborators, bump));
   const webhookEvents = webhookEventConsumers(deps, { releases: releasesClient, publicBaseUrl: config.PUBLIC_BASE_URL, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, logger });
   for (const handler of webhookEvents) await events.consume(handler);
   dispatcher.start();
 
   const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
-  server.add(apps.AppsServiceDefinition, appsHandlers(deps));
+  server.add(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps), generations, config), APPS_READ_ONLY, bump));
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

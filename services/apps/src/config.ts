@@ -1,4 +1,4 @@
-import { grpcTarget, loadConfig, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+import { grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -7,6 +7,10 @@ const schema = z.object({
   MONGO_DB: z.string().default('hangar_apps'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
+  /** GetApp answers kept in memory (per caller and app) while nothing changed (apps-service.ts); 0 keeps none. */
+  APP_VIEW_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
+  /** The longest a cached answer is used without being read again, whatever the generations say. */
+  CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** Collaborators answer with their user's name and email, from the users service. */
   USERS_GRPC_TARGET: grpcTarget.default('users:50051'),
   /** Deadline of every call to the users service. */

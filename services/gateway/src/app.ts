@@ -16,6 +16,7 @@ import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.ro
 import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { schemesRoutes } from './routes/schemes.routes';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
+import { symbolsRoutes } from './routes/symbols.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
@@ -57,6 +58,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
   app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
+  app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
   app.use(tokensRoutes(clients));

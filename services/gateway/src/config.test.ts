@@ -1,7 +1,7 @@
 import { loadGatewayConfig } from './config';
 
 // What every gateway needs; the rest takes its defaults.
-const REQUIRED = { S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY: 'access', S3_SECRET_KEY: 'secret' };
+const REQUIRED = { S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY: 'access', S3_SECRET_KEY: 'secret', NATS_URL: 'nats://127.0.0.1:4222' };
 
 describe('gateway config: connection timeouts', () => {
   it('when nothing is set, then a 4 GiB upload at 10 MB/s fits in the request timeout (Node’s own 5 minutes cut it off)', () => {

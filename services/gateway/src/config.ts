@@ -1,4 +1,4 @@
-import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, port, serviceBase, storageFields, z } from '@hangar/config';
+import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -10,6 +10,12 @@ const schema = z.object({
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
   RELEASES_GRPC_TARGET: grpcTarget.default('releases:50051'),
   DEBUG_FILES_GRPC_TARGET: grpcTarget.default('debug-files:50051'),
+  /** NATS holds the generations that keep the gateway's token cache exact (libs/cache). */
+  NATS_URL: natsUrl,
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
+  /** Tokens remembered per gateway (SHA-256 digests → their user), and the longest one is kept. */
+  AUTH_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
+  AUTH_CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** Deadline of every call to a service: past it the client gets a 503, never a hang. */
   GRPC_DEADLINE_MS: milliseconds(10_000),
   HANGAR_VCS_REF: z.string().default('unknown'),

@@ -5,6 +5,9 @@ import { createLogger } from '@hangar/logger';
 import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
+import { openGenerations } from '@hangar/cache';
+import { connectEventBus } from '@hangar/events';
+import { cachingAuthentication } from './clients/cached-authentication';
 import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
 
@@ -25,6 +28,11 @@ async function main(): Promise<void> {
     config.GRPC_DEADLINE_MS,
     metrics,
   );
+  const bus = await connectEventBus(config.NATS_URL, 'gateway', logger);
+  const generations = await openGenerations(bus.nc, config.NATS_SUBJECT_PREFIX);
+  if (config.AUTH_CACHE_SIZE > 0) {
+    clients.users = cachingAuthentication(clients.users, generations, { capacity: config.AUTH_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS });
+  }
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config);
@@ -67,6 +75,7 @@ async function main(): Promise<void> {
           }),
       },
       { name: 'metrics', run: () => metricsServer.stop() },
+      { name: 'nats', run: () => bus.nc.drain() },
     ],
     { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
   );

@@ -15,6 +15,12 @@ const schema = z.object({
   /** Run package-parsing workers in this process (scale parsing by scaling this service). */
   PARSE_WORKER_ENABLED: booleanFlag(true),
   PARSE_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Releases kept in memory for the version queries, over all channels (domain/channel-releases.ts); 0 keeps none. */
+  RELEASES_CACHE_MAX_DOCS: z.coerce.number().int().min(0).default(20_000),
+  /** Channel contexts (key or id → channel, scheme, app) kept in memory (clients/cached-apps-client.ts). */
+  CHANNEL_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
+  /** The longest a cached copy is used without being read again, whatever the generations say. */
+  CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** How long an upload waits for a worker's answer. */
   PARSE_TIMEOUT_MS: milliseconds(120_000),
 });

@@ -1,4 +1,7 @@
 import type { Connection } from 'mongoose';
+import { GENERATION_KEYS, bumpingQuietly, openGenerations } from '@hangar/cache';
+import { cachingChannelResolution } from './clients/cached-apps-client';
+import { ChannelReleases } from './domain/channel-releases';
 import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
@@ -27,7 +30,7 @@ export interface RunningReleasesService {
 
 /** Wires the releases service: database, storage, events, parsing workers, gRPC. */
 export async function startReleasesService(config: ReleasesConfig, logger: Logger, metrics?: Metrics): Promise<RunningReleasesService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const releaseDocs = releaseModel(connection);
   await syncIndexes(connection);
 
@@ -44,10 +47,17 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   });
   const { bus, relay } = events;
 
-  const repository = new ReleasesRepository(connection, releaseDocs);
+  // Version queries and channel look-ups are answered from memory while their
+  // generations (NATS KV, shared by every replica) are unchanged.
+  const generations = await openGenerations(bus.nc, config.NATS_SUBJECT_PREFIX);
+  const bumpChannel = (channelId: number) =>
+    bumpingQuietly(generations, [GENERATION_KEYS.channelReleases(channelId)], (err) => logger.warn({ err, channelId }, 'Could not bump a channel generation; retrying'))();
+  const repository = new ReleasesRepository(connection, releaseDocs, bumpChannel);
+  const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
   const deps: ReleasesDeps = {
     releases: repository,
-    apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics }),
+    channelReleases: new ChannelReleases(repository, generations, { maxDocuments: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
+    apps: config.CHANNEL_CACHE_SIZE > 0 ? cachingChannelResolution(appsClient, generations, { capacity: config.CHANNEL_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS }) : appsClient,
     storage,
     parse: parseRouter({
       nc: bus.nc,

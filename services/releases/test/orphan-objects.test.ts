@@ -65,7 +65,7 @@ describe('releases: orphan objects', () => {
     for (const k of [live.pkg, live.icon, tombstoned.pkg, tombstoned.icon, orphans.pkg, orphans.icon, foreign]) await storage.putBuffer(k, Buffer.from(k));
     await record(repository, live.pkg, live.icon);
     const deleted = await record(repository, tombstoned.pkg, tombstoned.icon);
-    await repository.markDeleted(deleted._id, createEnvelope('release.deleted', { release_id: deleted._id, app_id: 1, scheme_id: 1, channel_id: deleted.channelId }, 'releases'));
+    await repository.markDeleted(deleted, createEnvelope('release.deleted', { release_id: deleted._id, app_id: 1, scheme_id: 1, channel_id: deleted.channelId }, 'releases'));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, key('packages', 'killed-mid-stream'), {});
     await sleep(3_000);
     const young = key('packages', 'young');

@@ -58,6 +58,9 @@ describe('releases: retained builds and cascades', () => {
         S3_BUCKET: bucket,
         PARSE_WORKER_ENABLED: 'false',
         METRICS_PORT: '0',
+        // The stand-in apps service changes contexts without bumping the apps generation
+        // as the real one does, and these tests count its resolveChannel calls: no cache.
+        CHANNEL_CACHE_SIZE: '0',
       }),
       logger,
     );

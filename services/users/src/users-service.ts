@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { GENERATION_KEYS, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
 import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
@@ -13,6 +14,9 @@ import { UsersRepository } from './data/users.repository';
 import type { UsersDeps } from './domain/manage-users';
 import { usersHandlers } from './grpc/users.handlers';
 
+/** RPCs that never write; every other one bumps the users generation. */
+const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens']);
+
 export interface RunningUsersService {
   port: number;
   deps: UsersDeps;
@@ -24,7 +28,7 @@ export interface RunningUsersService {
 
 /** Wires the users service: database, events, gRPC. main.ts and the component tests both start it here. */
 export async function startUsersService(config: UsersConfig, logger: Logger, metrics?: Metrics): Promise<RunningUsersService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger });
+  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const userDocs = userModel(connection);
   const tokenDocs = tokenModel(connection);
   await syncIndexes(connection);
@@ -38,8 +42,12 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
     onEventsRecorded: () => relay.poke(),
   };
 
+  // Gateways cache token → user; every write here must be seen by their next request.
+  const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
+  const bump = bumpingQuietly(generations, [GENERATION_KEYS.users], (err) => logger.warn({ err }, 'Could not bump the users generation; retrying'));
+
   const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
-  server.add(users.UsersServiceDefinition, usersHandlers(deps));
+  server.add(users.UsersServiceDefinition, bumpAfterWrites(usersHandlers(deps), USERS_READ_ONLY, bump));
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { nextSequence } from '@hangar/mongo';
+import { findEach, nextSequence } from '@hangar/mongo';
 import { AppDocument, AppModel } from './app.model';
 
 /** Live apps only: tombstoned (deleted) ones are invisible everywhere. */
@@ -34,12 +34,20 @@ export class AppsRepository {
     return this.apps.find({ name, _id: { $in: ids }, ...LIVE }).sort({ _id: 1 }).lean<AppDocument[]>();
   }
 
-  /** Newest first; `ids` limits the page to those apps (undefined: all). */
+  /**
+   * Newest first; `ids` limits the page to those apps (undefined: all). A
+   * user's apps are read one by id (findEach: FerretDB serves no `$in` from an
+   * index) and sorted here; they are the apps the user collaborates on, few.
+   */
   async page(ids: number[] | undefined, skip: number, limit: number): Promise<{ apps: AppDocument[]; total: number }> {
-    const filter = ids === undefined ? LIVE : { _id: { $in: ids }, ...LIVE };
+    if (ids !== undefined) {
+      const apps = await findEach(ids, (id) => this.apps.find({ _id: id, ...LIVE }).lean<AppDocument[]>());
+      apps.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id);
+      return { apps: apps.slice(skip, skip + limit), total: apps.length };
+    }
     const [apps, total] = await Promise.all([
-      this.apps.find(filter).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<AppDocument[]>(),
-      this.apps.countDocuments(filter),
+      this.apps.find(LIVE).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<AppDocument[]>(),
+      this.apps.countDocuments(LIVE),
     ]);
     return { apps, total };
   }

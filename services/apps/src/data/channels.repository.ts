@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AlreadyExists } from '@hangar/errors';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { anyOf, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { findEach, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import { LIVE } from './apps.repository';
 import { ChannelDocument, ChannelModel } from './channel.model';
 
@@ -50,8 +50,9 @@ export class ChannelsRepository {
     return this.channels.findOne({ schemeId, deviceType, ...LIVE }).sort({ _id: 1 }).lean<ChannelDocument>();
   }
 
-  listBySchemes(schemeIds: number[]): Promise<ChannelDocument[]> {
-    return this.channels.find({ schemeId: anyOf(schemeIds), ...LIVE }).sort({ _id: 1 }).lean<ChannelDocument[]>();
+  async listBySchemes(schemeIds: number[]): Promise<ChannelDocument[]> {
+    const channels = await findEach(schemeIds, (schemeId) => this.channels.find({ schemeId, ...LIVE }).lean<ChannelDocument[]>());
+    return channels.sort((a, b) => a._id - b._id);
   }
 
   async update(id: number, changes: ChannelChanges): Promise<ChannelDocument | null> {

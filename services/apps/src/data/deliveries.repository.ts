@@ -1,11 +1,13 @@
 import type { Connection } from 'mongoose';
-import { isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { findEach, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import type { AttemptDocument, AttemptModel, DeliveryDocument, DeliveryModel } from './webhook-delivery.model';
 
 export type NewDelivery = Omit<DeliveryDocument, 'createdAt' | 'updatedAt'>;
 export type AttemptResult = Pick<AttemptDocument, 'statusCode' | 'success' | 'error' | 'durationMs'>;
 
 /** Deliveries and their attempts. Every claim is a unique insert: FerretDB updates are not atomic, inserts are. */
+const FINISHED_STATES = ['delivered', 'failed'] as const;
+
 export class DeliveriesRepository {
   constructor(
     private readonly connection: Connection,
@@ -86,11 +88,18 @@ export class DeliveriesRepository {
 
   /** Finished deliveries older than `before`, with their attempts. */
   async removeFinishedBefore(before: Date): Promise<number> {
-    const old = await this.deliveries.find({ state: { $ne: 'pending' }, updatedAt: { $lt: before } }, { _id: 1 }).limit(1_000).lean<{ _id: string }[]>();
+    // One equality query per finished state, each served by the { state, nextAttemptAt } index
+    // (FerretDB pushes no `$ne` or `$in` down to an index).
+    const old = await findEach(FINISHED_STATES, (state) =>
+      this.deliveries.find({ state, updatedAt: { $lt: before } }, { _id: 1 }).limit(1_000).lean<{ _id: string }[]>(),
+    );
     if (old.length === 0) return 0;
     const ids = old.map((d) => d._id);
-    await this.attempts.deleteMany({ deliveryId: { $in: ids } });
-    await this.deliveries.deleteMany({ _id: { $in: ids } });
+    await findEach(ids, async (deliveryId) => {
+      await this.attempts.deleteMany({ deliveryId });
+      await this.deliveries.deleteOne({ _id: deliveryId });
+      return [];
+    });
     return ids.length;
   }
 }

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { anyOf, nextSequence } from '@hangar/mongo';
+import { findEach, nextSequence } from '@hangar/mongo';
 import { LIVE } from './apps.repository';
 import { SchemeDocument, SchemeModel } from './scheme.model';
 
@@ -31,8 +31,9 @@ export class SchemesRepository {
     return this.schemes.findOne({ appId, name, ...LIVE }).sort({ _id: 1 }).lean<SchemeDocument>();
   }
 
-  listByApps(appIds: number[]): Promise<SchemeDocument[]> {
-    return this.schemes.find({ appId: anyOf(appIds), ...LIVE }).sort({ _id: 1 }).lean<SchemeDocument[]>();
+  async listByApps(appIds: number[]): Promise<SchemeDocument[]> {
+    const schemes = await findEach(appIds, (appId) => this.schemes.find({ appId, ...LIVE }).lean<SchemeDocument[]>());
+    return schemes.sort((a, b) => a._id - b._id);
   }
 
   update(id: number, changes: SchemeChanges): Promise<SchemeDocument | null> {

@@ -3,6 +3,13 @@ import { FieldErrors, InvalidArgument } from '@hangar/errors';
 
 type Source = Record<string, unknown> | undefined;
 
+/**
+ * No text Hangar stores or looks up may hold U+0000: PostgreSQL's jsonb (under
+ * the default engine) cannot, so such a value would fail in the database as a
+ * 500 instead of being refused here as the bad input it is.
+ */
+const NUL_PROBLEM = 'must not contain NUL characters';
+
 /** A path or query id: a positive integer, else 422 naming the parameter. */
 export function parseId(value: unknown, name = 'id'): number {
   // Sixteen digits reach past 2^53: `9999999999999999` became 1e16, which the services' int64
@@ -26,6 +33,10 @@ export function readTextFields<K extends string>(body: Source, names: readonly K
       entry[name] = ['must be a string'];
       continue;
     }
+    if (value.includes('\0')) {
+      entry[name] = [NUL_PROBLEM];
+      continue;
+    }
     out[name] = value;
   }
   if (Object.keys(entry).length > 0) throw new InvalidArgument(`Invalid fields: ${Object.keys(entry).join(', ')}`, entry);
@@ -44,5 +55,6 @@ export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw InvalidArgument.field(name, 'must be given once');
+  if (value.includes('\0')) throw InvalidArgument.field(name, NUL_PROBLEM);
   return value;
 }

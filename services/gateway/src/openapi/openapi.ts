@@ -260,7 +260,7 @@ const schemas: Record<string, JsonSchema> = {
   DebugFile: object({
     id: int(),
     app_name: str(),
-    device_type: str('ios or android'),
+    device_type: str('ios, android, or linux (ELF debug files)'),
     release_version: str(),
     build_version: str(),
     file_url: { type: 'string', format: 'uri', description: 'Downloads this exact file (needs its channel key, which the URL carries).' },
@@ -340,10 +340,34 @@ function op(operationId: string, tag: string, summary: string, responses: Operat
 const versionOp = (operationId: string): Operation =>
   op(operationId, 'System', 'Running version', { '200': ok('Version', ref('VersionInfo')) }, { security: NO_TOKEN });
 
+/** The answer to a conditional GET whose If-None-Match still names the content. */
+const NOT_MODIFIED = { description: 'Not modified: the ETag sent in If-None-Match still names this content' };
+
 const downloadResponses = (what: string, contentType: string): Operation['responses'] => ({
   '200': { description: `${what}, streamed by the gateway (DOWNLOAD_REDIRECT=false)`, content: { [contentType]: {} } },
   '302': { description: `Redirect to a short-lived storage URL of ${what}`, headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } },
 });
+
+const symbolResponses: Operation['responses'] = {
+  ...downloadResponses('the file', 'application/octet-stream'),
+  '206': { description: 'A range of the file, streamed by the gateway (DOWNLOAD_REDIRECT=false)', content: { 'application/octet-stream': {} } },
+};
+const buildIdParam: Parameter = { name: 'build_id', in: 'path', required: true, description: 'GNU build-id, hex', schema: { type: 'string' } };
+const debuginfodKindParam: Parameter = { name: 'kind', in: 'path', required: true, description: 'debuginfo or executable', schema: { type: 'string', enum: ['debuginfo', 'executable'] } };
+
+const breakpadParams: Parameter[] = [
+  { name: 'module', in: 'path', required: true, description: 'The module\'s debug file name (`app`, `app.pdb`)', schema: { type: 'string' } },
+  { name: 'module_id', in: 'path', required: true, description: 'The module id: GUID and age, 33 to 40 hex digits', schema: { type: 'string' } },
+  { name: 'sym', in: 'path', required: true, description: 'The module name without .pdb/.exe/.dll, then `.sym`', schema: { type: 'string' } },
+];
+
+const dsymFileParam: Parameter = { name: 'file', in: 'path', required: true, description: '`<UUID>.zip`', schema: { type: 'string' } };
+
+const microsoftParams: Parameter[] = [
+  { name: 'file', in: 'path', required: true, description: 'The file name as uploaded (`app.pdb`, `app.exe`)', schema: { type: 'string' } },
+  { name: 'id', in: 'path', required: true, description: 'A PDB\'s GUID (32 hex digits) then its age in hex, or a PE\'s TimeDateStamp (8 hex digits) then its SizeOfImage in hex', schema: { type: 'string' } },
+  { name: 'again', in: 'path', required: true, description: 'The file name again', schema: { type: 'string' } },
+];
 
 const paths: Record<string, PathItem> = {
   '/version': { get: versionOp('getVersion') },
@@ -585,7 +609,11 @@ const paths: Record<string, PathItem> = {
       'getReleaseIcon',
       'Install',
       "The release's icon (a default one when the package has none)",
-      { ...downloadResponses('the icon', 'image/png'), '200': { description: 'The icon (PNG), or the default icon (SVG)', content: { 'image/png': {}, 'image/svg+xml': {} } }, ...errors(404, 422, 503) },
+      {
+        '200': { description: 'The icon (PNG), or the default icon (SVG). A stored icon never changes at this URL: ETag and `Cache-Control: immutable`', content: { 'image/png': {}, 'image/svg+xml': {} } },
+        '304': NOT_MODIFIED,
+        ...errors(404, 422, 503),
+      },
       { security: NO_TOKEN },
     ),
   },
@@ -599,7 +627,7 @@ const paths: Record<string, PathItem> = {
   },
   '/api/releases/{id}/qrcode': {
     parameters: [pathId('id', 'Release id')],
-    get: op('getReleaseQrCode', 'Install', 'QR code of the release page URL', { '200': { description: 'PNG', content: { 'image/png': {} } }, ...errors(404, 422, 503) }, {
+    get: op('getReleaseQrCode', 'Install', 'QR code of the release page URL', { '200': { description: 'PNG; the same at this URL for as long as the release exists: ETag and `Cache-Control: immutable`', content: { 'image/png': {} } }, '304': NOT_MODIFIED, ...errors(404, 422, 503) }, {
       security: NO_TOKEN,
       parameters: [query('size', 'Pixels, 64..1024 (default 256)', false, { type: 'string', pattern: '^[0-9]+$' })],
     }),
@@ -663,6 +691,67 @@ const paths: Record<string, PathItem> = {
     }),
   },
 
+  // Symbol servers: the layouts debuggers and crash tools already read (docs/symbol-servers.md).
+  '/debuginfod/buildid/{build_id}/{kind}': {
+    parameters: [buildIdParam, debuginfodKindParam],
+    get: op('debuginfodWithToken', 'Symbol servers', 'debuginfod: an ELF file by GNU build-id', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: [{ bearer: [] }, { token: [] }],
+      description: 'What a debuginfod client (`DEBUGINFOD_URLS`) asks for. `debuginfo`: a file with DWARF; `executable`: a file with code. Files of every app the token may read.',
+    }),
+  },
+  '/debuginfod/{credential}/buildid/{build_id}/{kind}': {
+    parameters: [
+      { name: 'credential', in: 'path', required: true, description: 'An access token or a channel key, for clients that can only be given a URL', schema: { type: 'string' } },
+      buildIdParam,
+      debuginfodKindParam,
+    ],
+    get: op('debuginfodWithCredentialInPath', 'Symbol servers', 'debuginfod, the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      description: 'Set `DEBUGINFOD_URLS=<origin>/debuginfod/<token or channel key>`. A channel key finds that channel\'s files only.',
+    }),
+  },
+  '/breakpad/{module}/{module_id}/{sym}': {
+    parameters: breakpadParams,
+    get: op('breakpadWithToken', 'Symbol servers', 'Breakpad: a .sym file by module and module id', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: [{ bearer: [] }, { token: [] }],
+      description: 'The layout minidump processors read: `<module>/<module id>/<module without .pdb/.exe/.dll>.sym`.',
+    }),
+  },
+  '/breakpad/{credential}/{module}/{module_id}/{sym}': {
+    parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, ...breakpadParams],
+    get: op('breakpadWithCredentialInPath', 'Symbol servers', 'Breakpad, the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      description: 'For symbol-server settings that take a URL only: `<origin>/breakpad/<token or channel key>`.',
+    }),
+  },
+  '/apple/dsym/{file}': {
+    parameters: [dsymFileParam],
+    get: op('dsymByUuidWithToken', 'Symbol servers', 'Apple: the dSYM zip holding a Mach-O UUID', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: [{ bearer: [] }, { token: [] }],
+      description: 'The whole uploaded dSYM zip, found by any of its slices\' UUIDs (any case, dashes optional).',
+    }),
+  },
+  '/apple/{credential}/dsym/{file}': {
+    parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, dsymFileParam],
+    get: op('dsymByUuidWithCredentialInPath', 'Symbol servers', 'Apple dSYM by UUID, the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: NO_TOKEN,
+    }),
+  },
+  '/symbols/{file}/{id}/{again}': {
+    parameters: microsoftParams,
+    get: op('microsoftSymbolsWithToken', 'Symbol servers', 'Microsoft symbol server: a PDB by GUID and age, a PE by code id', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: [{ bearer: [] }, { token: [] }],
+      description: 'The layout Visual Studio, WinDbg and Sentry read (`<file>/<GUID><age>/<file>`), in any case (SSQP lowercases it).',
+    }),
+  },
+  '/symbols/{credential}/{file}/{id}/{again}': {
+    parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, ...microsoftParams],
+    get: op('microsoftSymbolsWithCredentialInPath', 'Symbol servers', 'Microsoft symbol server, the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      description: 'For a symbol path that takes a URL only: `srv*C:\\symbols*<origin>/symbols/<token or channel key>`.',
+    }),
+  },
+
   // Install pages: HTML for people, on the same host.
   '/releases/{id}': {
     parameters: [pathId('id', 'Release id', { type: 'string' })],
@@ -715,6 +804,7 @@ const paths: Record<string, PathItem> = {
 const errorResponse = (description: string): Response => ({ description, content: json(ref('Error')) });
 
 /** Builds the document; `version` is the running software's. */
+
 export function openApiDocument(version: string): OpenApiDocument {
   return {
     openapi: '3.1.0',
@@ -742,6 +832,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'Collaborators' },
       { name: 'Releases' },
       { name: 'Debug files' },
+      { name: 'Symbol servers', description: 'Debug files by the ids debuggers ask for, in the layouts they read (debuginfod, Microsoft symbol server, Breakpad, Apple dSYMs by UUID).' },
       { name: 'Webhooks', description: 'Signed (HMAC-SHA256) POSTs to other systems when builds land.' },
       { name: 'Install', description: 'What testers open: pages, icon, QR code, manifest and downloads.' },
     ],

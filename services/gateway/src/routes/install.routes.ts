@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import express, { Request, Response, Router } from 'express';
 import QRCode from 'qrcode';
@@ -6,6 +7,7 @@ import type { apps, releases } from '@hangar/proto';
 import type { ServiceClients } from '../clients/service-clients';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText } from '../http/input';
+import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 import { iosManifest } from '../install/ios-manifest';
 import { messagePage, channelPage, passwordPage, releasePage } from '../install/pages';
 import { PasswordAttempts } from '../install/password-attempts';
@@ -53,6 +55,7 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
   const router = Router();
   const tokens = new SignedTokens(options.secret);
   const attempts = new PasswordAttempts();
+  const qrCodes = new ImmutableBytes(16 * 1024 * 1024);
   const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
 
   router.use('/assets/fontawesome', express.static(path.dirname(require.resolve('@fortawesome/fontawesome-free/package.json')), { maxAge: '7d', index: false }));
@@ -158,9 +161,12 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
       throw InvalidArgument.field('size', `must be an integer from ${QR_SIZE.min} to ${QR_SIZE.max}`);
     }
     const release = await clients.releases.getRelease({ id });
-    const png = await QRCode.toBuffer(`${base(req)}/releases/${release.id}`, { type: 'png', width: size, margin: 2, errorCorrectionLevel: 'M' });
-    res.type('png').setHeader('Cache-Control', 'public, max-age=3600');
-    res.send(png);
+    // A pure function of the page URL and the size: the same bytes at this URL for as long as it exists.
+    const pageUrl = `${base(req)}/releases/${release.id}`;
+    const key = `${pageUrl}|${size}`;
+    if (answeredNotModified(req, res, `"qr-${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`)) return;
+    const png = await qrCodes.get(key, () => QRCode.toBuffer(pageUrl, { type: 'png', width: size, margin: 2, errorCorrectionLevel: 'M' }));
+    res.type('png').send(png);
   });
 
   router.get('/api/releases/:id/manifest.plist', async (req, res) => {

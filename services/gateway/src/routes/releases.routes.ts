@@ -10,6 +10,7 @@ import { parsePage, setPageHeaders } from '../http/pagination';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentRelease, presentVersionList } from '../presenters/release.presenter';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
+import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 
 export interface ReleasesRouteOptions {
   storage: ObjectStorage;
@@ -152,15 +153,27 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.json({ mesage: 'OK' });
   });
 
+  // The icon's bytes, not a redirect: its storage key is unique to the upload, so the
+  // answer at this URL never changes and is cached for a year (ETag: the key).
+  const icons = new ImmutableBytes(32 * 1024 * 1024);
   router.get('/api/releases/:id/icon', async (req, res) => {
     const id = parseId(req.params.id);
+    let download: releases.Download;
     try {
-      await sendFile(req, res, await clients.releases.getDownload({ releaseId: id, kind: 'icon', expiresInSeconds: 3600 }));
+      download = await clients.releases.getDownload({ releaseId: id, kind: 'icon', expiresInSeconds: 60 });
     } catch (err) {
       if (!(err instanceof NotFound) || !/no icon/.test(err.message)) throw err;
       res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=3600');
       res.send(DEFAULT_ICON_SVG);
+      return;
     }
+    if (answeredNotModified(req, res, `"${download.objectKey}"`)) return;
+    const bytes = await icons.get(download.objectKey, async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await options.storage.getStream(download.objectKey)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    });
+    res.type('png').send(bytes);
   });
 
   const sendFile = (req: Request, res: Response, download: releases.Download) => sendDownload(req, res, download, options);

@@ -71,12 +71,10 @@ const releaseSchema = new Schema<ReleaseDocument>(
   { collection: 'releases', timestamps: true, versionKey: false },
 );
 
-// Every version query is per channel: newest upload first, newest version
-// first ("latest"), and exact matches (version_exist).
+// Version queries (versions, latest, version_exist) are answered from a channel's
+// live releases, newest upload first, read through this index and kept in memory
+// while the channel is unchanged (domain/channel-releases.ts).
 releaseSchema.index({ channelId: 1, _id: -1 });
-releaseSchema.index({ channelId: 1, versionKey: -1 });
-releaseSchema.index({ channelId: 1, bundleId: 1, releaseVersion: 1, buildVersion: 1 });
-releaseSchema.index({ channelId: 1, bundleId: 1, gitCommit: 1 });
 releaseSchema.index({ channelId: 1, version: 1 }, { unique: true });
 // The orphan janitor asks which stored keys a release refers to (jobs/orphan-objects.job.ts).
 releaseSchema.index({ objectKey: 1 });

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { nextSequence } from '@hangar/mongo';
+import { findEach, nextSequence } from '@hangar/mongo';
 import type { ReleaseDocument, ReleaseModel } from './release.model';
 
 const LIVE = { deletedAt: { $exists: false } };
@@ -8,9 +8,15 @@ const LIVE = { deletedAt: { $exists: false } };
 export type NewRelease = Omit<ReleaseDocument, '_id' | 'version' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'outbox' | 'outboxSeq' | 'outboxPending'>;
 
 export class ReleasesRepository {
+  /**
+   * `onChannelChanged` runs after every write that changes a channel's live
+   * releases, before the write's caller answers: it bumps the channel's
+   * generation, so every replica's cached copy is read again on its next use.
+   */
   constructor(
     private readonly connection: Connection,
     private readonly releases: ReleaseModel,
+    private readonly onChannelChanged: (channelId: number) => Promise<void> = async () => {},
   ) {}
 
   /**
@@ -24,6 +30,7 @@ export class ReleasesRepository {
       nextSequence(this.connection, `release-version:${release.channelId}`),
     ]);
     const created = await this.releases.create({ _id: id, version, ...release, ...newOutbox(event(id, version)) });
+    await this.onChannelChanged(release.channelId);
     return created.toObject();
   }
 
@@ -36,35 +43,21 @@ export class ReleasesRepository {
     return this.releases.findOne({ _id: id }).lean<ReleaseDocument>();
   }
 
-  async pageOfChannel(channelId: number, skip: number, limit: number): Promise<{ releases: ReleaseDocument[]; total: number }> {
-    const filter = { channelId, ...LIVE };
-    const [releases, total] = await Promise.all([
-      this.releases.find(filter).sort({ _id: -1 }).skip(skip).limit(limit).lean<ReleaseDocument[]>(),
-      this.releases.countDocuments(filter),
-    ]);
-    return { releases, total };
+  /** A channel's live releases, newest upload first: what every version query reads (domain/channel-releases.ts). */
+  liveOfChannel(channelId: number): Promise<ReleaseDocument[]> {
+    return this.releases.find({ channelId, ...LIVE }).sort({ _id: -1 }).lean<ReleaseDocument[]>();
   }
 
-  async newerThan(channelId: number, versionKey: string, bundleId: string | undefined, skip: number, limit: number) {
-    const filter = { channelId, versionKey: { $gt: versionKey }, ...(bundleId ? { bundleId } : {}), ...LIVE };
-    const [releases, total] = await Promise.all([
-      this.releases.find(filter).sort({ versionKey: -1, _id: -1 }).skip(skip).limit(limit).lean<ReleaseDocument[]>(),
-      this.releases.countDocuments(filter),
-    ]);
-    return { releases, total };
+  async update(id: number, changes: Partial<ReleaseDocument>): Promise<ReleaseDocument | null> {
+    const updated = await this.releases.findOneAndUpdate({ _id: id, ...LIVE }, { $set: changes }, { new: true }).lean<ReleaseDocument>();
+    if (updated) await this.onChannelChanged(updated.channelId);
+    return updated;
   }
 
-  /** The newest upload matching exactly. */
-  findExact(channelId: number, match: Partial<Pick<ReleaseDocument, 'bundleId' | 'releaseVersion' | 'buildVersion' | 'gitCommit'>>): Promise<ReleaseDocument | null> {
-    return this.releases.findOne({ channelId, ...match, ...LIVE }).sort({ _id: -1 }).lean<ReleaseDocument>();
-  }
-
-  update(id: number, changes: Partial<ReleaseDocument>): Promise<ReleaseDocument | null> {
-    return this.releases.findOneAndUpdate({ _id: id, ...LIVE }, { $set: changes }, { new: true }).lean<ReleaseDocument>();
-  }
-
-  async markDeleted(id: number, event: Envelope): Promise<boolean> {
-    const result = await this.releases.updateOne({ _id: id, ...LIVE }, withEvents<ReleaseDocument>({ $set: { deletedAt: new Date() } }, event));
+  async markDeleted(release: Pick<ReleaseDocument, '_id' | 'channelId'>, event: Envelope): Promise<boolean> {
+    const result = await this.releases.updateOne({ _id: release._id, ...LIVE }, withEvents<ReleaseDocument>({ $set: { deletedAt: new Date() } }, event));
+    // Also when nothing changed: another replica's delete may have died before its bump.
+    await this.onChannelChanged(release.channelId);
     return result.modifiedCount === 1;
   }
 
@@ -101,9 +94,11 @@ export class ReleasesRepository {
    * releases included (their files are removed by the files consumer, not the janitor).
    */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
-    const found = await this.releases
-      .find({ $or: [{ objectKey: { $in: keys } }, { iconKey: { $in: keys } }] }, { _id: 0, objectKey: 1, iconKey: 1 })
-      .lean<Pick<ReleaseDocument, 'objectKey' | 'iconKey'>[]>();
+    const projection = { _id: 0, objectKey: 1, iconKey: 1 };
+    const found = await findEach(keys, async (key) => [
+      ...(await this.releases.find({ objectKey: key }, projection).lean<Pick<ReleaseDocument, 'objectKey' | 'iconKey'>[]>()),
+      ...(await this.releases.find({ iconKey: key }, projection).lean<Pick<ReleaseDocument, 'objectKey' | 'iconKey'>[]>()),
+    ]);
     const wanted = new Set(keys);
     const referenced = new Set<string>();
     for (const r of found) {

@@ -3,11 +3,14 @@ import type { apps } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import type { ReleasesRepository } from '../data/releases.repository';
 import type { ParseReply } from '../parsing/parse-contract';
+import type { ChannelReleases } from './channel-releases';
 
 export type AppsClient = ServiceClient<typeof apps.AppsServiceDefinition>;
 
 export interface ReleasesDeps {
   releases: ReleasesRepository;
+  /** The version queries, from each channel's live releases kept in memory while unchanged. */
+  channelReleases: ChannelReleases;
   apps: AppsClient;
   storage: ObjectStorage;
   /** Sends an uploaded object to the parsing workers and waits for the answer. */

@@ -14,7 +14,7 @@ function requireActor(actor: Actor | undefined): Actor {
 }
 
 async function found(deps: ReleasesDeps, id: number): Promise<ReleaseDocument> {
-  const release = await deps.releases.findById(id);
+  const release = await deps.channelReleases.byId(id);
   if (!release) throw new NotFound(`Release ${id} not found`);
   return release;
 }
@@ -62,7 +62,7 @@ export async function deleteRelease(deps: ReleasesDeps, actorIn: Actor | undefin
     { release_id: id, app_id: release.appId, scheme_id: release.schemeId, channel_id: release.channelId },
     'releases',
   );
-  if (!(await deps.releases.markDeleted(id, event))) throw new NotFound(`Release ${id} not found`);
+  if (!(await deps.releases.markDeleted(release, event))) throw new NotFound(`Release ${id} not found`);
   deps.onEventsRecorded();
 }
 

@@ -19,7 +19,7 @@ export async function removeRelease(releases: ReleasesRepository, release: Pick<
     ...createEnvelope('release.deleted', { release_id: release._id, app_id: release.appId, scheme_id: release.schemeId, channel_id: release.channelId }, 'releases'),
     id: stableUuid(`release.deleted:${release._id}`),
   };
-  return releases.markDeleted(release._id, event);
+  return releases.markDeleted(release, event);
 }
 
 const BATCH = 100;

@@ -23,7 +23,7 @@ function requireKey(channelKey: string): void {
 export async function listVersions(deps: ReleasesDeps, channelKey: string, { page, perPage }: Page): Promise<ChannelReleases> {
   requireKey(channelKey);
   const context = await deps.apps.resolveChannel({ channelKey, channelId: 0 });
-  const result = await deps.releases.pageOfChannel(context.channel!.id, (page - 1) * perPage, perPage);
+  const result = await deps.channelReleases.page(context.channel!.id, (page - 1) * perPage, perPage);
   return { context, ...result };
 }
 
@@ -40,7 +40,7 @@ export async function latestReleases(
   if (Object.keys(entry).length) throw new InvalidArgument('release_version and build_version are required', entry);
   const context = await deps.apps.resolveChannel({ channelKey: q.channelKey, channelId: 0 });
   const key = versionSortKey(q.releaseVersion, q.buildVersion);
-  const result = await deps.releases.newerThan(context.channel!.id, key, q.bundleId.trim() || undefined, (page - 1) * perPage, perPage);
+  const result = await deps.channelReleases.newerThan(context.channel!.id, key, q.bundleId.trim() || undefined, (page - 1) * perPage, perPage);
   return { context, ...result };
 }
 
@@ -67,7 +67,7 @@ export async function versionExists(
   const match = byVersions
     ? { bundleId, releaseVersion: q.releaseVersion.trim(), buildVersion: q.buildVersion.trim() }
     : { bundleId, gitCommit: q.gitCommit.trim() };
-  const release = await deps.releases.findExact(context.channel!.id, match);
+  const release = await deps.channelReleases.findExact(context.channel!.id, match);
   if (!release) throw new NotFound('No release matches that version');
   return { context, release };
 }

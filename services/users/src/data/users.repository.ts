@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AlreadyExists } from '@hangar/errors';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
-import { anyOf, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { findEach, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import { UserDocument, UserModel } from './user.model';
 
 /** Live users only: tombstoned (deleted) ones are invisible everywhere. */
@@ -33,8 +33,9 @@ export class UsersRepository {
     return this.users.findOne({ _id: id, ...LIVE }).lean<UserDocument>();
   }
 
-  findByIds(ids: number[]): Promise<UserDocument[]> {
-    return this.users.find({ _id: anyOf(ids), ...LIVE }).sort({ _id: 1 }).lean<UserDocument[]>();
+  async findByIds(ids: number[]): Promise<UserDocument[]> {
+    const users = await findEach(ids, (id) => this.users.find({ _id: id, ...LIVE }).lean<UserDocument[]>());
+    return users.sort((a, b) => a._id - b._id);
   }
 
   findByEmail(email: string): Promise<UserDocument | null> {

@@ -1,0 +1,4 @@
+export * from './generations';
+export * from './validated-cache';
+export * from './bump-after-writes';
+export * from './generation-keys';
