@@ -76,8 +76,7 @@ async function resolveMongo(
 ): Promise<{ url: string; origin: string; postgresUrl?: string }> {
   if (env.MONGO_URL) return { url: env.MONGO_URL, origin: 'MONGO_URL' };
   // HANGAR_MONGO_PORT: another port than 27017, e.g. for a second installation beside a running one.
-  const port = env.HANGAR_MONGO_PORT ? Number(env.HANGAR_MONGO_PORT) : DEFAULT_PORTS.mongo;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`HANGAR_MONGO_PORT must be a port number, not ${env.HANGAR_MONGO_PORT}`);
+  const port = portFromEnv(env, 'HANGAR_MONGO_PORT', DEFAULT_PORTS.mongo);
   const url = `mongodb://${HOST}:${port}`;
   if (await isListening(HOST, port)) return { url, origin: `already running on ${HOST}:${port}` };
   const engine = databaseEngine(env);
@@ -91,6 +90,13 @@ async function resolveMongo(
   await startFerretdb([], 'ferretdb', logsDir, started, log, port, { FERRETDB_POSTGRESQL_URL: ferretdbPostgresUrl(postgres.url) });
   await migrateSqliteData({ dataDir, logsDir, targetUrl: url, log });
   return { url, origin: `FerretDB on ${postgres.origin}`, postgresUrl: postgres.url };
+}
+
+function portFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  if (!env[name]) return fallback;
+  const port = Number(env[name]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, not ${env[name]}`);
+  return port;
 }
 
 /** `HANGAR_DB_ENGINE`: `postgresql` (default, index-served) or `sqlite` (FerretDB's scanning backend, kept for comparison). */
@@ -145,12 +151,14 @@ async function resolveS3(env: NodeJS.ProcessEnv, dataDir: string, logsDir: strin
   const accessKey = env.S3_ACCESS_KEY ?? LOCAL_S3_CREDENTIALS.accessKey;
   const secretKey = env.S3_SECRET_KEY ?? LOCAL_S3_CREDENTIALS.secretKey;
   if (env.S3_ENDPOINT) return { s3: { endpoint: env.S3_ENDPOINT, accessKey, secretKey }, origin: 'S3_ENDPOINT' };
-  const endpoint = `http://${HOST}:${DEFAULT_PORTS.s3}`;
-  if (await isListening(HOST, DEFAULT_PORTS.s3)) {
-    return { s3: { endpoint, accessKey, secretKey }, origin: `already running on ${HOST}:${DEFAULT_PORTS.s3}` };
+  // HANGAR_S3_PORT: another port than 9000, as HANGAR_MONGO_PORT.
+  const port = portFromEnv(env, 'HANGAR_S3_PORT', DEFAULT_PORTS.s3);
+  const endpoint = `http://${HOST}:${port}`;
+  if (await isListening(HOST, port)) {
+    return { s3: { endpoint, accessKey, secretKey }, origin: `already running on ${HOST}:${port}` };
   }
   const binary = versitygwBinary();
-  log(`Starting versitygw on ${HOST}:${DEFAULT_PORTS.s3}`);
+  log(`Starting versitygw on ${HOST}:${port}`);
   const root = path.join(dataDir, 's3', 'data');
   // versitygw keeps object metadata in extended attributes; a sidecar folder
   // works on every filesystem, including ones without user xattrs.
@@ -160,7 +168,7 @@ async function resolveS3(env: NodeJS.ProcessEnv, dataDir: string, logsDir: strin
   const child = spawnManaged({
     name: 'versitygw',
     command: binary,
-    args: ['--port', `${HOST}:${DEFAULT_PORTS.s3}`, 'posix', '--sidecar', sidecar, root],
+    args: ['--port', `${HOST}:${port}`, 'posix', '--sidecar', sidecar, root],
     env: { ...process.env, ROOT_ACCESS_KEY: accessKey, ROOT_SECRET_KEY: secretKey },
     logFile: path.join(logsDir, 'versitygw.log'),
   });
