@@ -43,6 +43,12 @@ export interface IncompleteUpload {
   initiated: Date;
 }
 
+/** A part of a multipart upload, as S3 needs it to complete the upload. */
+export interface UploadedPart {
+  part: number;
+  etag: string;
+}
+
 export interface PresignOptions {
   /** Suggested file name for the browser's download. */
   fileName?: string;
@@ -59,7 +65,8 @@ export class ObjectStorage {
   readonly bucket: string;
   private readonly partSize: number;
   private readonly partConcurrency: number;
-  private readonly partPool: PartPool;
+  /** The part buffers every upload of this process fills (resumable uploads borrow them too). */
+  readonly partPool: PartPool;
 
   constructor(config: StorageConfig) {
     const url = new URL(config.endpoint);
@@ -205,6 +212,62 @@ export class ObjectStorage {
       keyMarker = page.nextKeyMarker || last.key;
       uploadIdMarker = last.key === keyMarker ? last.uploadId : '';
     }
+  }
+
+  /**
+   * The steps of a multipart upload, for callers that drive one across several requests
+   * (resumable uploads): begin, send numbered parts (every part but the last at least 5 MiB),
+   * complete with the parts to keep — parts sent but not listed are dropped by S3.
+   */
+  beginMultipart(key: string, contentType = 'application/octet-stream'): Promise<string> {
+    return this.guard(() => this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType }));
+  }
+
+  uploadPart(key: string, uploadId: string, part: number, data: Buffer): Promise<UploadedPart> {
+    return this.guard(async () => {
+      const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
+      return { part, etag };
+    });
+  }
+
+  completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void> {
+    return this.guard(async () => {
+      await this.client.completeMultipartUpload(this.bucket, key, uploadId, [...parts].sort((a, b) => a.part - b.part));
+    });
+  }
+
+  /**
+   * Copies `sources` end to end into `key` inside S3 (UploadPartCopy): no byte crosses this
+   * process. Every source but the last must be at least 5 MiB (S3's smallest part).
+   */
+  concatenate(key: string, sources: readonly string[]): Promise<void> {
+    return this.guard(async () => {
+      const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': 'application/octet-stream' });
+      try {
+        const parts: UploadedPart[] = [];
+        for (const [index, source] of sources.entries()) {
+          // A part with a copy-source header and no body is S3's UploadPartCopy. (minio's own
+          // composeObject answers a failed copy with the abort's result instead of the error.)
+          const copied = await this.client.uploadPart({
+            bucketName: this.bucket,
+            objectName: key,
+            uploadID: uploadId,
+            partNumber: index + 1,
+            headers: { 'x-amz-copy-source': `${this.bucket}/${source}` },
+          }, undefined as unknown as Buffer);
+          parts.push({ part: index + 1, etag: copied.etag });
+        }
+        await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
+      } catch (err) {
+        await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  /** The object's size in bytes; NotFound when it does not exist. */
+  size(key: string): Promise<number> {
+    return this.guard(async () => (await this.client.statObject(this.bucket, key)).size);
   }
 
   /** Aborts a multipart upload, dropping its parts. Idempotent: an upload already gone is success. */
