@@ -214,6 +214,7 @@ const ROUTES: Record<string, RouteCase> = {
     ok: 201,
     headers: (f) => ({ 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `filename ${b64('x.ipa')},channel_key ${b64(f.channelKey)}` }),
   },
+  createDirectUpload: { access: app('developer'), ok: 201, urlencoded: (f) => ({ filename: 'x.ipa', length: '10', channel_key: f.channelKey }) },
   getUploadOffset: { access: { kind: 'uploader' }, ok: 200, params: (f) => ({ id: f.uploadIds.head }), headers: () => TUS },
   appendUpload: {
     access: { kind: 'uploader' },
@@ -325,7 +326,8 @@ describe('authorization matrix over HTTP', () => {
     pdb.data = fs.readFileSync(path.join(dir, 'app.pdb'));
     fs.rmSync(dir, { recursive: true, force: true });
     await receiver.start();
-    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000' });
+    // S3_PUBLIC_ENDPOINT (the same server here) turns on direct uploads, so their route has a row.
+    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000', S3_PUBLIC_ENDPOINT: process.env.S3_ENDPOINT! });
     api = apiClient(hangar.baseUrl);
     adminToken = hangar.adminToken;
 

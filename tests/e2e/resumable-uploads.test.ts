@@ -288,3 +288,64 @@ describe('resumable uploads that expire', () => {
     expect(late.status).toBe(410);
   }, 30_000);
 });
+
+describe('direct uploads: bytes that never cross the gateway (S3_PUBLIC_ENDPOINT)', () => {
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+  let publicEndpoint: string;
+  let dir: string;
+  let apk: Buffer;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-direct-'));
+    apk = paddedApk(dir);
+    // The same S3 server under another name, as clients would reach it: URLs signed for the
+    // internal name would be refused here, so a part that lands proves whose name they carry.
+    const internal = new URL(process.env.S3_ENDPOINT!);
+    publicEndpoint = `http://localhost:${internal.port}`;
+    hangar = await startHangar({ S3_PUBLIC_ENDPOINT: publicEndpoint });
+    api = apiClient(hangar.baseUrl);
+  }, 180_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when the client PUTs every presigned part to S3, then the finishing call completes, checks and records the build', async () => {
+    const begun = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'padded.apk', length: String(apk.length) } });
+    expect(begun.status).toBe(201);
+    const parts = begun.body.parts as { part_number: number; offset: number; length: number; url: string }[];
+    expect(parts.length).toBe(Math.ceil(apk.length / begun.body.part_size));
+    for (const part of parts) expect(new URL(part.url).origin).toBe(publicEndpoint);
+
+    // All but the last part: finishing now names what is missing, and makes nothing.
+    const put = (p: (typeof parts)[number]) => fetch(p.url, { method: 'PUT', body: apk.subarray(p.offset, p.offset + p.length) });
+    await Promise.all(parts.slice(0, -1).map(async (p) => expect((await put(p)).status).toBe(200)));
+    const early = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: begun.body.upload_id } });
+    expect(early.status).toBe(422);
+    expect(early.body.error).toContain(`part ${parts.length} is missing`);
+
+    expect((await put(parts[parts.length - 1]!)).status).toBe(200);
+    const wrong = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: begun.body.upload_id, sha256: 'f'.repeat(64) } });
+    expect(wrong.status).toBe(422);
+
+    // The bad checksum threw that upload away: the same bytes again, with the right one.
+    const again = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'padded.apk', length: String(apk.length) } });
+    await Promise.all((again.body.parts as typeof parts).map(async (p) => expect((await put(p)).status).toBe(200)));
+    const made = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: again.body.upload_id, sha256: sha256(apk) } });
+    expect(made.status).toBe(201);
+    expect(made.body.size).toBe(apk.length);
+    const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${hangar.adminToken}`);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
+  }, 120_000);
+
+  it('when a direct upload is asked without a token or with a bad length, then it is refused', async () => {
+    expect((await api('POST', '/api/direct_uploads', { json: { filename: 'x', length: '10' } })).status).toBe(401);
+    const bad = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'x', length: '-1' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.entry.length).toBeDefined();
+    const huge = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'x', length: String(64 * 1024 ** 3) } });
+    expect(huge.status).toBe(413);
+  });
+});

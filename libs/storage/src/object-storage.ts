@@ -11,6 +11,8 @@ export interface StorageConfig {
   secretKey: string;
   bucket: string;
   region?: string;
+  /** The origin clients reach S3 at, when it differs from `endpoint`: presigned URLs are signed for it. */
+  publicEndpoint?: string;
   /** Bytes per multipart part; S3 needs at least 5 MiB except for the last. */
   partSize?: number;
   /** Parts in flight at once per upload; with partSize, bounds memory. */
@@ -62,6 +64,8 @@ export interface PresignOptions {
  */
 export class ObjectStorage {
   readonly client: Client;
+  /** Signs URLs for clients: for the public endpoint when there is one (the signature covers the host). */
+  private readonly presigner: Client;
   readonly bucket: string;
   private readonly partSize: number;
   private readonly partConcurrency: number;
@@ -69,16 +73,8 @@ export class ObjectStorage {
   readonly partPool: PartPool;
 
   constructor(config: StorageConfig) {
-    const url = new URL(config.endpoint);
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      useSSL: url.protocol === 'https:',
-      accessKey: config.accessKey,
-      secretKey: config.secretKey,
-      region: config.region ?? 'us-east-1',
-      pathStyle: true,
-    });
+    this.client = minioClient(config.endpoint, config);
+    this.presigner = config.publicEndpoint ? minioClient(config.publicEndpoint, config) : this.client;
     this.bucket = config.bucket;
     this.partSize = config.partSize ?? 8 * 1024 * 1024;
     this.partConcurrency = config.partConcurrency ?? 2;
@@ -164,7 +160,7 @@ export class ObjectStorage {
     const response: Record<string, string> = {};
     if (options.fileName) response['response-content-disposition'] = contentDisposition(options.fileName);
     if (options.contentType) response['response-content-type'] = options.contentType;
-    return this.guard(() => this.client.presignedGetObject(this.bucket, key, expiresSeconds, response));
+    return this.guard(() => this.presigner.presignedGetObject(this.bucket, key, expiresSeconds, response));
   }
 
   async ping(): Promise<boolean> {
@@ -265,6 +261,25 @@ export class ObjectStorage {
     });
   }
 
+  /** Whether presigned URLs are made for a public endpoint clients reach (S3_PUBLIC_ENDPOINT). */
+  get signsForPublicEndpoint(): boolean {
+    return this.presigner !== this.client;
+  }
+
+  /** A URL the client PUTs one part of a multipart upload to, straight into S3. */
+  presignedPartUrl(key: string, uploadId: string, part: number, expiresSeconds: number): Promise<string> {
+    return this.guard(() => this.presigner.presignedUrl('PUT', this.bucket, key, expiresSeconds, { partNumber: String(part), uploadId }));
+  }
+
+  /** The parts S3 holds for a multipart upload, in part order. */
+  listUploadedParts(key: string, uploadId: string): Promise<(UploadedPart & { size: number })[]> {
+    return this.guard(async () => {
+      // listParts is public in minio's JavaScript, protected only in its typings.
+      const parts = await (this.client as unknown as { listParts(b: string, k: string, u: string): Promise<{ part: number; etag: string; size: number }[]> }).listParts(this.bucket, key, uploadId);
+      return parts.map((p) => ({ part: p.part, etag: p.etag, size: p.size })).sort((a, b) => a.part - b.part);
+    });
+  }
+
   /** The object's size in bytes; NotFound when it does not exist. */
   size(key: string): Promise<number> {
     return this.guard(async () => (await this.client.statObject(this.bucket, key)).size);
@@ -318,6 +333,7 @@ export { PayloadTooLarge };
 /** The storage settings every service reads (`storageFields` of @hangar/config). */
 export interface StorageEnvironment {
   S3_ENDPOINT: string;
+  S3_PUBLIC_ENDPOINT?: string;
   S3_ACCESS_KEY: string;
   S3_SECRET_KEY: string;
   S3_BUCKET: string;
@@ -332,7 +348,21 @@ export async function openStorage(config: StorageEnvironment): Promise<ObjectSto
     secretKey: config.S3_SECRET_KEY,
     bucket: config.S3_BUCKET,
     region: config.S3_REGION,
+    ...(config.S3_PUBLIC_ENDPOINT ? { publicEndpoint: config.S3_PUBLIC_ENDPOINT } : {}),
   });
   await storage.ensureBucket();
   return storage;
+}
+
+function minioClient(endpoint: string, config: StorageConfig): Client {
+  const url = new URL(endpoint);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: config.accessKey,
+    secretKey: config.secretKey,
+    region: config.region ?? 'us-east-1',
+    pathStyle: true,
+  });
 }

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       uploadDeadlineMs: config.UPLOAD_DEADLINE_MS,
       downloadRedirect: config.DOWNLOAD_REDIRECT,
       uploads,
+      uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
     install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS },

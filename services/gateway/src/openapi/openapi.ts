@@ -675,6 +675,53 @@ const paths: Record<string, PathItem> = {
   },
 
   // Debug files
+  '/api/direct_uploads': {
+    post: op(
+      'createDirectUpload',
+      'Resumable uploads',
+      'Begin an upload whose parts go straight to S3 (presigned part URLs)',
+      {
+        '201': ok('The upload and one presigned PUT URL per part', {
+          type: 'object',
+          required: ['upload_id', 'part_size', 'expires_at', 'parts'],
+          properties: {
+            upload_id: { type: 'string' },
+            part_size: { type: 'integer', minimum: 1 },
+            expires_at: { type: 'string', format: 'date-time' },
+            parts: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['part_number', 'offset', 'length', 'url'],
+                properties: { part_number: { type: 'integer', minimum: 1 }, offset: { type: 'integer', minimum: 0 }, length: { type: 'integer', minimum: 1 }, url: { type: 'string', format: 'uri' } },
+              },
+            },
+          },
+        }),
+        ...errors(401, 403, 404, 413, 422, 503),
+      },
+      {
+        description:
+          'Only when the server has `S3_PUBLIC_ENDPOINT` (else 404): the client PUTs bytes `offset`…`offset+length` of the file to each part\'s URL, in any order and in ' +
+          'parallel, then finishes with `POST /api/apps/upload` (or `/api/debug_files/upload`) and `upload_id`, which checks every part, joins them and hashes the file.',
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(
+            ['application/json', 'application/x-www-form-urlencoded'].map((type) => [
+              type,
+              {
+                schema: {
+                  type: 'object',
+                  required: ['length'],
+                  properties: { filename: str(), length: str('File size in bytes'), purpose: str('`package` (default) or `debug_file`'), channel_key: str('Required for debug files; else the right to create apps is needed') },
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    ),
+  },
   '/api/uploads': {
     post: op(
       'createUpload',

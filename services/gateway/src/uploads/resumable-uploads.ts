@@ -28,6 +28,9 @@ export interface NewUpload {
 
 /** S3's smallest part: a concatenation copies parts inside S3 only when every part but the last has this much. */
 const S3_MIN_PART = 5 * 1024 * 1024;
+/** S3's most parts in one upload. */
+const S3_MAX_PARTS = 10_000;
+const DIRECT_PART_SIZE = 16 * 1024 * 1024;
 const BEAT_EVERY_MS = 5_000;
 
 /** Where each kind of upload is assembled: the owning service's prefix, whose janitor removes what nothing claims. */
@@ -85,6 +88,27 @@ export class ResumableUploads {
     return this.records.create(record);
   }
 
+  /**
+   * A direct upload: the bytes go from the client to S3 through presigned part URLs and never
+   * cross the gateway. The finishing call checks what S3 holds, completes it and hashes it.
+   */
+  async createDirect(upload: Omit<NewUpload, 'concat'>, urlTtlSeconds: number): Promise<{ record: UploadRecord; partUrls: { part: number; offset: number; length: number; url: string }[] }> {
+    if (!this.storage.signsForPublicEndpoint) throw new TusRefusal(404, 'Direct uploads need S3_PUBLIC_ENDPOINT: use the tus protocol at /api/uploads');
+    if (upload.length === 0) throw new TusRefusal(400, 'A direct upload needs at least one byte');
+    if (upload.length > this.options.maxBytes) throw new TusRefusal(413, `length is over the limit of ${this.options.maxBytes} bytes`);
+    const partSize = Math.max(DIRECT_PART_SIZE, Math.ceil(upload.length / S3_MAX_PARTS));
+    const { record } = await this.create({ ...upload, length: upload.length });
+    const direct: UploadRecord = { ...record, direct: { partSize } };
+    const stored = await this.records.get(record.id);
+    await this.records.replace(direct, stored!.revision);
+    const partUrls = [];
+    for (let offset = 0, part = 1; offset < upload.length; offset += partSize, part++) {
+      const length = Math.min(partSize, upload.length - offset);
+      partUrls.push({ part, offset, length, url: await this.storage.presignedPartUrl(record.objectKey, record.multipartId!, part, urlTtlSeconds) });
+    }
+    return { record: direct, partUrls };
+  }
+
   /** The caller's upload, live: 404 for anyone else's or an unknown id, 410 once expired. */
   async find(id: string, ownerId: number): Promise<StoredRecord> {
     const stored = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await this.records.get(id) : undefined;
@@ -98,6 +122,7 @@ export class ResumableUploads {
     await this.endLocalWriter(id);
     let stored = await this.find(id, ownerId);
     if (stored.record.concat === 'final') throw new TusRefusal(403, 'A final concatenation takes no bytes of its own');
+    if (stored.record.direct) throw new TusRefusal(403, 'A direct upload takes its bytes at its presigned S3 part URLs');
     if (stored.record.usedBy) throw new TusRefusal(410, 'This partial upload is already part of a final upload');
     if (offset !== stored.record.offset) {
       throw new TusRefusal(409, `Upload-Offset ${offset} does not match the upload's offset ${stored.record.offset}`);
@@ -235,14 +260,14 @@ export class ResumableUploads {
       const { record } = stored;
       if (record.purpose !== purpose) throw InvalidArgument.field('upload_id', `is an upload for a ${record.purpose.replace('_', ' ')}`);
       if (record.concat === 'partial') throw InvalidArgument.field('upload_id', 'is a partial upload: finish the final upload that joins the parts');
-      if (!isComplete(record)) {
+      if (!isComplete(record) && !record.direct) {
         throw new FailedPrecondition(`The upload is not complete: ${record.offset} of ${record.length} bytes received`, { upload_id: ['is not complete'] });
       }
       if (record.finish?.releaseId || record.finish?.debugFileId) return { done: record.finish };
       const claimedByOther = record.finish && this.now() - record.finish.claimedAt < waitMs;
       if (!claimedByOther) {
         const claimed = await this.records.replace({ ...record, finish: { claimedAt: this.now() } }, stored.revision);
-        if (claimed) return { claimed };
+        if (claimed) return { claimed: isComplete(record) ? claimed : await this.completeDirect(claimed) };
       }
       if (this.now() > deadline) throw new FailedPrecondition('The upload is being finished by another request', { upload_id: ['is being finished'] });
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -264,6 +289,36 @@ export class ResumableUploads {
   async discard(claim: StoredRecord): Promise<void> {
     await this.records.remove(claim.record.id);
     await this.discardBytes(claim.record);
+  }
+
+  /**
+   * Every part of a direct upload must be in S3 with its planned size; then the parts are joined
+   * and the whole read back once for its SHA-256 (S3 keeps no full-object SHA-256 of a multipart
+   * upload). A missing or short part is the client's to send again: nothing is joined.
+   */
+  private async completeDirect(claim: StoredRecord): Promise<StoredRecord> {
+    const { record } = claim;
+    const partSize = record.direct!.partSize;
+    const expected = Math.ceil(record.length / partSize);
+    const held = await this.storage.listUploadedParts(record.objectKey, record.multipartId!);
+    const problems: string[] = [];
+    for (let part = 1; part <= expected; part++) {
+      const size = part < expected ? partSize : record.length - partSize * (expected - 1);
+      const found = held.find((p) => p.part === part);
+      if (!found) problems.push(`part ${part} is missing`);
+      else if (found.size !== size) problems.push(`part ${part} has ${found.size} bytes, not ${size}`);
+    }
+    if (held.some((p) => p.part > expected)) problems.push(`parts past ${expected} were sent`);
+    if (problems.length > 0) {
+      await this.releaseClaim(claim);
+      throw new FailedPrecondition(`The direct upload is not complete: ${problems.slice(0, 5).join('; ')}`, { upload_id: ['is not complete'] });
+    }
+    const parts = held.map(({ part, etag }) => ({ part, etag }));
+    await this.storage.completeMultipart(record.objectKey, record.multipartId!, parts);
+    const sha256 = await this.hashObject(record.objectKey);
+    const completed = await this.records.replace({ ...record, parts, offset: record.length, sha256 }, claim.revision);
+    if (!completed) throw new FailedPrecondition('The upload changed while being finished; try again', { upload_id: ['changed'] });
+    return completed;
   }
 
   private async claimWriter(stored: StoredRecord): Promise<StoredRecord> {

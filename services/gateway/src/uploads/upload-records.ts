@@ -32,6 +32,8 @@ export interface UploadRecord {
   parts: UploadedPart[];
   tail?: UploadTail;
   concat?: 'partial' | 'final';
+  /** A direct upload: the client PUTs parts of `partSize` bytes to presigned S3 URLs; the finishing call completes it. */
+  direct?: { partSize: number };
   createdAt: number;
   expiresAt: number;
   /** SHA-256 (hex) of every byte, once the upload is complete. */
