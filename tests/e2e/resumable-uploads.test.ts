@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar } from '@hangar/testing';
+import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testS3Client, uniqueName } from '@hangar/testing';
 
 /**
  * Resumable uploads over tus 1.0 (issue 14): a tus client no one here wrote (tus-js-client)
@@ -267,9 +267,11 @@ describe('resumable uploads (tus 1.0)', () => {
 
 describe('resumable uploads that expire', () => {
   let hangar: RunningHangar;
+  const bucket = uniqueName('e2e-tus-expiry');
 
   beforeAll(async () => {
-    hangar = await startHangar({ RESUMABLE_UPLOAD_EXPIRY_MS: '2000' });
+    // The releases janitor sweeps every second and removes what is older than 3 s.
+    hangar = await startHangar({ RESUMABLE_UPLOAD_EXPIRY_MS: '2000', STORAGE_JANITOR_GRACE_MS: '3000', STORAGE_JANITOR_INTERVAL_MS: '1000', S3_BUCKET: bucket });
   }, 180_000);
 
   afterAll(async () => {
@@ -287,6 +289,28 @@ describe('resumable uploads that expire', () => {
     const late = await fetch(url, { method: 'PATCH', headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: Buffer.alloc(10) });
     expect(late.status).toBe(410);
   }, 30_000);
+
+  it('when an unfinished upload has expired, then its parts and its tail are removed from storage', async () => {
+    const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${hangar.adminToken}` };
+    const created = await fetch(`${hangar.baseUrl}/api/uploads`, { method: 'POST', headers: { ...headers, 'upload-length': String(20 * 1024 * 1024) } });
+    const url = created.headers.get('location')!;
+    // One full 8 MiB part in the S3 multipart upload, and 1 MiB waiting in a tail object.
+    const sent = await fetch(url, { method: 'PATCH', headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: randomBytes(9 * 1024 * 1024) });
+    expect(sent.status).toBe(204);
+    const s3 = testS3Client();
+    const stored = async () => {
+      const objects = await s3.listObjectsV2Query(bucket, 'packages/', '', '', 1000, '');
+      const uploads = await s3.listIncompleteUploadsQuery(bucket, 'packages/', '', '', '');
+      return { objects: objects.objects.length, uploads: uploads.uploads.length };
+    };
+    expect(await stored()).toEqual({ objects: 1, uploads: 1 });
+    let left = await stored();
+    for (let i = 0; i < 40 && (left.objects > 0 || left.uploads > 0); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      left = await stored();
+    }
+    expect(left).toEqual({ objects: 0, uploads: 0 });
+  }, 60_000);
 });
 
 describe('direct uploads: bytes that never cross the gateway (S3_PUBLIC_ENDPOINT)', () => {
