@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { DomainError, PayloadTooLarge, Unavailable } from '@hangar/errors';
+import { Metrics, storageErrorsCounter } from '@hangar/metrics';
 import { PartPool } from './part-pool';
 import { isSourceFailure, multipartUpload } from './multipart-upload';
 import { RangeReader, type RangeReaderOptions } from './range-reader';
@@ -17,6 +18,8 @@ export interface StorageConfig {
   partConcurrency?: number;
   /** Part buffers of all uploads of this process together (default 96 MiB). */
   uploadMemoryBytes?: number;
+  /** Counts failed calls in hangar_storage_errors_total{operation}. */
+  metrics?: Metrics;
 }
 
 export interface PutOptions {
@@ -60,6 +63,7 @@ export class ObjectStorage {
   private readonly partSize: number;
   private readonly partConcurrency: number;
   private readonly partPool: PartPool;
+  private readonly errors?: ReturnType<typeof storageErrorsCounter>;
 
   constructor(config: StorageConfig) {
     const url = new URL(config.endpoint);
@@ -73,6 +77,7 @@ export class ObjectStorage {
       pathStyle: true,
     });
     this.bucket = config.bucket;
+    this.errors = config.metrics ? storageErrorsCounter(config.metrics) : undefined;
     this.partSize = config.partSize ?? 8 * 1024 * 1024;
     this.partConcurrency = config.partConcurrency ?? 2;
     // Every upload of the process fills its parts from this pool: uploadMemoryBytes bounds them all.
@@ -80,7 +85,7 @@ export class ObjectStorage {
   }
 
   async ensureBucket(): Promise<void> {
-    await this.guard(async () => {
+    await this.guard('ensureBucket', async () => {
       if (!(await this.client.bucketExists(this.bucket))) {
         await this.client.makeBucket(this.bucket).catch(async (err: unknown) => {
           // Another replica created it first.
@@ -92,7 +97,7 @@ export class ObjectStorage {
 
   /** Streams `source` to `key`. PayloadTooLarge past maxBytes; nothing is left behind on failure. */
   putStream(key: string, source: Readable, options: PutOptions = {}): Promise<StoredObject> {
-    return this.guard(async () => {
+    return this.guard('putStream', async () => {
       const size = await multipartUpload({
         client: this.client,
         bucket: this.bucket,
@@ -108,19 +113,19 @@ export class ObjectStorage {
   }
 
   putBuffer(key: string, data: Buffer, contentType = 'application/octet-stream'): Promise<StoredObject> {
-    return this.guard(async () => {
+    return this.guard('putBuffer', async () => {
       await this.client.putObject(this.bucket, key, data, data.length, { 'Content-Type': contentType });
       return { key, size: data.length };
     });
   }
 
   getStream(key: string): Promise<Readable> {
-    return this.guard(() => this.client.getObject(this.bucket, key));
+    return this.guard('getStream', () => this.client.getObject(this.bucket, key));
   }
 
   /** Reads part of an object: parsers fetch only what they need. */
   getRange(key: string, offset: number, length: number): Promise<Readable> {
-    return this.guard(() => this.client.getPartialObject(this.bucket, key, offset, length));
+    return this.guard('getRange', () => this.client.getPartialObject(this.bucket, key, offset, length));
   }
 
   /**
@@ -129,11 +134,11 @@ export class ObjectStorage {
    * object. Fails (NotFound from S3) when the object does not exist. Close it when done.
    */
   openRangeSource(key: string, options: Omit<RangeReaderOptions, 'mapError'> = {}): Promise<RangeReader> {
-    return this.guard(async () => {
+    return this.guard('openRangeSource', async () => {
       const { size } = await this.client.statObject(this.bucket, key);
       return new RangeReader(size, (offset, length) => this.client.getPartialObject(this.bucket, key, offset, length), {
         ...options,
-        mapError: toStorageError,
+        mapError: (err: unknown) => this.failed('rangeRead', err),
       });
     });
   }
@@ -144,20 +149,20 @@ export class ObjectStorage {
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
-      throw toStorageError(err);
+      throw this.failed('exists', err);
     }
   }
 
   /** Idempotent: deleting what is already gone succeeds. */
   delete(key: string): Promise<void> {
-    return this.guard(() => this.client.removeObject(this.bucket, key));
+    return this.guard('delete', () => this.client.removeObject(this.bucket, key));
   }
 
   presignedGetUrl(key: string, expiresSeconds: number, options: PresignOptions = {}): Promise<string> {
     const response: Record<string, string> = {};
     if (options.fileName) response['response-content-disposition'] = contentDisposition(options.fileName);
     if (options.contentType) response['response-content-type'] = options.contentType;
-    return this.guard(() => this.client.presignedGetObject(this.bucket, key, expiresSeconds, response));
+    return this.guard('presignedGetUrl', () => this.client.presignedGetObject(this.bucket, key, expiresSeconds, response));
   }
 
   async ping(): Promise<boolean> {
@@ -176,7 +181,7 @@ export class ObjectStorage {
   async *listObjectPages(prefix: string, pageSize = 1000): AsyncGenerator<ListedObject[]> {
     let token = '';
     for (;;) {
-      const page = await this.guard(() => this.client.listObjectsV2Query(this.bucket, prefix, token, '', pageSize, ''));
+      const page = await this.guard('listObjectPages', () => this.client.listObjectsV2Query(this.bucket, prefix, token, '', pageSize, ''));
       const objects: ListedObject[] = [];
       for (const item of page.objects) {
         if (item.name) objects.push({ key: item.name, size: item.size, lastModified: new Date(item.lastModified) });
@@ -195,7 +200,7 @@ export class ObjectStorage {
     let keyMarker = '';
     let uploadIdMarker = '';
     for (;;) {
-      const page = await this.guard(() => this.client.listIncompleteUploadsQuery(this.bucket, prefix, keyMarker, uploadIdMarker, ''));
+      const page = await this.guard('listIncompleteUploadPages', () => this.client.listIncompleteUploadsQuery(this.bucket, prefix, keyMarker, uploadIdMarker, ''));
       const uploads = page.uploads.map((u) => ({ key: u.key, uploadId: String(u.uploadId), initiated: new Date(u.initiated) }));
       if (uploads.length > 0) yield uploads;
       const last = uploads[uploads.length - 1];
@@ -213,16 +218,23 @@ export class ObjectStorage {
       await this.client.abortMultipartUpload(this.bucket, key, uploadId);
     } catch (err) {
       if ((err as { code?: string })?.code === 'NoSuchUpload') return;
-      throw toStorageError(err);
+      throw this.failed('abortIncompleteUpload', err);
     }
   }
 
-  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+  private async guard<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      throw toStorageError(err);
+      throw this.failed(operation, err);
     }
+  }
+
+  /** The error callers see (toStorageError), counted when storage itself failed. */
+  private failed(operation: string, err: unknown): Error {
+    const mapped = toStorageError(err);
+    if (isStorageFailure(err, mapped)) this.errors?.inc({ operation });
+    return mapped;
   }
 }
 
@@ -230,6 +242,16 @@ export class ObjectStorage {
 export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Storage itself failing (unreachable, 5xx, credentials refused), as opposed to
+ * what was asked for: a missing object, an over-size upload, a client whose
+ * upload stream broke.
+ */
+function isStorageFailure(original: unknown, mapped: Error): boolean {
+  if (mapped instanceof Unavailable) return true;
+  return !(mapped instanceof DomainError) && !isSourceFailure(original) && !isNotFound(original);
 }
 
 function isNotFound(err: unknown): boolean {
@@ -262,8 +284,9 @@ export interface StorageEnvironment {
 }
 
 /** Connects to the configured bucket, creating it on first use. */
-export async function openStorage(config: StorageEnvironment): Promise<ObjectStorage> {
+export async function openStorage(config: StorageEnvironment, metrics?: Metrics): Promise<ObjectStorage> {
   const storage = new ObjectStorage({
+    metrics,
     endpoint: config.S3_ENDPOINT,
     accessKey: config.S3_ACCESS_KEY,
     secretKey: config.S3_SECRET_KEY,

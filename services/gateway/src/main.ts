@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   }
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, metrics);
   const app = createApp({
     clients,
     logger,
