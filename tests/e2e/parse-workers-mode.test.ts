@@ -89,7 +89,7 @@ describe('releases in the parse-workers mode', () => {
     expect(metrics).toMatch(/^hangar_package_parse_queue_depth 0$/m);
   });
 
-  it('when running in the mode, then it serves no gRPC and runs no RPC server, event consumer, outbox relay or janitor', async () => {
+  it('when running in the mode, then it serves no gRPC and runs no RPC server or client, event consumer, outbox relay or janitor', async () => {
     expect(workers?.exitCode).toBeNull();
     expect(await checkHealth(`127.0.0.1:${grpcPort}`).catch(() => false)).toBe(false);
     const refused = await new Promise<boolean>((resolve) => {
@@ -104,7 +104,7 @@ describe('releases in the parse-workers mode', () => {
     // Each of those registers its series when it starts; the releases service's /metrics has them all.
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     const service = await (await fetch(`http://127.0.0.1:${hangar.metricsPortOf('releases')}/metrics`)).text();
-    for (const series of ['hangar_grpc_server_handled_total', 'hangar_event_consumer_processed_total', 'hangar_outbox_lag_seconds', 'hangar_storage_janitor_runs_total']) {
+    for (const series of ['hangar_grpc_server_handled_total', 'hangar_grpc_client_handled_total', 'hangar_event_consumer_processed_total', 'hangar_outbox_lag_seconds', 'hangar_storage_janitor_runs_total']) {
       expect({ series, workers: metrics.includes(`# TYPE ${series} `), service: service.includes(`# TYPE ${series} `) }).toEqual({ series, workers: false, service: true });
     }
   });
