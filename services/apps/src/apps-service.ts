@@ -112,6 +112,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     pollMs: config.WEBHOOK_POLL_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
     retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+    metrics,
   });
   const deps: AppsDeps = {
     apps: new AppsRepository(connection, appDocs),
