@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   }
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, metrics);
   // Records stay a day past expiry, so late requests are told 410 Gone rather than 404.
   const uploadRecords = await UploadRecords.open(bus.nc, config.NATS_SUBJECT_PREFIX, config.RESUMABLE_UPLOAD_EXPIRY_MS + 24 * 3600 * 1000);
   const uploads = new ResumableUploads(uploadRecords, storage, {
