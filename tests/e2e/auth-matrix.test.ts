@@ -56,7 +56,9 @@ type Access =
   /** Global admins and developers. */
   | { kind: 'createApp' }
   /** The least collaborator role on the app; global admins pass. */
-  | { kind: 'app'; least: Role };
+  | { kind: 'app'; least: Role }
+  /** Whoever made it (the app owner in the fixture); anyone else, admins too, is told it does not exist. */
+  | { kind: 'uploader' };
 
 function whoMay(access: Access): string {
   switch (access.kind) {
@@ -72,11 +74,13 @@ function whoMay(access: Access): string {
       return 'admin or developer';
     case 'app':
       return `app ${access.least}+`;
+    case 'uploader':
+      return 'its uploader (anyone else: 404)';
   }
 }
 
 /** The parts of a fixture a route addresses; writing routes get fresh ones. */
-type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user';
+type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'teardown';
 
 interface Fixture {
   appId: number;
@@ -91,6 +95,8 @@ interface Fixture {
   /** A Windows channel beside it, holding the PDB. */
   windowsKey: string;
   webhookId: number;
+  /** A teardown made by the app owner. */
+  teardownId: string;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
 }
@@ -197,6 +203,10 @@ const ROUTES: Record<string, RouteCase> = {
   channelPage: { access: OPEN, ok: 200, params: (f) => ({ slug: f.channelKey }) },
   unlockChannel: { access: OPEN, ok: 303, params: (f) => ({ slug: f.lockedKey }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
 
+  // Teardown: a private scratch result, not app data (nothing the snapshot sees changes).
+  createTeardown: { access: { kind: 'anyUser' }, ok: 201, file: 'ipa' },
+  getTeardown: { access: { kind: 'uploader' }, ok: 200, params: (f) => ({ id: f.teardownId }) },
+
   // Debug files
   uploadDebugFile: { access: app('developer'), ok: 200, writes: ['app'], file: 'dsym', form: key },
   listDebugFiles: { access: app('member'), ok: 200, query: key },
@@ -242,6 +252,8 @@ function expectedStatus(route: RouteCase, caller: Caller): number {
       return global === 'admin' || global === 'developer' ? route.ok : 403;
     case 'app':
       return global === 'admin' || (caller.onApp !== undefined && RANK[caller.onApp] >= RANK[access.least]) ? route.ok : 403;
+    case 'uploader':
+      return caller.name === 'owner' ? route.ok : 404;
   }
 }
 
@@ -315,7 +327,7 @@ describe('authorization matrix over HTTP', () => {
     expect((await api('DELETE', `/api/users/me/tokens/${revocable.body.id}`, { token: adminToken })).status).toBe(200);
     revokedToken = revocable.body.token;
 
-    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user']);
+    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'teardown']);
   });
 
   afterAll(async () => {
@@ -327,7 +339,7 @@ describe('authorization matrix over HTTP', () => {
   async function fixture(parts: Part[]): Promise<Fixture> {
     const want = new Set<Part>(parts);
     if (want.has('release') || want.has('debugFile') || want.has('webhook')) want.add('app');
-    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0 };
+    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0, teardownId: '' };
     const owner = people.owner.token;
     const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
       const r = await res;
@@ -335,6 +347,9 @@ describe('authorization matrix over HTTP', () => {
       return r;
     };
     await Promise.all([
+      want.has('teardown')
+        ? made(api('POST', '/api/teardown', { token: owner, files: { file: { data: files.ipa, fileName: 'iphone.ipa' } } }), 'teardown').then((r) => (f.teardownId = r.body.id))
+        : undefined,
       want.has('user') ? createUserWithToken(api, adminToken, 'target').then((u) => (f.user = u)) : undefined,
       (async () => {
         if (!want.has('app')) return;

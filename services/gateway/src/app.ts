@@ -17,6 +17,7 @@ import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { schemesRoutes } from './routes/schemes.routes';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
 import { symbolsRoutes } from './routes/symbols.routes';
+import { teardownRoutes } from './routes/teardown.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
@@ -51,12 +52,13 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.
   app.use(debugFileUploadRoutes(clients, { ...releases, publicBaseUrl }));
-  app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload']) }));
+  app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload', '/teardown']) }));
 
   // Before the apps routes: its static paths (upload, versions, latest,
   // version_exist) must not be taken for an app id. It checks tokens per route.
   app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
   app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
+  app.use(teardownRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { build as buildPlist } from 'plist';
 import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip } from '@hangar/testing';
 import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-image';
-import { detectPackageFormat, PackageParseError, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
+import { couldBePackage, detectPackageFormat, PackageParseError, PACKAGE_HEAD_BYTES, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
 
 // Hostile input, property-based (issue 9): whatever bytes arrive, every package parser either
 // answers with a well-formed ParsedPackage or rejects with PackageParseError / UnknownPackageError
@@ -347,6 +347,15 @@ function signedProfile(plist: string, days = 1): { profile: Buffer; certificate:
   const signed = execFileSync('openssl', ['cms', '-sign', '-binary', '-nodetach', '-outform', 'DER', '-signer', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem')], { input: plist, maxBuffer: 64 * 1024 * 1024 });
   return { profile: signed, certificate };
 }
+
+describe('the leading-bytes check of teardown uploads (couldBePackage)', () => {
+  it('when the head of a real package of any format is shown, then it could be a package; text, zeros and random media cannot', () => {
+    for (const [name, bytes] of seeds) expect({ name, ok: couldBePackage(bytes.subarray(0, PACKAGE_HEAD_BYTES)) }).toEqual({ name, ok: true });
+    expect(couldBePackage(Buffer.alloc(PACKAGE_HEAD_BYTES))).toBe(false);
+    expect(couldBePackage(Buffer.from('not a package at all '.repeat(100)))).toBe(false);
+    expect(couldBePackage(Buffer.concat([Buffer.from('\x00\x00\x00\x18ftypmp42', 'latin1'), Buffer.alloc(2000, 1)]))).toBe(false);
+  });
+});
 
 describe('signing details on hostile input', () => {
   const ipaWithProfile = (profile: Buffer) =>
