@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { claimTurn } from '@hangar/mongo';
-import { type ObjectStorage, type OwnedObjects, type RunningJanitor, type SweepReport, startJanitor, startOwnedOrphanJanitor } from '@hangar/storage';
+import { type ObjectStorage, type OwnedObjects, type RunningJanitor, type SweepReport, startJanitor, startOwnedOrphanJanitor, sweepOwnedOrphans } from '@hangar/storage';
 import { dayOf, type TeardownsRepository } from '../data/teardowns.repository';
 
 /** Where the gateway stores teardown uploads; owned by releases like `packages/`. */
@@ -50,6 +50,17 @@ export function startTeardownExpiry(options: TeardownExpiryOptions & { intervalM
   });
 }
 
+const teardownObjects = (teardowns: TeardownsRepository): OwnedObjects => ({
+  job: 'teardowns-orphans',
+  prefixes: [TEARDOWN_PREFIX],
+  referenced: (keys) => teardowns.referencedKeys(keys),
+});
+
+/** One orphan sweep of `teardowns/` (see startTeardownOrphanJanitor). */
+export function sweepTeardownOrphans(options: { teardowns: TeardownsRepository; storage: ObjectStorage; graceMs: number; metrics?: Metrics }, signal?: AbortSignal): Promise<SweepReport> {
+  return sweepOwnedOrphans(teardownObjects(options.teardowns), options, signal);
+}
+
 /**
  * Uploads whose teardown was never recorded (the gateway or this process died in between, or the
  * outcome was unknown) are orphans under `teardowns/`, removed after the storage grace period.
@@ -63,6 +74,6 @@ export function startTeardownOrphanJanitor(options: {
   logger: Logger;
   metrics?: Metrics;
 }): RunningJanitor {
-  const owned: OwnedObjects = { job: 'teardowns-orphans', prefixes: [TEARDOWN_PREFIX], referenced: (keys) => options.teardowns.referencedKeys(keys) };
+  const owned = teardownObjects(options.teardowns);
   return startOwnedOrphanJanitor(owned, { ...options, claimTurn: (turn) => claimTurn(options.connection, owned.job, turn) });
 }
