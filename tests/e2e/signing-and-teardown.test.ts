@@ -34,7 +34,14 @@ describe('signing details and teardown', () => {
   beforeAll(async () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-signing-e2e-'));
-    hangar = await startHangar({ S3_BUCKET: bucket, TEARDOWN_RETENTION_DAYS: String(RETENTION_DAYS), TEARDOWN_SWEEP_INTERVAL_MS: '2000' });
+    hangar = await startHangar({
+      S3_BUCKET: bucket,
+      TEARDOWN_RETENTION_DAYS: String(RETENTION_DAYS),
+      TEARDOWN_SWEEP_INTERVAL_MS: '2000',
+      // The orphan janitors run too, so a recorded teardown's file is seen surviving them (kept by its record).
+      STORAGE_JANITOR_INTERVAL_MS: '2000',
+      STORAGE_JANITOR_GRACE_MS: '20000',
+    });
     api = apiClient(hangar.baseUrl);
     s3 = testS3Client();
     [uploader, someoneElse] = await Promise.all([createUserWithToken(api, hangar.adminToken, 'tearer'), createUserWithToken(api, hangar.adminToken, 'other')]);
