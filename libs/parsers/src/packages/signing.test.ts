@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile, copyFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build as buildPlist } from 'plist';
+import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-image';
 import { parsePackage } from './index';
 import { readMobileProvision } from './mobileprovision';
 import type { PackageSigning } from './signing/signing.types';
@@ -123,6 +124,20 @@ describe('signing details of macOS apps (embedded.provisionprofile)', () => {
     const signing = await signingOf(join(workDir, 'mac.zip'));
     expect(signing.profile).toMatchObject({ type: 'development', platforms: ['OSX'], devices: ['CA0D8C4F-11CA-536F-BDCD-163DD790C48F'], uuid: '6768abe5-58b6-4d6f-8427-b8271e0b2655' });
     expect(signing.certificates.map((c) => c.commonName)).toEqual(['Apple Development: Shen Wang (A3Z3NZQ8V3)']);
+  });
+});
+
+describe('signing details of macOS disk images', () => {
+  it('when a dmg holds an app embedding the macOS development profile, then its profile is read from the HFS+ volume', async () => {
+    const root = join(workDir, 'dmg-root');
+    await mkdir(join(workDir, 'dmg-scratch'), { recursive: true });
+    await writeMacApp(root, join(workDir, 'dmg-scratch'));
+    await copyFile(join(PROFILES, 'macos_development.provisionprofile'), join(root, 'Foo.app', 'Contents', 'embedded.provisionprofile'));
+    const dmg = join(workDir, 'signed.dmg');
+    await writeFile(dmg, wrapAsDmg(await buildHfsPlusDisk(root, join(workDir, 'signed.hfs'))));
+    const signing = await signingOf(dmg);
+    expect(signing.profile).toMatchObject({ type: 'development', uuid: '6768abe5-58b6-4d6f-8427-b8271e0b2655', devicesCount: 1 });
+    expect(signing.certificates).toHaveLength(1);
   });
 });
 
