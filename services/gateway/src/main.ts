@@ -10,6 +10,8 @@ import { connectEventBus } from '@hangar/events';
 import { cachingAuthentication } from './clients/cached-authentication';
 import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
+import { DailySalt } from './downloads/daily-salt';
+import { downloadCounter } from './downloads/download-counter';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -36,6 +38,9 @@ async function main(): Promise<void> {
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config);
+  const countDownload = config.DOWNLOAD_COUNTING
+    ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), config.NATS_SUBJECT_PREFIX, logger)
+    : undefined;
   const app = createApp({
     clients,
     logger,
@@ -49,7 +54,7 @@ async function main(): Promise<void> {
       downloadRedirect: config.DOWNLOAD_REDIRECT,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
-    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS },
+    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS, countDownload },
     metrics,
   });
   const server = createServer(app);

@@ -8,7 +8,8 @@ import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
-import { presentRelease, presentVersionList } from '../presenters/release.presenter';
+import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
+import { sendRevalidated } from '../http/revalidated';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 
@@ -65,7 +66,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       await checkBeforeStoring(req, upload.fields);
       throw InvalidArgument.field('file', "can't be blank");
     }
-    const { objectKey, size, fileName } = upload.file;
+    const { objectKey, size, sha256, fileName } = upload.file;
     try {
       const fields = readTextFields(upload.fields, UPLOAD_FIELDS);
       const release = await clients.releases.createRelease(
@@ -86,6 +87,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
           customFields: fields.custom_fields ?? '',
           releaseVersion: fields.release_version ?? '',
           buildVersion: fields.build_version ?? '',
+          sha256,
         },
         { deadline: options.uploadDeadlineMs },
       );
@@ -130,9 +132,25 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.json(presentRelease(release, base(req), zone(req)));
   });
 
+  router.get('/api/apps/update_check', identifyIfToken(clients), async (req, res) => {
+    const answer = await clients.releases.checkForUpdate({
+      channelKey: requiredQuery(req, 'channel_key'),
+      bundleId: queryText(req, 'bundle_id') ?? '',
+      releaseVersion: queryText(req, 'release_version') ?? '',
+      buildVersion: queryText(req, 'build_version') ?? '',
+      releaseHash: queryText(req, 'release_hash') ?? '',
+    });
+    sendRevalidated(req, res, presentUpdateCheck(answer, base(req), zone(req)));
+  });
+
+  router.get('/api/releases/:id/stats', authenticate(clients), async (req, res) => {
+    const stats = await clients.releases.getReleaseStats({ actor: actorOf(req), releaseId: parseId(req.params.id) });
+    res.json(presentReleaseStats(stats));
+  });
+
   router.put('/api/releases/:id', authenticate(clients), async (req, res) => {
     const id = parseId(req.params.id);
-    const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type'] as const);
+    const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type', 'mandatory'] as const);
     const release = await clients.releases.updateRelease({
       actor: actorOf(req),
       id,
@@ -144,6 +162,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       gitCommit: fields.git_commit,
       ciUrl: fields.ci_url,
       releaseType: fields.release_type,
+      mandatory: fields.mandatory,
     });
     res.json(presentRelease(release, base(req), currentUser(req).timezone));
   });
