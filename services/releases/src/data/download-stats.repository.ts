@@ -61,10 +61,10 @@ export class DownloadStatsRepository {
   }
 
   /** Adds to the release's total; with `event`, the release.downloaded that reports it, in the same write. */
-  async addToTotal(owner: ReleaseOwner, count: number, lastSeq: number, event?: { envelope: Envelope; notified: number }): Promise<void> {
+  async addToTotal(owner: ReleaseOwner, count: number, lastSeq: number, event?: { envelope: Envelope; notified: number; at: Date }): Promise<void> {
     const update = {
       $inc: { total: count },
-      $set: { lastSeq, dirty: !event, ...(event ? { notified: event.notified, notifiedAt: new Date() } : {}) },
+      $set: { lastSeq, dirty: !event, ...(event ? { notified: event.notified, notifiedAt: event.at } : {}) },
       $setOnInsert: { appId: owner.appId, schemeId: owner.schemeId, channelId: owner.channelId },
     };
     await this.models.totals.updateOne({ _id: owner.releaseId }, event ? withEvents<DownloadTotalDocument>(update, event.envelope) : update, { upsert: true });
@@ -75,7 +75,7 @@ export class DownloadStatsRepository {
   }
 
   /** Records the release.downloaded of a total counted since the last one. */
-  async markNotified(total: DownloadTotalDocument, envelope: Envelope): Promise<void> {
-    await this.models.totals.updateOne({ _id: total._id }, withEvents<DownloadTotalDocument>({ $set: { dirty: false, notified: total.total, notifiedAt: new Date() } }, envelope));
+  async markNotified(total: DownloadTotalDocument, envelope: Envelope, at: Date): Promise<void> {
+    await this.models.totals.updateOne({ _id: total._id }, withEvents<DownloadTotalDocument>({ $set: { dirty: false, notified: total.total, notifiedAt: at } }, envelope));
   }
 }

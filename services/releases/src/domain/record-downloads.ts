@@ -82,7 +82,7 @@ async function countTotal(deps: RecordDownloadsDeps, owner: ReleaseOwner, curren
     return false;
   }
   const envelope = downloadedEvent(owner, total - (current?.notified ?? 0), total);
-  await deps.stats.addToTotal(owner, count, lastSeq, { envelope, notified: total });
+  await deps.stats.addToTotal(owner, count, lastSeq, { envelope, notified: total, at: new Date(now) });
   return true;
 }
 
@@ -106,7 +106,7 @@ export async function flushDownloadNotices(deps: RecordDownloadsDeps): Promise<n
     if (now - new Date(total.notifiedAt).getTime() < deps.noticeIntervalMs) continue;
     if (total.total <= total.notified) continue;
     const owner = { releaseId: total._id, appId: total.appId, schemeId: total.schemeId, channelId: total.channelId };
-    await deps.stats.markNotified(total, downloadedEvent(owner, total.total - total.notified, total.total));
+    await deps.stats.markNotified(total, downloadedEvent(owner, total.total - total.notified, total.total), new Date(now));
     made += 1;
   }
   if (made > 0) deps.onEventsRecorded();

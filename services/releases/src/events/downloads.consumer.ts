@@ -9,7 +9,7 @@ export interface DownloadsConsumerOptions {
   logger: Logger;
   /** Messages counted per batch (and the durable's max_ack_pending). */
   batchSize?: number;
-  /** How long a fetch waits for a batch to fill. */
+  /** How long a fetch waits for a batch to fill (the NATS client's minimum is 1 s). */
   fetchWaitMs?: number;
 }
 
@@ -29,7 +29,7 @@ const DURABLE = 'releases-downloads';
  * (domain/record-downloads.ts).
  */
 export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options: DownloadsConsumerOptions): Promise<RunningDownloadsConsumer> {
-  const { bus, prefix, batchSize = 1000, fetchWaitMs = 500 } = options;
+  const { bus, prefix, batchSize = 1000, fetchWaitMs = 1000 } = options;
   const log = options.logger.child({ consumer: DURABLE });
   const stream = await ensureDownloadStream(bus.jsm, prefix);
   try {
@@ -53,7 +53,7 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
     while (!stopping) {
       const batch: JsMsg[] = [];
       try {
-        const fetched = await consumer.fetch({ max_messages: batchSize, expires: fetchWaitMs });
+        const fetched = await consumer.fetch({ max_messages: batchSize, expires: Math.max(1000, fetchWaitMs) });
         for await (const msg of fetched) batch.push(msg);
         if (batch.length > 0) await countBatch(batch);
         if (Date.now() - lastFlush >= deps.noticeIntervalMs / 4) {
