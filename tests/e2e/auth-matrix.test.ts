@@ -156,6 +156,8 @@ const ROUTES: Record<string, RouteCase> = {
   versionExists: { access: KEY, ok: 200, query: (f) => ({ ...key(f), bundle_id: 'com.icyleaf.AppInfoDemo', release_version: '1.2.3', build_version: '5' }) },
   updateRelease: { access: app('developer'), ok: 200, writes: ['release'], params: (f) => ({ id: f.releaseId }), form: (_f, m) => ({ changelog: m }) },
   deleteRelease: { access: app('developer'), ok: 200, writes: ['release'], params: (f) => ({ id: f.releaseId }) },
+  getReleaseStats: { access: app('member'), ok: 200, params: (f) => ({ id: f.releaseId }) },
+  updateCheck: { access: KEY, ok: 200, query: (f) => ({ ...key(f), bundle_id: 'com.icyleaf.AppInfoDemo', release_version: '0.1', build_version: '1' }) },
 
   // Schemes
   listSchemes: { access: app('member'), ok: 200, params: (f) => ({ app_id: f.appId }) },

@@ -6,7 +6,7 @@ import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { testInfrastructure, uniqueName } from '@hangar/testing';
 import { downloadStatsModels, DownloadStatsModels } from '../src/data/download-stats.model';
 import { DownloadStatsRepository, ReleaseOwner } from '../src/data/download-stats.repository';
-import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, recordDownloads } from '../src/domain/record-downloads';
+import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, pruneOldClaims, recordDownloads } from '../src/domain/record-downloads';
 import { RunningDownloadsConsumer, startDownloadsConsumer } from '../src/events/downloads.consumer';
 
 /**
@@ -67,7 +67,7 @@ describe('releases: downloads counted', () => {
 
   let seq = 0;
   const message = (releaseId: number, client: string, at = Date.parse('2026-11-20T10:00:00Z'), kind: 'download' | 'install' = 'download'): CountedMessage => ({
-    seq: (seq += 1),
+    id: `domain-test:${(seq += 1)}`,
     message: { r: releaseId, c: client, t: at, k: kind },
   });
 
@@ -99,18 +99,47 @@ describe('releases: downloads counted', () => {
     expect((await totalOf(releaseId)).total).toBe(6);
   });
 
-  it('when a batch is counted again (redelivered after a crash), then nothing is counted twice', async () => {
+  it('when a batch is delivered again after newer ones were counted (a redelivery after a crash), then nothing is counted twice', async () => {
     const { releaseId } = newRelease();
-    const batch = [message(releaseId, 'x'), message(releaseId, 'y'), message(releaseId, 'x')];
-    await recordDownloads(deps(), batch);
-    await recordDownloads(deps(), batch);
-    // A crash after the clients were claimed but before the day was counted: the claims are this batch's own.
-    const next = [message(releaseId, 'z'), message(releaseId, 'x')];
-    await stats.claimClients([`${releaseId}:2026-11-20:z`], next[1]!.seq, (await stats.findDay(`${releaseId}:2026-11-20`))!.lastSeq);
-    await recordDownloads(deps(), next);
+    const first = [message(releaseId, 'x'), message(releaseId, 'y'), message(releaseId, 'x')];
+    await recordDownloads(deps(), first);
+    await recordDownloads(deps(), [message(releaseId, 'z')]);
+    await recordDownloads(deps(), first);
+    await recordDownloads(deps(), [...first, message(releaseId, 'w')]);
 
-    expect(await daysOf(releaseId)).toEqual([expect.objectContaining({ total: 5, unique: 3 })]);
+    expect(await daysOf(releaseId)).toEqual([expect.objectContaining({ total: 5, unique: 4 })]);
     expect((await totalOf(releaseId)).total).toBe(5);
+  });
+
+  it('when counting fails part-way, then the releases not reached give their claims back and are counted by the redelivery', async () => {
+    const a = newRelease();
+    const b = newRelease();
+    const batch = [message(a.releaseId, 'p'), message(b.releaseId, 'q'), message(b.releaseId, 'r')];
+    let calls = 0;
+    const failing = deps({
+      ownerOf: async (id) => {
+        calls += 1;
+        if (calls === 1) throw new Error('apps unreachable');
+        return owners.get(id) ?? null;
+      },
+    });
+    await expect(recordDownloads(failing, batch)).rejects.toThrow('apps unreachable');
+    await recordDownloads(deps(), batch);
+
+    expect((await totalOf(b.releaseId)).total).toBe(2);
+  });
+
+  it('when claims and client hashes are older than the stream keeps messages, then they are forgotten, and younger ones kept', async () => {
+    const { releaseId } = newRelease();
+    const now = Date.parse('2026-11-30T12:00:00Z');
+    const old = message(releaseId, 'old-client', now - 10 * 86_400_000);
+    const recent = message(releaseId, 'recent-client', now - 2 * 86_400_000);
+    await recordDownloads(deps(), [old, recent]);
+    await pruneOldClaims(stats, now);
+    expect(await models.claims.findOne({ _id: old.id }).lean()).toBeNull();
+    expect(await models.clients.findOne({ _id: `${releaseId}:2026-11-20:old-client` }).lean()).toBeNull();
+    expect(await models.claims.findOne({ _id: recent.id }).lean()).not.toBeNull();
+    expect((await totalOf(releaseId)).total).toBe(2); // counts stay
   });
 
   it('when downloads of a release that is gone arrive, then they are dropped', async () => {

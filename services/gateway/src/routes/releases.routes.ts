@@ -150,7 +150,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
 
   router.put('/api/releases/:id', authenticate(clients), async (req, res) => {
     const id = parseId(req.params.id);
-    const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type', 'mandatory'] as const);
+    const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type'] as const);
+    const mandatory = flagText(req.body, 'mandatory');
     const release = await clients.releases.updateRelease({
       actor: actorOf(req),
       id,
@@ -162,7 +163,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       gitCommit: fields.git_commit,
       ciUrl: fields.ci_url,
       releaseType: fields.release_type,
-      mandatory: fields.mandatory,
+      mandatory,
     });
     res.json(presentRelease(release, base(req), currentUser(req).timezone));
   });
@@ -219,6 +220,14 @@ export async function sendDownload(
   if (download.size) res.setHeader('Content-Length', String(download.size));
   if (download.fileName) res.attachment(download.fileName);
   stream.pipe(res);
+}
+
+/** A JSON boolean or form text, as text: the releases service validates it after its permission check. */
+function flagText(body: Record<string, unknown> | undefined, field: string): string | undefined {
+  const value = body?.[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
+  throw InvalidArgument.field(field, 'must be true or false');
 }
 
 function requiredQuery(req: Request, name: string): string {

@@ -14,8 +14,6 @@ export interface DownloadTotalDocument extends OutboxFields {
   notifiedAt: Date;
   /** Counted since the last release.downloaded: the minute's flush looks for these. */
   dirty: boolean;
-  /** The highest downloads-stream sequence counted here: a redelivered message is not counted twice. */
-  lastSeq: number;
 }
 
 /** One release's downloads on one UTC day. */
@@ -26,15 +24,27 @@ export interface DownloadDayDocument {
   day: string;
   total: number;
   unique: number;
-  lastSeq: number;
+}
+
+/**
+ * A downloads-stream message taken for counting: inserted before it is
+ * counted, refused (atomically, on FerretDB as on MongoDB) when a redelivery
+ * brings it again, so no message is counted twice, in whatever order
+ * redeliveries come.
+ */
+export interface DownloadClaimDocument {
+  /** `<stream incarnation>:<stream sequence>` */
+  _id: string;
+  /** UTC day of the claim: claims are pruned by day once the stream has forgotten the message. */
+  day: string;
 }
 
 /** A client seen downloading a release on a day: a salted hash, never an address. */
 export interface DownloadClientDocument {
   /** `<release id>:<YYYY-MM-DD>:<client hash>` */
   _id: string;
-  /** The stream sequence of the message that first counted it. */
-  seq: number;
+  /** UTC day, for pruning. */
+  day: string;
 }
 
 const totalSchema = new Schema<DownloadTotalDocument>(
@@ -47,7 +57,6 @@ const totalSchema = new Schema<DownloadTotalDocument>(
     notified: { type: Number, default: 0 },
     notifiedAt: { type: Date, default: () => new Date(0) },
     dirty: { type: Boolean, default: false },
-    lastSeq: { type: Number, default: 0 },
     ...outboxSchemaFields,
   },
   { collection: 'download_totals', versionKey: false },
@@ -64,7 +73,6 @@ const daySchema = new Schema<DownloadDayDocument>(
     day: { type: String, required: true },
     total: { type: Number, default: 0 },
     unique: { type: Number, default: 0 },
-    lastSeq: { type: Number, default: 0 },
   },
   { collection: 'download_days', versionKey: false },
 );
@@ -72,15 +80,24 @@ const daySchema = new Schema<DownloadDayDocument>(
 daySchema.index({ releaseId: 1 });
 
 const clientSchema = new Schema<DownloadClientDocument>(
-  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  { _id: { type: String, required: true }, day: { type: String, required: true } },
   { collection: 'download_clients', versionKey: false },
 );
+// Pruned a day at a time (DownloadStatsRepository.pruneDay).
+clientSchema.index({ day: 1 });
+
+const claimSchema = new Schema<DownloadClaimDocument>(
+  { _id: { type: String, required: true }, day: { type: String, required: true } },
+  { collection: 'download_claims', versionKey: false },
+);
+claimSchema.index({ day: 1 });
 
 export function downloadStatsModels(connection: Connection) {
   return {
     totals: connection.model<DownloadTotalDocument>('DownloadTotal', totalSchema),
     days: connection.model<DownloadDayDocument>('DownloadDay', daySchema),
     clients: connection.model<DownloadClientDocument>('DownloadClient', clientSchema),
+    claims: connection.model<DownloadClaimDocument>('DownloadClaim', claimSchema),
   };
 }
 

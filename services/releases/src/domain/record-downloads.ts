@@ -4,7 +4,8 @@ import type { DownloadTotalDocument } from '../data/download-stats.model';
 
 /** A download message with its place in the downloads stream. */
 export interface CountedMessage {
-  seq: number;
+  /** `<stream incarnation>:<stream sequence>`: unique for good, even if the stream is made anew. */
+  id: string;
   message: DownloadMessage;
 }
 
@@ -24,31 +25,39 @@ export interface RecordDownloadsDeps {
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Counts a batch of downloads (in stream order) into each release's days and
- * total: one read and one write per (release, day) and per release, however
- * many messages — a storm of 10,000 downloads from one client is a few
- * writes and one unique. Messages a previous attempt already counted (at or
- * below the sequence recorded with the counts) are skipped.
+ * Counts a batch of downloads into each release's days and total: one insert
+ * for the batch's claims, then a few writes per release however many
+ * messages — a storm of 10,000 downloads from one client is a few writes and
+ * one unique client. A message is claimed (by its place in the stream) before it
+ * is counted, so a redelivered one is never counted twice, whatever order
+ * redeliveries come in; the price is that a process dying between the claim
+ * and the count leaves that batch uncounted (docs/decisions.md).
  */
 export async function recordDownloads(deps: RecordDownloadsDeps, batch: CountedMessage[]): Promise<void> {
+  const claimed = await deps.stats.claimMessages(batch.map((m) => ({ id: m.id, day: utcDay(m.message.t) })));
   const byRelease = new Map<number, CountedMessage[]>();
   for (const m of batch) {
-    const list = byRelease.get(m.message.r) ?? [];
-    list.push(m);
-    byRelease.set(m.message.r, list);
+    if (!claimed.has(m.id)) continue;
+    byRelease.set(m.message.r, [...(byRelease.get(m.message.r) ?? []), m]);
   }
   const changedChannels = new Set<number>();
   let recordedEvents = false;
-  for (const [releaseId, messages] of byRelease) {
-    const owner = await deps.ownerOf(releaseId);
-    if (!owner) continue;
-    const current = await deps.stats.findTotal(releaseId);
-    const fresh = messages.filter((m) => m.seq > (current?.lastSeq ?? 0));
-    if (fresh.length === 0) continue;
-    const lastSeq = fresh[fresh.length - 1]!.seq;
-    await countDays(deps.stats, releaseId, fresh);
-    recordedEvents = (await countTotal(deps, owner, current, fresh.length, lastSeq)) || recordedEvents;
-    changedChannels.add(owner.channelId);
+  const pending = [...byRelease.keys()];
+  try {
+    for (const releaseId of [...pending]) {
+      const owner = await deps.ownerOf(releaseId);
+      if (owner) {
+        await countDays(deps.stats, releaseId, byRelease.get(releaseId)!);
+        recordedEvents = (await countTotal(deps, owner, byRelease.get(releaseId)!.length)) || recordedEvents;
+        changedChannels.add(owner.channelId);
+      }
+      pending.shift();
+    }
+  } catch (err) {
+    // The releases not started yet give their claims back, so the redelivery counts them;
+    // the one that failed part-way keeps its own (never twice, at worst not at all).
+    await deps.stats.unclaimMessages(pending.slice(1).flatMap((id) => byRelease.get(id)!.map((m) => m.id))).catch(() => undefined);
+    throw err;
   }
   if (changedChannels.size > 0) await deps.onCountsChanged([...changedChannels]);
   if (recordedEvents) deps.onEventsRecorded();
@@ -61,28 +70,24 @@ async function countDays(stats: DownloadStatsRepository, releaseId: number, mess
     byDay.set(day, [...(byDay.get(day) ?? []), m]);
   }
   for (const [day, dayMessages] of byDay) {
-    const id = `${releaseId}:${day}`;
-    const countedUpTo = (await stats.findDay(id))?.lastSeq ?? 0;
-    const fresh = dayMessages.filter((m) => m.seq > countedUpTo);
-    if (fresh.length === 0) continue;
-    const lastSeq = fresh[fresh.length - 1]!.seq;
-    const clients = [...new Set(fresh.map((m) => `${id}:${m.message.c}`))];
-    const unique = await stats.claimClients(clients, lastSeq, countedUpTo);
-    await stats.addToDay(id, releaseId, day, fresh.length, unique, lastSeq);
+    const clients = [...new Set(dayMessages.map((m) => `${releaseId}:${day}:${m.message.c}`))];
+    const unique = await stats.claimClients(clients, day);
+    await stats.addToDay(releaseId, day, dayMessages.length, unique);
   }
 }
 
 /** Adds to the total; when the last release.downloaded is a minute old, reports in the same write. Answers whether it did. */
-async function countTotal(deps: RecordDownloadsDeps, owner: ReleaseOwner, current: DownloadTotalDocument | null, count: number, lastSeq: number): Promise<boolean> {
+async function countTotal(deps: RecordDownloadsDeps, owner: ReleaseOwner, count: number): Promise<boolean> {
   const now = deps.now?.() ?? Date.now();
-  const total = (current?.total ?? 0) + count;
+  const current = await deps.stats.findTotal(owner.releaseId);
   const due = !current || now - new Date(current.notifiedAt).getTime() >= deps.noticeIntervalMs;
   if (!due) {
-    await deps.stats.addToTotal(owner, count, lastSeq);
+    await deps.stats.addToTotal(owner, count);
     return false;
   }
+  const total = (current?.total ?? 0) + count;
   const envelope = downloadedEvent(owner, total - (current?.notified ?? 0), total);
-  await deps.stats.addToTotal(owner, count, lastSeq, { envelope, notified: total, at: new Date(now) });
+  await deps.stats.addToTotal(owner, count, { envelope, notified: total, at: new Date(now) });
   return true;
 }
 
@@ -111,4 +116,12 @@ export async function flushDownloadNotices(deps: RecordDownloadsDeps): Promise<n
   }
   if (made > 0) deps.onEventsRecorded();
   return made;
+}
+
+/** Claims and client hashes are kept this long: past the stream's 7 days no message can come back. */
+export const CLAIM_DAYS = 8;
+
+/** Forgets claims and client hashes of the days just past CLAIM_DAYS (a week of them, should the service have been down). */
+export async function pruneOldClaims(stats: DownloadStatsRepository, now = Date.now()): Promise<void> {
+  for (let daysAgo = CLAIM_DAYS + 1; daysAgo <= CLAIM_DAYS + 7; daysAgo += 1) await stats.pruneDay(utcDay(now - daysAgo * 86_400_000));
 }

@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, JsMsg } from '@nats-io/jetstream';
 import { EventBus, downloadMessageSchema, ensureDownloadStream } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
-import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, recordDownloads } from '../domain/record-downloads';
+import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, pruneOldClaims, recordDownloads } from '../domain/record-downloads';
 
 export interface DownloadsConsumerOptions {
   bus: EventBus;
@@ -18,6 +18,7 @@ export interface RunningDownloadsConsumer {
 }
 
 const DURABLE = 'releases-downloads';
+const ACK_WAIT_MS = 10_000;
 
 /**
  * Counts what the gateway reports, from the downloads stream on a durable
@@ -25,7 +26,7 @@ const DURABLE = 'releases-downloads';
  * time: a burst of downloads costs a few writes, not one per download. The
  * durable's max_ack_pending is one batch, so replicas take turns rather than
  * counting one release at the same moment. A batch that fails is redelivered
- * whole after a pause; what it had already counted is skipped then
+ * whole after a pause; what it had already claimed is skipped then
  * (domain/record-downloads.ts).
  */
 export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options: DownloadsConsumerOptions): Promise<RunningDownloadsConsumer> {
@@ -39,14 +40,19 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
       durable_name: DURABLE,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      ack_wait: 60 * 1e9,
+      // Short, so a batch held by a process that died is redelivered soon; a batch being
+      // counted is kept alive by `working()` meanwhile.
+      ack_wait: ACK_WAIT_MS * 1e6,
       max_ack_pending: batchSize,
       max_deliver: -1,
     });
   }
   const consumer = await bus.js.consumers.get(stream, DURABLE);
+  // Sequences start again at 1 in a stream made anew: its creation time tells them apart.
+  const incarnation = Date.parse((await bus.jsm.streams.info(stream)).created).toString(36);
   let stopping = false;
   let lastFlush = 0;
+  let lastPrune = 0;
   let failures = 0;
 
   const loop = (async () => {
@@ -59,6 +65,10 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
         if (Date.now() - lastFlush >= deps.noticeIntervalMs / 4) {
           await flushDownloadNotices(deps);
           lastFlush = Date.now();
+        }
+        if (Date.now() - lastPrune >= 3_600_000) {
+          await pruneOldClaims(deps.stats);
+          lastPrune = Date.now();
         }
         failures = 0;
       } catch (err) {
@@ -79,14 +89,19 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
     for (const msg of batch) {
       const parsed = downloadMessageSchema.safeParse(safeJson(msg.string()));
       if (parsed.success) {
-        counted.push({ seq: msg.seq, message: parsed.data });
+        counted.push({ id: `${incarnation}:${msg.seq}`, message: parsed.data });
         valid.push(msg);
       } else {
         log.error({ seq: msg.seq }, 'terminating a malformed download message');
         msg.term();
       }
     }
-    await recordDownloads(deps, counted);
+    const heartbeat = setInterval(() => valid.forEach((msg) => msg.working()), ACK_WAIT_MS / 3);
+    try {
+      await recordDownloads(deps, counted);
+    } finally {
+      clearInterval(heartbeat);
+    }
     for (const msg of valid) msg.ack();
   }
 
