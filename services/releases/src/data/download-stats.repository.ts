@@ -37,7 +37,7 @@ export class DownloadStatsRepository {
 
   /** Gives claims back (messages not counted after all), one delete by id each. */
   async unclaimMessages(ids: string[]): Promise<void> {
-    await Promise.all(ids.map((id) => this.models.claims.deleteOne({ _id: id })));
+    for (const id of ids) await this.models.claims.deleteOne({ _id: id });
   }
 
   /** Claims each client for its (release, day); answers how many were new. */
