@@ -409,7 +409,12 @@ describe('authorization matrix over HTTP', () => {
       ...(f.webhookId ? { deliveries: read(`/api/webhooks/${f.webhookId}/deliveries?per_page=100`) } : {}),
     };
     const values = await Promise.all(Object.values(parts));
-    return JSON.stringify(Object.fromEntries(Object.keys(parts).map((k, i) => [k, values[i]])));
+    // Downloads are counted (and reported to webhooks) a moment after earlier rows made them:
+    // by design a read changes `download_count` and makes `release.downloaded` deliveries, so
+    // neither is a change made by the route under test.
+    const unrelated = (key: string, value: unknown) =>
+      key === 'download_count' ? undefined : key === 'body' && Array.isArray(value) ? value.filter((d: { event?: string }) => d?.event !== 'release.downloaded') : value;
+    return JSON.stringify(Object.fromEntries(Object.keys(parts).map((k, i) => [k, values[i]])), unrelated);
   }
 
   function urlOf(op: Operation, route: RouteCase, f: Fixture): string {
