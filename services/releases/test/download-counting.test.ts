@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { Connection } from 'mongoose';
-import { EventBus, EVENT_REGISTRY, connectEventBus, downloadSubject } from '@hangar/events';
+import { EventBus, EVENT_REGISTRY, connectEventBus, createEnvelope, downloadSubject } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { testInfrastructure, uniqueName } from '@hangar/testing';
@@ -172,6 +172,22 @@ describe('releases: downloads counted', () => {
     expect(total.outbox.map((entry) => entry.type)).toEqual(['release.downloaded', 'release.downloaded']);
     expect(() => EVENT_REGISTRY['release.downloaded'].schema.parse(data[1])).not.toThrow();
     expect(d.poked).toBe(2);
+  });
+
+  it('when two replicas flush the same release from the same reading, then one release.downloaded is made', async () => {
+    const { releaseId } = newRelease();
+    let now = Date.parse('2026-11-20T10:00:00Z');
+    const d = deps({ now: () => now });
+    await recordDownloads(d, [message(releaseId, 'a')]);
+    now += 5_000;
+    await recordDownloads(d, [message(releaseId, 'b')]);
+    const reading = (await stats.dirtyTotals()).find((t) => t._id === releaseId)!;
+    const event = () => createEnvelope('release.downloaded', { release_id: releaseId, app_id: 1, scheme_id: 2, channel_id: 3, count: 1, total: 2 }, 'releases');
+    // One after the other: FerretDB's compare-and-set is not atomic under true concurrency
+    // (docs/decisions.md); MongoDB 7's is, and the condition is what this checks.
+    const made = [await stats.markNotified(reading, event(), new Date(now)), await stats.markNotified(reading, event(), new Date(now))];
+    expect(made.filter(Boolean)).toHaveLength(1);
+    expect((await totalOf(releaseId)).outbox).toHaveLength(2); // the first download's, and one for the second
   });
 
   describe('the durable consumer', () => {

@@ -63,9 +63,16 @@ export class DownloadStatsRepository {
     return this.models.totals.find({ dirty: true }).lean<DownloadTotalDocument[]>();
   }
 
-  /** Records the release.downloaded of a total counted since the last one. */
-  async markNotified(total: DownloadTotalDocument, envelope: Envelope, at: Date): Promise<void> {
-    await this.models.totals.updateOne({ _id: total._id }, withEvents<DownloadTotalDocument>({ $set: { dirty: false, notified: total.total, notifiedAt: at } }, envelope));
+  /**
+   * Records the release.downloaded of a total counted since the last one — only if no one
+   * reported it meanwhile (two replicas flushing at once make one event; atomic on MongoDB 7).
+   */
+  async markNotified(total: DownloadTotalDocument, envelope: Envelope, at: Date): Promise<boolean> {
+    const result = await this.models.totals.updateOne(
+      { _id: total._id, dirty: true, notified: total.notified },
+      withEvents<DownloadTotalDocument>({ $set: { dirty: false, notified: total.total, notifiedAt: at } }, envelope),
+    );
+    return result.modifiedCount === 1;
   }
 
   /** Forgets a day's message claims and client hashes (once the stream no longer holds that day's messages). */

@@ -111,8 +111,7 @@ export async function flushDownloadNotices(deps: RecordDownloadsDeps): Promise<n
     if (now - new Date(total.notifiedAt).getTime() < deps.noticeIntervalMs) continue;
     if (total.total <= total.notified) continue;
     const owner = { releaseId: total._id, appId: total.appId, schemeId: total.schemeId, channelId: total.channelId };
-    await deps.stats.markNotified(total, downloadedEvent(owner, total.total - total.notified, total.total), new Date(now));
-    made += 1;
+    if (await deps.stats.markNotified(total, downloadedEvent(owner, total.total - total.notified, total.total), new Date(now))) made += 1;
   }
   if (made > 0) deps.onEventsRecorded();
   return made;
