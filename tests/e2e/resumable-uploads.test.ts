@@ -97,6 +97,7 @@ describe('resumable uploads (tus 1.0)', () => {
     const first = await finish();
     expect(first.status).toBe(201);
     expect(first.body.size).toBe(apk.length);
+    expect(first.body.sha256).toBe(sha256(apk));
     // Retried (a CI step that timed out waiting): the same release, never a second.
     const again = await finish();
     expect(again.status).toBe(201);
@@ -363,6 +364,7 @@ describe('direct uploads: bytes that never cross the gateway (S3_PUBLIC_ENDPOINT
     const made = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: again.body.upload_id, sha256: sha256(apk) } });
     expect(made.status).toBe(201);
     expect(made.body.size).toBe(apk.length);
+    expect(made.body.sha256).toBe(sha256(apk));
     const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${hangar.adminToken}`);
     expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
   }, 120_000);

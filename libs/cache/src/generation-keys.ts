@@ -9,4 +9,6 @@ export const GENERATION_KEYS = {
   apps: 'apps',
   /** Bumped by the releases service after any release of the channel is created, edited or deleted. */
   channelReleases: (channelId: number) => `releases.${channelId}`,
+  /** Bumped by the releases service after it counted downloads of a release of the channel. */
+  channelDownloads: (channelId: number) => `downloads.${channelId}`,
 } as const;

@@ -53,6 +53,25 @@ export const EVENT_REGISTRY = {
     version: 1,
     schema: z.object({ release_id: id, app_id: id, scheme_id: id, channel_id: id }),
   },
+  /**
+   * Downloads counted (issue 20), aggregated: at most one per release per
+   * minute, carrying the count since the previous one. Zealot's webhook name
+   * for it is `download_events` (accepted in a webhook's `events`).
+   */
+  'release.downloaded': {
+    domain: 'releases',
+    version: 1,
+    schema: z.object({
+      release_id: id,
+      app_id: id,
+      scheme_id: id,
+      channel_id: id,
+      /** Downloads and iOS manifest fetches since the previous release.downloaded of this release. */
+      count: id,
+      /** All time, as counted when the event was made. */
+      total: id,
+    }),
+  },
   'debug_file.created': {
     domain: 'debug_files',
     version: 1,

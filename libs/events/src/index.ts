@@ -6,3 +6,4 @@ export * from './publisher';
 export * from './outbox';
 export * from './consumer-runner';
 export * from './service-events';
+export * from './downloads';

@@ -31,8 +31,15 @@ describe('the Release shape', () => {
         'id', 'version', 'app_name', 'bundle_id', 'release_version', 'build_version', 'release_type', 'source', 'branch', 'git_commit', 'ci_url',
         'size', 'platform', 'device_type', 'min_os_version', 'icon_url', 'release_url', 'install_url', 'qrcode_url', 'changelog', 'text_changelog',
         'custom_fields', 'created_at', 'signing', 'android',
+        // Added by issue 20.
+        'sha256', 'mandatory', 'download_count',
       ].sort(),
     );
+  });
+
+  it('when a release has no recorded hash, then sha256 is null; otherwise its hex, with mandatory and download_count as recorded', () => {
+    expect(releaseFields(release({ sha256: '', mandatory: false, downloadCount: 0 }), '', 'x')).toMatchObject({ sha256: null, mandatory: false, download_count: 0 });
+    expect(releaseFields(release({ sha256: 'ab'.repeat(32), mandatory: true, downloadCount: 12 }), '', 'x')).toMatchObject({ sha256: 'ab'.repeat(32), mandatory: true, download_count: 12 });
   });
 
   it('when changelog entries and custom fields have empty optional parts, then those parts are left out', () => {

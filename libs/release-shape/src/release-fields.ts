@@ -58,5 +58,11 @@ export function releaseFields(release: releases.Release, baseUrl: string, create
     // Added fields (issue 20): who signed the build and, for Android, what it asks of the device.
     signing: signingFields(metadata, now),
     android: androidFields(metadata, release.platform),
+    // Added with issue 20 (additive): the package's SHA-256 as uploaded (null for builds
+    // uploaded before it was recorded), whether older installs must update to it, and how
+    // often it was downloaded or installed through Hangar.
+    sha256: release.sha256 || null,
+    mandatory: release.mandatory,
+    download_count: release.downloadCount,
   };
 }

@@ -156,7 +156,7 @@ describe('webhooks', () => {
       id: releaseSeq, version: 3, appId, schemeId, channelId, appName: 'Demo', bundleId: 'com.example.demo', releaseVersion: '1.2.3', buildVersion: '45',
       source: 'fastlane', branch: 'main', gitCommit: 'abc123', ciUrl: 'https://ci.example.com/1', size: 1234, platform: 'Android', deviceType: 'Phone',
       releaseType: 'debug', minOsVersion: '21', changelog: [{ message: 'Fixed it', author: '', email: '', date: '' }], customFields: [], hasIcon: false,
-      fileExtension: 'apk', createdAtMs: Date.parse('2026-01-02T03:04:05.678Z'), metadataJson: '{}',
+      fileExtension: 'apk', createdAtMs: Date.parse('2026-01-02T03:04:05.678Z'), metadataJson: '{}', sha256: '', mandatory: false, downloadCount: 0,
     };
     releasesById.set(release.id, release);
     return release;

@@ -36,7 +36,7 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
-  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds'>;
+  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload'>;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
 }

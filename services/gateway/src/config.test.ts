@@ -16,3 +16,11 @@ describe('gateway config: connection timeouts', () => {
     expect(loadGatewayConfig({ ...REQUIRED, HTTP_IDLE_TIMEOUT_MS: '0' }).HTTP_IDLE_TIMEOUT_MS).toBe(0);
   });
 });
+
+describe('gateway config: download counting', () => {
+  it('when nothing is set, then downloads are counted; DOWNLOAD_COUNTING=false turns it off; a typo is refused', () => {
+    expect(loadGatewayConfig(REQUIRED).DOWNLOAD_COUNTING).toBe(true);
+    expect(loadGatewayConfig({ ...REQUIRED, DOWNLOAD_COUNTING: 'false' }).DOWNLOAD_COUNTING).toBe(false);
+    expect(() => loadGatewayConfig({ ...REQUIRED, DOWNLOAD_COUNTING: 'sometimes' })).toThrow(/DOWNLOAD_COUNTING/);
+  });
+});

@@ -12,6 +12,8 @@ import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
 import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
+import { DailySalt } from './downloads/daily-salt';
+import { downloadCounter } from './downloads/download-counter';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -45,6 +47,9 @@ async function main(): Promise<void> {
     maxBytes: config.MAX_UPLOAD_BYTES,
     onBytes: (purpose, bytes) => uploadBytes.inc({ kind: purpose === 'package' ? 'package' : 'debug_file' }, bytes),
   });
+  const countDownload = config.DOWNLOAD_COUNTING
+    ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), config.NATS_SUBJECT_PREFIX, logger)
+    : undefined;
   const app = createApp({
     clients,
     logger,
@@ -60,7 +65,7 @@ async function main(): Promise<void> {
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
-    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS },
+    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS, countDownload },
     metrics,
   });
   const server = createServer(app);

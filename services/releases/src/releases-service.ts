@@ -10,11 +10,15 @@ import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { apps, releases } from '@hangar/proto';
 import { openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
+import { downloadStatsModels } from './data/download-stats.model';
+import { DownloadStatsRepository } from './data/download-stats.repository';
 import { releaseModel } from './data/release.model';
 import { teardownModel } from './data/teardown.model';
 import { TeardownsRepository } from './data/teardowns.repository';
 import type { TeardownDeps } from './domain/teardown';
 import { startTeardownExpiry, startTeardownOrphanJanitor } from './jobs/teardown-expiry.job';
+import { DownloadCounts } from './domain/download-counts';
+import { RunningDownloadsConsumer, startDownloadsConsumer } from './events/downloads.consumer';
 import { ReleasesRepository } from './data/releases.repository';
 import type { ReleasesDeps } from './domain/deps';
 import { releaseFilesConsumer } from './events/release-files.consumer';
@@ -39,6 +43,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const releaseDocs = releaseModel(connection);
   const teardowns = new TeardownsRepository(teardownModel(connection));
+  const downloadDocs = downloadStatsModels(connection);
   await syncIndexes(connection);
 
   const storage = await openStorage(config, metrics);
@@ -49,7 +54,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     prefix: config.NATS_SUBJECT_PREFIX,
     logger,
     metrics,
-    outboxOf: [releaseDocs],
+    outboxOf: [releaseDocs, downloadDocs.totals],
     keepTombstonesOf: [releaseDocs],
   });
   const { bus, relay } = events;
@@ -61,8 +66,11 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     bumpingQuietly(generations, [GENERATION_KEYS.channelReleases(channelId)], (err) => logger.warn({ err, channelId }, 'Could not bump a channel generation; retrying'))();
   const repository = new ReleasesRepository(connection, releaseDocs, bumpChannel);
   const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
+  const downloadStats = new DownloadStatsRepository(downloadDocs);
   const deps: ReleasesDeps = {
     releases: repository,
+    downloadStats,
+    downloadCounts: new DownloadCounts(downloadStats, generations, { capacity: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
     channelReleases: new ChannelReleases(repository, generations, { maxDocuments: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
     apps: config.CHANNEL_CACHE_SIZE > 0 ? cachingChannelResolution(appsClient, generations, { capacity: config.CHANNEL_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS }) : appsClient,
     storage,
@@ -84,6 +92,21 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   await events.consume(releaseFilesConsumer(repository, storage));
   await events.consume(retentionConsumer(repository, deps.apps, deps.onEventsRecorded));
   for (const handler of ownerDeletedConsumers(repository, deps.onEventsRecorded)) await events.consume(handler);
+
+  const downloads: RunningDownloadsConsumer = await startDownloadsConsumer(
+    {
+      stats: downloadStats,
+      ownerOf: async (releaseId) => {
+        const release = await deps.channelReleases.byId(releaseId);
+        return release && { releaseId, appId: release.appId, schemeId: release.schemeId, channelId: release.channelId };
+      },
+      onCountsChanged: (channelIds) =>
+        bumpingQuietly(generations, channelIds.map(GENERATION_KEYS.channelDownloads), (err) => logger.warn({ err }, 'Could not bump download generations; retrying'))(),
+      onEventsRecorded: () => relay.poke(),
+      noticeIntervalMs: config.DOWNLOAD_NOTICE_INTERVAL_MS,
+    },
+    { bus, prefix: config.NATS_SUBJECT_PREFIX, logger },
+  );
 
   const janitor = startReleaseOrphanJanitor({
     repository,
@@ -121,6 +144,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
       await janitor.stop();
       await teardownExpiry.stop();
       await teardownOrphans.stop();
+      await downloads.stop();
       await worker?.stop();
       await events.stop();
       await connection.close();

@@ -22,7 +22,7 @@ function recordOf(objectKey: string, iconKey?: string): NewRelease {
   return {
     appId: 1, schemeId: 1, channelId, appName: 'Demo', bundleId: 'com.example', releaseVersion: '1.0', buildVersion: '1', versionKey: '1', source: 'api', branch: '',
     gitCommit: '', ciUrl: '', releaseType: '', size: 5, platform: 'Android', deviceType: 'Phone', minOsVersion: '', changelog: [], customFields: [],
-    objectKey, fileName: 'a.apk', fileExtension: 'apk', ...(iconKey ? { iconKey } : {}), metadataJson: '{}',
+    objectKey, fileName: 'a.apk', fileExtension: 'apk', ...(iconKey ? { iconKey } : {}), metadataJson: '{}', sha256: '', mandatory: false,
   };
 }
 

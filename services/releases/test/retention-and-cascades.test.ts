@@ -84,7 +84,7 @@ describe('releases: retained builds and cascades', () => {
       channels.set(channelId, {
         app: { id: appId, name: 'Demo', schemes: [], collaborators: [], createdAtMs: 0 },
         scheme: { id: schemeId, appId, name: 'Beta', newBuildCallout: false, retainedBuilds: retained, channels: [] },
-        channel: { id: channelId, schemeId, name: 'Android', slug: `slug-${channelId}`, deviceType: 'android', bundleId: '*', hasPassword: false },
+        channel: { id: channelId, schemeId, name: 'Android', slug: `slug-${channelId}`, deviceType: 'android', bundleId: '*', hasPassword: false, minSupportedVersion: '' },
       });
     }
     return { appId, schemeId, channelIds };
@@ -99,7 +99,7 @@ describe('releases: retained builds and cascades', () => {
     const fields: NewRelease = {
       appId, schemeId, channelId, appName: 'Demo', bundleId: 'com.example', releaseVersion: '1.0', buildVersion: '1', versionKey: '1', source: 'api', branch: '',
       gitCommit: '', ciUrl: '', releaseType: '', size: 13, platform: 'Android', deviceType: 'Phone', minOsVersion: '', changelog: [], customFields: [],
-      objectKey, fileName: 'a.apk', fileExtension: 'apk', iconKey, metadataJson: '{}',
+      objectKey, fileName: 'a.apk', fileExtension: 'apk', iconKey, metadataJson: '{}', sha256: '', mandatory: false,
     };
     const release = await service.deps.releases.create(fields, (id, version) =>
       createEnvelope('release.created', { release_id: id, app_id: appId, scheme_id: schemeId, channel_id: channelId, version, bundle_id: 'com.example', release_version: '1.0', build_version: '1', platform: 'Android' }, 'releases'),

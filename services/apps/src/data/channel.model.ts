@@ -12,6 +12,8 @@ export interface ChannelDocument extends OutboxFields {
   deviceType: string;
   bundleId: string;
   gitUrl?: string | null;
+  /** In-app update checks: installs with an older release version must update (issue 20). */
+  minSupportedVersion?: string | null;
   /** scrypt hash of the visit password; never leaves the service. */
   passwordHash?: string | null;
   /** `upload:<schemeId>:<device_type>` for a channel an upload made, else `id:<id>`. */
@@ -31,6 +33,7 @@ const channelSchema = new Schema<ChannelDocument>(
     deviceType: { type: String, required: true },
     bundleId: { type: String, required: true },
     gitUrl: { type: String, default: null },
+    minSupportedVersion: { type: String, default: null },
     passwordHash: { type: String, default: null },
     ensureKey: { type: String, required: true, unique: true },
     deletedAt: { type: Date },

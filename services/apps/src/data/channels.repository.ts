@@ -6,7 +6,7 @@ import { LIVE } from './apps.repository';
 import { ChannelDocument, ChannelModel } from './channel.model';
 
 export type NewChannel = Pick<ChannelDocument, 'schemeId' | 'appId' | 'name' | 'slug' | 'deviceType' | 'bundleId' | 'gitUrl' | 'passwordHash'>;
-export type ChannelChanges = Partial<Pick<ChannelDocument, 'name' | 'slug' | 'deviceType' | 'bundleId' | 'gitUrl' | 'passwordHash'>>;
+export type ChannelChanges = Partial<Pick<ChannelDocument, 'name' | 'slug' | 'deviceType' | 'bundleId' | 'gitUrl' | 'minSupportedVersion' | 'passwordHash'>>;
 
 const slugTaken = () => new AlreadyExists('This slug (channel key) is already taken', { slug: ['has already been taken'] });
 

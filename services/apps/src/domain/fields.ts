@@ -136,6 +136,7 @@ export interface ChannelInput {
   bundleId?: string;
   gitUrl?: string;
   password?: string;
+  minSupportedVersion?: string;
 }
 
 export interface ChannelFields {
@@ -146,6 +147,8 @@ export interface ChannelFields {
   bundleId?: string;
   /** null clears it. */
   gitUrl?: string | null;
+  /** null clears it. */
+  minSupportedVersion?: string | null;
   /** null clears the visit password; a string sets it. */
   password?: string | null;
 }
@@ -190,6 +193,14 @@ export function validateChannelFields(input: ChannelInput, mode: 'create' | 'upd
     else if (url.length > URL_MAX) problems.add('git_url', `is too long (maximum is ${URL_MAX} characters)`);
     else if (CONTROL_CHARACTERS.test(url)) problems.add('git_url', 'must not contain control characters');
     else out.gitUrl = url;
+  }
+
+  if (input.minSupportedVersion !== undefined) {
+    const version = input.minSupportedVersion.trim();
+    if (version === '') out.minSupportedVersion = null;
+    else if (version.length > 64) problems.add('min_supported_version', 'is too long (maximum is 64 characters)');
+    else if (CONTROL_CHARACTERS.test(version) || !/[0-9A-Za-z]/.test(version)) problems.add('min_supported_version', 'must be a release version such as 2.1.0');
+    else out.minSupportedVersion = version;
   }
 
   if (input.password !== undefined) {

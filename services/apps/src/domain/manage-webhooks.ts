@@ -24,8 +24,15 @@ export interface WebhookInput {
   events?: string[];
 }
 
+/**
+ * Zealot's webhook event names, accepted for the events they mean (Zealot
+ * calls its download webhook `download_events`; Hangar's event is
+ * `release.downloaded`), so a subscription copied from Zealot works.
+ */
+export const ZEALOT_EVENT_NAMES: Readonly<Record<string, string>> = { download_events: 'release.downloaded' };
+
 function validateEvents(events: string[]): string[] {
-  const wanted = [...new Set(events.map((e) => e.trim()).filter(Boolean))];
+  const wanted = [...new Set(events.map((e) => e.trim()).filter(Boolean).map((e) => ZEALOT_EVENT_NAMES[e] ?? e))];
   const unknown = wanted.filter((e) => !(WEBHOOK_EVENTS as string[]).includes(e));
   if (unknown.length > 0) {
     throw InvalidArgument.field('events', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} a webhook can receive (${WEBHOOK_EVENTS.join(', ')})`);

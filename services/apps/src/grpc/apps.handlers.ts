@@ -184,6 +184,7 @@ function toChannel(channel: ChannelDocument): apps.Channel {
     bundleId: channel.bundleId,
     ...(channel.gitUrl ? { gitUrl: channel.gitUrl } : {}),
     hasPassword: Boolean(channel.passwordHash),
+    minSupportedVersion: channel.minSupportedVersion ?? '',
   };
 }
 

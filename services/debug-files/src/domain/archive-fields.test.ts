@@ -7,7 +7,7 @@ import { versionSortKey } from '@hangar/versions';
 const context = (deviceType: string): apps.ChannelContext => ({
   app: { id: 1, name: 'Demo', schemes: [], collaborators: [], createdAtMs: 0 },
   scheme: { id: 2, appId: 1, name: 'Adhoc', newBuildCallout: true, retainedBuilds: 0, channels: [] },
-  channel: { id: 3, schemeId: 2, name: deviceType, slug: 'key', deviceType, bundleId: '*', hasPassword: false },
+  channel: { id: 3, schemeId: 2, name: deviceType, slug: 'key', deviceType, bundleId: '*', hasPassword: false, minSupportedVersion: '' },
 });
 
 const dsym: ParsedDebugFile = {

@@ -4,10 +4,13 @@ import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { DomainError, InvalidArgument, MalformedRequest } from '@hangar/errors';
 import type { ObjectStorage } from '@hangar/storage';
+import { Sha256PassThrough } from './sha256-pass-through';
 
 export interface UploadedFile {
   objectKey: string;
   size: number;
+  /** Lowercase hex SHA-256 of the stored bytes, hashed as they streamed. */
+  sha256: string;
   /** The client's file name, path and control characters removed: for display only. */
   fileName: string;
 }
@@ -124,8 +127,9 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
             throw err;
           }
         }
-        const stored = await storage.putStream(objectKey, body, { maxBytes, contentType: 'application/octet-stream' });
-        return { objectKey, size: stored.size, fileName };
+        const hashed = Sha256PassThrough.of(body);
+        const stored = await storage.putStream(objectKey, hashed, { maxBytes, contentType: 'application/octet-stream' });
+        return { objectKey, size: stored.size, sha256: hashed.digest(), fileName };
       })();
       upload.catch(fail);
     });

@@ -204,6 +204,7 @@ const schemas: Record<string, JsonSchema> = {
       bundle_id: str('`*` accepts every package id; otherwise a glob matched against the whole id.'),
       git_url: nullableStr(),
       has_password: bool('A visit password guards the install pages; it is never answered.'),
+      min_supported_version: nullableStr('Installs with an older release version must update (`update_check` answers `mandatory: true`).'),
     },
   ),
   Scheme: object({
@@ -307,6 +308,9 @@ const schemas: Record<string, JsonSchema> = {
       created_at: timestamp,
       signing: { anyOf: [ref('Signing'), { type: 'null' }], description: 'Null when the package carries no signature Hangar reads (or was parsed before it did).' },
       android: { anyOf: [ref('AndroidDetails'), { type: 'null' }], description: 'Android builds only.' },
+      sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$', description: "Lowercase hex SHA-256 of the package as uploaded; null for builds uploaded before it was recorded." },
+      mandatory: bool('Installs of older builds must update to this one (`update_check`).'),
+      download_count: { type: 'integer', minimum: 0, description: 'Package downloads and iOS manifest fetches through Hangar, all time (counted off the request path: a few seconds behind).' },
       app: ref('AppRef'),
       scheme: ref('SchemeRef'),
       channel: ref('ChannelSummary'),
@@ -335,6 +339,22 @@ const schemas: Record<string, JsonSchema> = {
     },
     [],
     "A package's metadata and signing, read without creating a release.",
+  ),
+  DownloadDay: object({ date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day' }, total: int(), unique: int('Distinct clients that day (a salted hash of address and user agent, rotated daily; never the address).') }),
+  ReleaseStats: object({
+    release_id: int(),
+    total: int('Downloads and iOS manifest fetches, all time.'),
+    unique: int("The sum of each day's distinct clients."),
+    days: arrayOf(ref('DownloadDay')),
+  }),
+  UpdateCheck: object(
+    {
+      update_available: bool('A newer build than the installed one exists in the channel.'),
+      mandatory: bool('It must be installed: the newest build or one between is mandatory, or the installed version is below the channel\'s min_supported_version.'),
+      release: { oneOf: [ref('Release'), { type: 'null' }], description: 'The newest build, when `update_available`.' },
+      install_url: nullableStr('iOS: `itms-services://…`; others: the download URL.'),
+      download_url: nullableStr('The package.'),
+    },
   ),
   VersionList: object(
     {
@@ -437,6 +457,7 @@ const CHANNEL_FIELDS: Record<string, JsonSchema> = {
   bundle_id: str(),
   git_url: str('Empty clears it.'),
   password: str('Sets the visit password; empty clears it.'),
+  min_supported_version: str('Installs with an older release version must update; empty clears it.'),
 };
 
 // ---------------------------------------------------------------- operations
@@ -613,6 +634,32 @@ const paths: Record<string, PathItem> = {
       ],
     }),
   },
+  '/api/apps/update_check': {
+    get: op(
+      'updateCheck',
+      'Releases',
+      'In-app update check: is there a newer build, and must it be installed?',
+      {
+        '200': ok('The answer; `ETag` and `Cache-Control: no-cache` (revalidate each time: a 304 costs no database read)', ref('UpdateCheck'), {
+          ETag: { schema: { type: 'string' } },
+          'Cache-Control': { schema: { type: 'string' } },
+        }),
+        '304': NOT_MODIFIED,
+        ...errors(...READ_WITH_KEY),
+      },
+      {
+        security: OPTIONAL_TOKEN,
+        description: 'Newer means what `latest` means: a higher release version, or the same release version and a higher build version.',
+        parameters: [
+          param('channel_key'),
+          query('bundle_id', 'Package id of the installed app', true),
+          query('release_version', 'Installed release version', true),
+          query('build_version', 'Installed build version', true),
+          query('release_hash', 'SHA-256 (64 hex digits) of the installed package; anything else is 422', false, { type: 'string' }),
+        ],
+      },
+    ),
+  },
   '/api/apps/version_exist': {
     get: op('versionExists', 'Releases', 'Whether a build exists', { '200': ok('The release', ref('Release')), ...errors(...READ_WITH_KEY) }, {
       security: OPTIONAL_TOKEN,
@@ -726,9 +773,16 @@ const paths: Record<string, PathItem> = {
         git_commit: str(),
         ci_url: str(),
         release_type: str(),
+        mandatory: { type: ['boolean', 'string'], description: 'true/false: installs of older builds must update to this one.' },
       }),
     }),
     delete: op('deleteRelease', 'Releases', 'Delete a release and its files', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+  '/api/releases/{id}/stats': {
+    parameters: [pathId('id', 'Release id')],
+    get: op('getReleaseStats', 'Releases', 'Downloads and installs of a release, per UTC day', { '200': ok('Totals and days', ref('ReleaseStats')), ...errors(...READ_WITH_TOKEN) }, {
+      description: 'For collaborators of the app (member and up). Counted off the request path: a download shows here within seconds.',
+    }),
   },
   '/api/releases/{id}/icon': {
     parameters: [pathId('id', 'Release id')],

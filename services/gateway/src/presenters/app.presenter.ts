@@ -10,6 +10,7 @@ export function presentChannel(channel: apps.Channel) {
     bundle_id: channel.bundleId,
     git_url: channel.gitUrl ?? null,
     has_password: channel.hasPassword,
+    min_supported_version: channel.minSupportedVersion || null,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { apps, releases } from '@hangar/proto';
-import { releaseFields } from '@hangar/release-shape';
+import { releaseFields, releaseUrls } from '@hangar/release-shape';
 import { formatTimestamp } from '../http/timestamps';
 
 export function presentChannelSummary(channel: apps.Channel) {
@@ -39,5 +39,22 @@ export function presentVersionList(list: releases.ReleaseList, baseUrl: string, 
     scheme: { id: context.scheme!.id, name: context.scheme!.name },
     channel: presentChannelSummary(context.channel!),
     releases: list.releases.map((r) => presentRelease(r, baseUrl, timeZone, context)),
+  };
+}
+
+/** GET /api/releases/:id/stats. */
+export function presentReleaseStats(stats: releases.ReleaseStats) {
+  return { release_id: stats.releaseId, total: stats.total, unique: stats.unique, days: stats.days.map((d) => ({ date: d.date, total: d.total, unique: d.unique })) };
+}
+
+/** GET /api/apps/update_check: the answer, and the build to install with its URLs when there is one. */
+export function presentUpdateCheck(answer: releases.UpdateCheck, baseUrl: string, timeZone?: string) {
+  const release = answer.release;
+  return {
+    update_available: answer.updateAvailable,
+    mandatory: answer.mandatory,
+    release: release ? presentRelease(release, baseUrl, timeZone) : null,
+    install_url: release ? releaseUrls(baseUrl, release).install_url : null,
+    download_url: release ? `${baseUrl}/api/releases/${release.id}/download` : null,
   };
 }

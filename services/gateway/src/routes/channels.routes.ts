@@ -35,7 +35,8 @@ export function channelsRoutes(clients: ServiceClients): Router {
   // Fields left out keep their values; an empty password or git_url clears it.
   router.put('/api/channels/:id', async (req, res) => {
     const id = parseId(req.params.id);
-    const channel = await clients.apps.updateChannel({ actor: actorOf(req), id, ...channelInput(req.body) });
+    const { min_supported_version } = readTextFields(req.body, ['min_supported_version'] as const);
+    const channel = await clients.apps.updateChannel({ actor: actorOf(req), id, ...channelInput(req.body), minSupportedVersion: min_supported_version });
     res.json(presentChannel(channel));
   });
 

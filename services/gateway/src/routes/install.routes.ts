@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import { InvalidArgument, NotFound, Unauthenticated, isDomainError } from '@hangar/errors';
 import type { apps, releases } from '@hangar/proto';
 import type { ServiceClients } from '../clients/service-clients';
+import type { CountDownload } from '../downloads/download-counter';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText } from '../http/input';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
@@ -19,6 +20,8 @@ export interface InstallRouteOptions extends Pick<ReleasesRouteOptions, 'downloa
   /** Signs unlock cookies and download tokens; the same on every replica. */
   secret: string;
   unlockTtlSeconds: number;
+  /** Counts a download or an iOS manifest fetch, off the request path (absent: DOWNLOAD_COUNTING=false). */
+  countDownload?: CountDownload;
 }
 
 const QR_SIZE = { min: 64, max: 1024, fallback: 256 };
@@ -176,13 +179,16 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     const api = `${base(req)}/api/releases/${release.id}`;
     const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
     res.type('application/xml').setHeader('Cache-Control', 'no-store');
+    options.countDownload?.(release.id, 'install', req);
     res.send(iosManifest({ packageUrl: `${api}/download?t=${t}`, iconUrl: `${api}/icon`, bundleId: release.bundleId, bundleVersion: release.releaseVersion, title: release.appName }));
   });
 
   router.get('/api/releases/:id/download', async (req, res) => {
     const release = await loadRelease(req);
     if (!mayOpen(req, release.context!.channel!, release.id)) throw new Unauthenticated('This channel is protected by a password: open the release page to unlock it');
-    await sendDownload(req, res, await clients.releases.getDownload({ releaseId: release.id, kind: 'package', expiresInSeconds: 300 }), options);
+    const download = await clients.releases.getDownload({ releaseId: release.id, kind: 'package', expiresInSeconds: 300 });
+    options.countDownload?.(release.id, 'download', req);
+    await sendDownload(req, res, download, options);
   });
 
   return router;

@@ -8,7 +8,8 @@ import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
-import { presentRelease, presentVersionList } from '../presenters/release.presenter';
+import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
+import { sendRevalidated } from '../http/revalidated';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 import { finishUpload } from '../uploads/finish-upload';
@@ -71,6 +72,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
               objectKey: record.objectKey,
               size: record.length,
               fileName: record.fileName,
+              // Hashed by the gateway as the bytes arrived (or read back once): the release shows it.
+              sha256: record.sha256!,
             },
             { deadline: options.uploadDeadlineMs },
           );
@@ -102,11 +105,11 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       await checkBeforeStoring(req, upload.fields);
       throw InvalidArgument.field('file', "can't be blank");
     }
-    const { objectKey, size, fileName } = upload.file;
+    const { objectKey, size, sha256, fileName } = upload.file;
     try {
       const fields = readTextFields(upload.fields, UPLOAD_FIELDS);
       const release = await clients.releases.createRelease(
-        { ...releaseFields(req, fields), channelKey: fields.channel_key?.trim() ?? '', objectKey, size, fileName },
+        { ...releaseFields(req, fields), channelKey: fields.channel_key?.trim() ?? '', objectKey, size, fileName, sha256 },
         { deadline: options.uploadDeadlineMs },
       );
       res.status(201).json(presentRelease(release, base(req), zone(req)));
@@ -150,9 +153,26 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.json(presentRelease(release, base(req), zone(req)));
   });
 
+  router.get('/api/apps/update_check', identifyIfToken(clients), async (req, res) => {
+    const answer = await clients.releases.checkForUpdate({
+      channelKey: requiredQuery(req, 'channel_key'),
+      bundleId: queryText(req, 'bundle_id') ?? '',
+      releaseVersion: queryText(req, 'release_version') ?? '',
+      buildVersion: queryText(req, 'build_version') ?? '',
+      releaseHash: queryText(req, 'release_hash') ?? '',
+    });
+    sendRevalidated(req, res, presentUpdateCheck(answer, base(req), zone(req)));
+  });
+
+  router.get('/api/releases/:id/stats', authenticate(clients), async (req, res) => {
+    const stats = await clients.releases.getReleaseStats({ actor: actorOf(req), releaseId: parseId(req.params.id) });
+    res.json(presentReleaseStats(stats));
+  });
+
   router.put('/api/releases/:id', authenticate(clients), async (req, res) => {
     const id = parseId(req.params.id);
     const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type'] as const);
+    const mandatory = flagText(req.body, 'mandatory');
     const release = await clients.releases.updateRelease({
       actor: actorOf(req),
       id,
@@ -164,6 +184,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       gitCommit: fields.git_commit,
       ciUrl: fields.ci_url,
       releaseType: fields.release_type,
+      mandatory,
     });
     res.json(presentRelease(release, base(req), currentUser(req).timezone));
   });
@@ -220,6 +241,14 @@ export async function sendDownload(
   if (download.size) res.setHeader('Content-Length', String(download.size));
   if (download.fileName) res.attachment(download.fileName);
   stream.pipe(res);
+}
+
+/** A JSON boolean or form text, as text: the releases service validates it after its permission check. */
+function flagText(body: Record<string, unknown> | undefined, field: string): string | undefined {
+  const value = body?.[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
+  throw InvalidArgument.field(field, 'must be true or false');
 }
 
 function requiredQuery(req: Request, name: string): string {

@@ -31,6 +31,10 @@ export interface ReleaseDocument extends OutboxFields {
   iconKey?: string;
   /** Parsed details as JSON text: keys like entitlements contain dots, which FerretDB refuses. */
   metadataJson: string;
+  /** Lowercase hex SHA-256 of the package, hashed by the gateway as it streamed ('' before issue 20). */
+  sha256: string;
+  /** Installs of older builds must update to this one (update_check). */
+  mandatory: boolean;
   createdAt: Date;
   updatedAt: Date;
   /** Tombstone: set with release.deleted; the files consumer removes the files, then the document. */
@@ -65,6 +69,8 @@ const releaseSchema = new Schema<ReleaseDocument>(
     fileExtension: { type: String, default: '' },
     iconKey: { type: String },
     metadataJson: { type: String, default: '{}' },
+    sha256: { type: String, default: '' },
+    mandatory: { type: Boolean, default: false },
     deletedAt: { type: Date },
     ...outboxSchemaFields,
   },

@@ -98,6 +98,9 @@ export async function createRelease(deps: ReleasesDeps, req: releases.CreateRele
       customFields,
       objectKey: req.objectKey,
       fileName: req.fileName,
+      // Trusted as the gateway computed it; anything but 64 hex digits is not a hash.
+      sha256: /^[0-9a-f]{64}$/.test(req.sha256) ? req.sha256 : '',
+      mandatory: false,
       fileExtension: parsed ? EXTENSION_OF_FORMAT[parsed.format] : extensionFromFileName(req.fileName),
       ...(facts.iconKey ? { iconKey: facts.iconKey } : {}),
       metadataJson: JSON.stringify(parsed?.details ?? {}),

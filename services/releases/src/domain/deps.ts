@@ -1,9 +1,11 @@
 import type { ServiceClient } from '@hangar/grpc';
 import type { apps } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
+import type { DownloadStatsRepository } from '../data/download-stats.repository';
 import type { ReleasesRepository } from '../data/releases.repository';
 import type { ParseReply } from '../parsing/parse-contract';
 import type { ChannelReleases } from './channel-releases';
+import type { DownloadCounts } from './download-counts';
 
 export type AppsClient = ServiceClient<typeof apps.AppsServiceDefinition>;
 
@@ -11,6 +13,10 @@ export interface ReleasesDeps {
   releases: ReleasesRepository;
   /** The version queries, from each channel's live releases kept in memory while unchanged. */
   channelReleases: ChannelReleases;
+  /** Download counts (issue 20), written by the downloads consumer. */
+  downloadStats: DownloadStatsRepository;
+  /** Each channel's download counts, kept in memory while unchanged. */
+  downloadCounts: DownloadCounts;
   apps: AppsClient;
   storage: ObjectStorage;
   /** Sends an uploaded object to the parsing workers and waits for the answer. */

@@ -1,4 +1,4 @@
-import { NotFound, Unauthenticated } from '@hangar/errors';
+import { InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { apps, releases } from '@hangar/proto';
 import type { ReleaseDocument } from '../data/release.model';
@@ -25,6 +25,14 @@ export async function getRelease(deps: ReleasesDeps, id: number): Promise<{ rele
   return { release, context };
 }
 
+/** `true`/`false` as forms and JSON send them (also 1/0, yes/no); anything else is 422. */
+function parseFlag(field: string, value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(v)) return true;
+  if (['false', '0', 'no'].includes(v)) return false;
+  throw InvalidArgument.field(field, 'must be true or false');
+}
+
 /** Developers of the app may correct what CI sent; the package itself does not change. */
 export async function updateRelease(deps: ReleasesDeps, req: releases.UpdateReleaseRequest): Promise<{ release: ReleaseDocument; context: apps.ChannelContext }> {
   const actor = requireActor(req.actor);
@@ -39,6 +47,7 @@ export async function updateRelease(deps: ReleasesDeps, req: releases.UpdateRele
   if (req.gitCommit !== undefined) changes.gitCommit = req.gitCommit.trim();
   if (req.ciUrl !== undefined) changes.ciUrl = req.ciUrl.trim();
   if (req.releaseType !== undefined) changes.releaseType = req.releaseType.trim();
+  if (req.mandatory !== undefined) changes.mandatory = parseFlag('mandatory', req.mandatory);
   if (changes.releaseVersion !== undefined || changes.buildVersion !== undefined) {
     changes.versionKey = versionSortKey(changes.releaseVersion ?? current.releaseVersion, changes.buildVersion ?? current.buildVersion);
   }

@@ -4,6 +4,8 @@ import { createRelease } from '../domain/create-release';
 import type { ReleasesDeps } from '../domain/deps';
 import { deleteRelease, getDownload, getRelease, updateRelease } from '../domain/manage-releases';
 import { createTeardown, getTeardown, toTeardown, type TeardownDeps } from '../domain/teardown';
+import { releaseStats } from '../domain/release-stats';
+import { checkForUpdate } from '../domain/update-check';
 import { latestReleases, listVersions, versionExists } from '../domain/version-queries';
 
 const pageOf = (page?: { page: number; perPage: number }) => ({
@@ -13,18 +15,19 @@ const pageOf = (page?: { page: number; perPage: number }) => ({
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
 export function releasesHandlers(deps: ReleasesDeps, teardownDeps: TeardownDeps): releases.ReleasesServiceImplementation {
+  const counts = (channelId: number) => deps.downloadCounts.of(channelId);
   return {
     async createRelease(req) {
       const { release, context } = await createRelease(deps, req);
-      return toRelease(release, context);
+      return toRelease(release, context, await counts(release.channelId));
     },
     async getRelease(req) {
       const { release, context } = await getRelease(deps, req.id);
-      return toRelease(release, context);
+      return toRelease(release, context, await counts(release.channelId));
     },
     async updateRelease(req) {
       const { release, context } = await updateRelease(deps, req);
-      return toRelease(release, context);
+      return toRelease(release, context, await counts(release.channelId));
     },
     async deleteRelease(req) {
       await deleteRelease(deps, req.actor, req.id);
@@ -32,15 +35,17 @@ export function releasesHandlers(deps: ReleasesDeps, teardownDeps: TeardownDeps)
     },
     async listVersions(req) {
       const result = await listVersions(deps, req.channelKey, pageOf(req.page));
-      return { releases: result.releases.map((r) => toRelease(r)), total: result.total, context: result.context };
+      const downloads = await counts(result.context.channel!.id);
+      return { releases: result.releases.map((r) => toRelease(r, undefined, downloads)), total: result.total, context: result.context };
     },
     async latestReleases(req) {
       const result = await latestReleases(deps, req, pageOf(req.page));
-      return { releases: result.releases.map((r) => toRelease(r)), total: result.total, context: result.context };
+      const downloads = await counts(result.context.channel!.id);
+      return { releases: result.releases.map((r) => toRelease(r, undefined, downloads)), total: result.total, context: result.context };
     },
     async versionExists(req) {
       const { release, context } = await versionExists(deps, req);
-      return toRelease(release, context);
+      return toRelease(release, context, await counts(release.channelId));
     },
     async getDownload(req) {
       return getDownload(deps, req);
@@ -51,10 +56,23 @@ export function releasesHandlers(deps: ReleasesDeps, teardownDeps: TeardownDeps)
     async getTeardown(req) {
       return toTeardown(await getTeardown(teardownDeps, req));
     },
+    async getReleaseStats(req) {
+      return releaseStats(deps, req.actor, req.releaseId);
+    },
+    async checkForUpdate(req) {
+      const answer = await checkForUpdate(deps, req);
+      return {
+        updateAvailable: answer.release !== undefined,
+        mandatory: answer.mandatory,
+        ...(answer.release ? { release: toRelease(answer.release, answer.context, await counts(answer.release.channelId)) } : {}),
+        context: answer.context,
+        hashMatched: answer.hashMatched,
+      };
+    },
   };
 }
 
-function toRelease(r: ReleaseDocument, context?: apps.ChannelContext): releases.Release {
+function toRelease(r: ReleaseDocument, context?: apps.ChannelContext, downloads?: Map<number, number>): releases.Release {
   return {
     id: r._id,
     version: r.version,
@@ -80,6 +98,9 @@ function toRelease(r: ReleaseDocument, context?: apps.ChannelContext): releases.
     fileExtension: r.fileExtension,
     createdAtMs: r.createdAt.getTime(),
     metadataJson: r.metadataJson,
+    sha256: r.sha256 ?? '',
+    mandatory: r.mandatory ?? false,
+    downloadCount: downloads?.get(r._id) ?? 0,
     ...(context ? { context } : {}),
   };
 }

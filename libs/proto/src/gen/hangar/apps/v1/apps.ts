@@ -40,6 +40,11 @@ export interface Channel {
   bundleId: string;
   gitUrl?: string | undefined;
   hasPassword: boolean;
+  /**
+   * In-app update checks: a build older than this release version must update
+   * (issue 20). Empty: no minimum.
+   */
+  minSupportedVersion: string;
 }
 
 export interface Collaborator {
@@ -169,7 +174,11 @@ export interface UpdateChannelRequest {
   slug?: string | undefined;
   bundleId?: string | undefined;
   gitUrl?: string | undefined;
-  password?: string | undefined;
+  password?:
+    | string
+    | undefined;
+  /** Empty clears it. */
+  minSupportedVersion?: string | undefined;
 }
 
 export interface DeleteChannelRequest {
@@ -600,6 +609,7 @@ function createBaseChannel(): Channel {
     bundleId: "",
     gitUrl: undefined,
     hasPassword: false,
+    minSupportedVersion: "",
   };
 }
 
@@ -628,6 +638,9 @@ export const Channel: MessageFns<Channel> = {
     }
     if (message.hasPassword !== false) {
       writer.uint32(64).bool(message.hasPassword);
+    }
+    if (message.minSupportedVersion !== "") {
+      writer.uint32(322).string(message.minSupportedVersion);
     }
     return writer;
   },
@@ -709,6 +722,14 @@ export const Channel: MessageFns<Channel> = {
             message.hasPassword = reader.bool();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.minSupportedVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -751,6 +772,11 @@ export const Channel: MessageFns<Channel> = {
         : isSet(object.has_password)
         ? globalThis.Boolean(object.has_password)
         : false,
+      minSupportedVersion: isSet(object.minSupportedVersion)
+        ? globalThis.String(object.minSupportedVersion)
+        : isSet(object.min_supported_version)
+        ? globalThis.String(object.min_supported_version)
+        : "",
     };
   },
 
@@ -779,6 +805,9 @@ export const Channel: MessageFns<Channel> = {
     }
     if (message.hasPassword !== false) {
       obj.hasPassword = message.hasPassword;
+    }
+    if (message.minSupportedVersion !== "") {
+      obj.minSupportedVersion = message.minSupportedVersion;
     }
     return obj;
   },
@@ -2503,6 +2532,7 @@ function createBaseUpdateChannelRequest(): UpdateChannelRequest {
     bundleId: undefined,
     gitUrl: undefined,
     password: undefined,
+    minSupportedVersion: undefined,
   };
 }
 
@@ -2531,6 +2561,9 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
     }
     if (message.password !== undefined) {
       writer.uint32(66).string(message.password);
+    }
+    if (message.minSupportedVersion !== undefined) {
+      writer.uint32(322).string(message.minSupportedVersion);
     }
     return writer;
   },
@@ -2612,6 +2645,14 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
             message.password = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.minSupportedVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2646,6 +2687,11 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
         ? globalThis.String(object.git_url)
         : undefined,
       password: isSet(object.password) ? globalThis.String(object.password) : undefined,
+      minSupportedVersion: isSet(object.minSupportedVersion)
+        ? globalThis.String(object.minSupportedVersion)
+        : isSet(object.min_supported_version)
+        ? globalThis.String(object.min_supported_version)
+        : undefined,
     };
   },
 
@@ -2674,6 +2720,9 @@ export const UpdateChannelRequest: MessageFns<UpdateChannelRequest> = {
     }
     if (message.password !== undefined) {
       obj.password = message.password;
+    }
+    if (message.minSupportedVersion !== undefined) {
+      obj.minSupportedVersion = message.minSupportedVersion;
     }
     return obj;
   },

@@ -57,7 +57,18 @@ export interface Release {
   /** Free-form parsed details (provisioning profile, architectures, ...) as JSON. */
   metadataJson: string;
   /** App, scheme and channel as they are now (names and keys can change). */
-  context?: ChannelContext | undefined;
+  context?:
+    | ChannelContext
+    | undefined;
+  /**
+   * Lowercase hex SHA-256 of the package, computed while the upload streamed
+   * (empty for releases uploaded before it was recorded).
+   */
+  sha256: string;
+  /** Installs of older builds must update to this one (update_check). */
+  mandatory: boolean;
+  /** Package downloads and iOS manifest fetches through Hangar, all time. */
+  downloadCount: number;
 }
 
 export interface CreateReleaseRequest {
@@ -83,6 +94,8 @@ export interface CreateReleaseRequest {
   /** For packages Hangar cannot parse. */
   releaseVersion: string;
   buildVersion: string;
+  /** Lowercase hex SHA-256 of the stored package, hashed by the gateway as it streamed. */
+  sha256: string;
 }
 
 export interface GetReleaseRequest {
@@ -99,7 +112,11 @@ export interface UpdateReleaseRequest {
   branch?: string | undefined;
   gitCommit?: string | undefined;
   ciUrl?: string | undefined;
-  releaseType?: string | undefined;
+  releaseType?:
+    | string
+    | undefined;
+  /** "true" / "false" (also 1/0, yes/no); validated by the service. */
+  mandatory?: string | undefined;
 }
 
 export interface DeleteReleaseRequest {
@@ -184,6 +201,52 @@ export interface CreateTeardownRequest {
 export interface GetTeardownRequest {
   actor?: Actor | undefined;
   id: string;
+}
+
+export interface GetReleaseStatsRequest {
+  actor?: Actor | undefined;
+  releaseId: number;
+}
+
+export interface DownloadDay {
+  /** UTC day, YYYY-MM-DD. */
+  date: string;
+  total: number;
+  unique: number;
+}
+
+export interface ReleaseStats {
+  releaseId: number;
+  total: number;
+  /** The sum of each day's unique clients (a client's hash rotates daily). */
+  unique: number;
+  /** Oldest day first; days without downloads are left out. */
+  days: DownloadDay[];
+}
+
+export interface CheckForUpdateRequest {
+  channelKey: string;
+  bundleId: string;
+  releaseVersion: string;
+  buildVersion: string;
+  /** Optional lowercase or uppercase hex SHA-256 of the installed package. */
+  releaseHash: string;
+}
+
+export interface UpdateCheck {
+  updateAvailable: boolean;
+  /**
+   * True when the newest build or one between is mandatory, or the installed
+   * version is below the channel's min_supported_version.
+   */
+  mandatory: boolean;
+  /** The newest build, when update_available. */
+  release?: Release | undefined;
+  context?:
+    | ChannelContext
+    | undefined;
+  /** The installed package was recognised by its release_hash. */
+  hashMatched: boolean;
 }
 
 function createBaseChangelogEntry(): ChangelogEntry {
@@ -408,6 +471,9 @@ function createBaseRelease(): Release {
     createdAtMs: 0,
     metadataJson: "",
     context: undefined,
+    sha256: "",
+    mandatory: false,
+    downloadCount: 0,
   };
 }
 
@@ -487,6 +553,15 @@ export const Release: MessageFns<Release> = {
     }
     if (message.context !== undefined) {
       ChannelContext.encode(message.context, writer.uint32(202).fork()).join();
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(322).string(message.sha256);
+    }
+    if (message.mandatory !== false) {
+      writer.uint32(328).bool(message.mandatory);
+    }
+    if (message.downloadCount !== 0) {
+      writer.uint32(336).int64(message.downloadCount);
     }
     return writer;
   },
@@ -704,6 +779,30 @@ export const Release: MessageFns<Release> = {
             message.context = ChannelContext.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 328) {
+              break;
+            }
+
+            message.mandatory = reader.bool();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.downloadCount = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -813,6 +912,13 @@ export const Release: MessageFns<Release> = {
         ? globalThis.String(object.metadata_json)
         : "",
       context: isSet(object.context) ? ChannelContext.fromJSON(object.context) : undefined,
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
+      mandatory: isSet(object.mandatory) ? globalThis.Boolean(object.mandatory) : false,
+      downloadCount: isSet(object.downloadCount)
+        ? globalThis.Number(object.downloadCount)
+        : isSet(object.download_count)
+        ? globalThis.Number(object.download_count)
+        : 0,
     };
   },
 
@@ -893,6 +999,15 @@ export const Release: MessageFns<Release> = {
     if (message.context !== undefined) {
       obj.context = ChannelContext.toJSON(message.context);
     }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
+    }
+    if (message.mandatory !== false) {
+      obj.mandatory = message.mandatory;
+    }
+    if (message.downloadCount !== 0) {
+      obj.downloadCount = Math.round(message.downloadCount);
+    }
     return obj;
   },
 };
@@ -915,6 +1030,7 @@ function createBaseCreateReleaseRequest(): CreateReleaseRequest {
     customFields: "",
     releaseVersion: "",
     buildVersion: "",
+    sha256: "",
   };
 }
 
@@ -967,6 +1083,9 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
     }
     if (message.buildVersion !== "") {
       writer.uint32(130).string(message.buildVersion);
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(322).string(message.sha256);
     }
     return writer;
   },
@@ -1112,6 +1231,14 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
             message.buildVersion = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1178,6 +1305,7 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
         : isSet(object.build_version)
         ? globalThis.String(object.build_version)
         : "",
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
     };
   },
 
@@ -1230,6 +1358,9 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
     }
     if (message.buildVersion !== "") {
       obj.buildVersion = message.buildVersion;
+    }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
     }
     return obj;
   },
@@ -1305,6 +1436,7 @@ function createBaseUpdateReleaseRequest(): UpdateReleaseRequest {
     gitCommit: undefined,
     ciUrl: undefined,
     releaseType: undefined,
+    mandatory: undefined,
   };
 }
 
@@ -1339,6 +1471,9 @@ export const UpdateReleaseRequest: MessageFns<UpdateReleaseRequest> = {
     }
     if (message.releaseType !== undefined) {
       writer.uint32(82).string(message.releaseType);
+    }
+    if (message.mandatory !== undefined) {
+      writer.uint32(322).string(message.mandatory);
     }
     return writer;
   },
@@ -1436,6 +1571,14 @@ export const UpdateReleaseRequest: MessageFns<UpdateReleaseRequest> = {
             message.releaseType = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.mandatory = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1484,6 +1627,7 @@ export const UpdateReleaseRequest: MessageFns<UpdateReleaseRequest> = {
         : isSet(object.release_type)
         ? globalThis.String(object.release_type)
         : undefined,
+      mandatory: isSet(object.mandatory) ? globalThis.String(object.mandatory) : undefined,
     };
   },
 
@@ -1518,6 +1662,9 @@ export const UpdateReleaseRequest: MessageFns<UpdateReleaseRequest> = {
     }
     if (message.releaseType !== undefined) {
       obj.releaseType = message.releaseType;
+    }
+    if (message.mandatory !== undefined) {
+      obj.mandatory = message.mandatory;
     }
     return obj;
   },
@@ -2807,6 +2954,552 @@ export const GetTeardownRequest: MessageFns<GetTeardownRequest> = {
   },
 };
 
+function createBaseGetReleaseStatsRequest(): GetReleaseStatsRequest {
+  return { actor: undefined, releaseId: 0 };
+}
+
+export const GetReleaseStatsRequest: MessageFns<GetReleaseStatsRequest> = {
+  encode(message: GetReleaseStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.releaseId !== 0) {
+      writer.uint32(16).int64(message.releaseId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReleaseStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReleaseStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.releaseId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReleaseStatsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      releaseId: isSet(object.releaseId)
+        ? globalThis.Number(object.releaseId)
+        : isSet(object.release_id)
+        ? globalThis.Number(object.release_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetReleaseStatsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.releaseId !== 0) {
+      obj.releaseId = Math.round(message.releaseId);
+    }
+    return obj;
+  },
+};
+
+function createBaseDownloadDay(): DownloadDay {
+  return { date: "", total: 0, unique: 0 };
+}
+
+export const DownloadDay: MessageFns<DownloadDay> = {
+  encode(message: DownloadDay, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.date !== "") {
+      writer.uint32(10).string(message.date);
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.unique !== 0) {
+      writer.uint32(24).int64(message.unique);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DownloadDay {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDownloadDay();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unique = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DownloadDay {
+    return {
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      unique: isSet(object.unique) ? globalThis.Number(object.unique) : 0,
+    };
+  },
+
+  toJSON(message: DownloadDay): unknown {
+    const obj: any = {};
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.unique !== 0) {
+      obj.unique = Math.round(message.unique);
+    }
+    return obj;
+  },
+};
+
+function createBaseReleaseStats(): ReleaseStats {
+  return { releaseId: 0, total: 0, unique: 0, days: [] };
+}
+
+export const ReleaseStats: MessageFns<ReleaseStats> = {
+  encode(message: ReleaseStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.releaseId !== 0) {
+      writer.uint32(8).int64(message.releaseId);
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.unique !== 0) {
+      writer.uint32(24).int64(message.unique);
+    }
+    for (const v of message.days) {
+      DownloadDay.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseStats {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseStats();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.releaseId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unique = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.days.push(DownloadDay.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseStats {
+    return {
+      releaseId: isSet(object.releaseId)
+        ? globalThis.Number(object.releaseId)
+        : isSet(object.release_id)
+        ? globalThis.Number(object.release_id)
+        : 0,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      unique: isSet(object.unique) ? globalThis.Number(object.unique) : 0,
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => DownloadDay.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ReleaseStats): unknown {
+    const obj: any = {};
+    if (message.releaseId !== 0) {
+      obj.releaseId = Math.round(message.releaseId);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.unique !== 0) {
+      obj.unique = Math.round(message.unique);
+    }
+    if (message.days?.length) {
+      obj.days = message.days.map((e) => DownloadDay.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseCheckForUpdateRequest(): CheckForUpdateRequest {
+  return { channelKey: "", bundleId: "", releaseVersion: "", buildVersion: "", releaseHash: "" };
+}
+
+export const CheckForUpdateRequest: MessageFns<CheckForUpdateRequest> = {
+  encode(message: CheckForUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelKey !== "") {
+      writer.uint32(10).string(message.channelKey);
+    }
+    if (message.bundleId !== "") {
+      writer.uint32(18).string(message.bundleId);
+    }
+    if (message.releaseVersion !== "") {
+      writer.uint32(26).string(message.releaseVersion);
+    }
+    if (message.buildVersion !== "") {
+      writer.uint32(34).string(message.buildVersion);
+    }
+    if (message.releaseHash !== "") {
+      writer.uint32(42).string(message.releaseHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckForUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckForUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bundleId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.releaseVersion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.buildVersion = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.releaseHash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckForUpdateRequest {
+    return {
+      channelKey: isSet(object.channelKey)
+        ? globalThis.String(object.channelKey)
+        : isSet(object.channel_key)
+        ? globalThis.String(object.channel_key)
+        : "",
+      bundleId: isSet(object.bundleId)
+        ? globalThis.String(object.bundleId)
+        : isSet(object.bundle_id)
+        ? globalThis.String(object.bundle_id)
+        : "",
+      releaseVersion: isSet(object.releaseVersion)
+        ? globalThis.String(object.releaseVersion)
+        : isSet(object.release_version)
+        ? globalThis.String(object.release_version)
+        : "",
+      buildVersion: isSet(object.buildVersion)
+        ? globalThis.String(object.buildVersion)
+        : isSet(object.build_version)
+        ? globalThis.String(object.build_version)
+        : "",
+      releaseHash: isSet(object.releaseHash)
+        ? globalThis.String(object.releaseHash)
+        : isSet(object.release_hash)
+        ? globalThis.String(object.release_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: CheckForUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.channelKey !== "") {
+      obj.channelKey = message.channelKey;
+    }
+    if (message.bundleId !== "") {
+      obj.bundleId = message.bundleId;
+    }
+    if (message.releaseVersion !== "") {
+      obj.releaseVersion = message.releaseVersion;
+    }
+    if (message.buildVersion !== "") {
+      obj.buildVersion = message.buildVersion;
+    }
+    if (message.releaseHash !== "") {
+      obj.releaseHash = message.releaseHash;
+    }
+    return obj;
+  },
+};
+
+function createBaseUpdateCheck(): UpdateCheck {
+  return { updateAvailable: false, mandatory: false, release: undefined, context: undefined, hashMatched: false };
+}
+
+export const UpdateCheck: MessageFns<UpdateCheck> = {
+  encode(message: UpdateCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.updateAvailable !== false) {
+      writer.uint32(8).bool(message.updateAvailable);
+    }
+    if (message.mandatory !== false) {
+      writer.uint32(16).bool(message.mandatory);
+    }
+    if (message.release !== undefined) {
+      Release.encode(message.release, writer.uint32(26).fork()).join();
+    }
+    if (message.context !== undefined) {
+      ChannelContext.encode(message.context, writer.uint32(34).fork()).join();
+    }
+    if (message.hashMatched !== false) {
+      writer.uint32(40).bool(message.hashMatched);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.updateAvailable = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mandatory = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.release = Release.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.context = ChannelContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.hashMatched = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateCheck {
+    return {
+      updateAvailable: isSet(object.updateAvailable)
+        ? globalThis.Boolean(object.updateAvailable)
+        : isSet(object.update_available)
+        ? globalThis.Boolean(object.update_available)
+        : false,
+      mandatory: isSet(object.mandatory) ? globalThis.Boolean(object.mandatory) : false,
+      release: isSet(object.release) ? Release.fromJSON(object.release) : undefined,
+      context: isSet(object.context) ? ChannelContext.fromJSON(object.context) : undefined,
+      hashMatched: isSet(object.hashMatched)
+        ? globalThis.Boolean(object.hashMatched)
+        : isSet(object.hash_matched)
+        ? globalThis.Boolean(object.hash_matched)
+        : false,
+    };
+  },
+
+  toJSON(message: UpdateCheck): unknown {
+    const obj: any = {};
+    if (message.updateAvailable !== false) {
+      obj.updateAvailable = message.updateAvailable;
+    }
+    if (message.mandatory !== false) {
+      obj.mandatory = message.mandatory;
+    }
+    if (message.release !== undefined) {
+      obj.release = Release.toJSON(message.release);
+    }
+    if (message.context !== undefined) {
+      obj.context = ChannelContext.toJSON(message.context);
+    }
+    if (message.hashMatched !== false) {
+      obj.hashMatched = message.hashMatched;
+    }
+    return obj;
+  },
+};
+
 /** Uploaded builds: creation from a stored object, version queries, edits. */
 export type ReleasesServiceDefinition = typeof ReleasesServiceDefinition;
 export const ReleasesServiceDefinition = {
@@ -2905,6 +3598,24 @@ export const ReleasesServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /** Downloads and installs counted per day (total and unique clients). */
+    getReleaseStats: {
+      name: "GetReleaseStats",
+      requestType: GetReleaseStatsRequest as typeof GetReleaseStatsRequest,
+      requestStream: false,
+      responseType: ReleaseStats as typeof ReleaseStats,
+      responseStream: false,
+      options: {},
+    },
+    /** In-app update check: is there a newer build in the channel, and must it be installed? */
+    checkForUpdate: {
+      name: "CheckForUpdate",
+      requestType: CheckForUpdateRequest as typeof CheckForUpdateRequest,
+      requestStream: false,
+      responseType: UpdateCheck as typeof UpdateCheck,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -2931,6 +3642,10 @@ export interface ReleasesServiceImplementation<CallContextExt = {}> {
   createTeardown(request: CreateTeardownRequest, context: CallContext & CallContextExt): Promise<Teardown>;
   /** Only the uploader sees a teardown: anyone else gets NOT_FOUND. */
   getTeardown(request: GetTeardownRequest, context: CallContext & CallContextExt): Promise<Teardown>;
+  /** Downloads and installs counted per day (total and unique clients). */
+  getReleaseStats(request: GetReleaseStatsRequest, context: CallContext & CallContextExt): Promise<ReleaseStats>;
+  /** In-app update check: is there a newer build in the channel, and must it be installed? */
+  checkForUpdate(request: CheckForUpdateRequest, context: CallContext & CallContextExt): Promise<UpdateCheck>;
 }
 
 export interface ReleasesServiceClient<CallOptionsExt = {}> {
@@ -2956,6 +3671,10 @@ export interface ReleasesServiceClient<CallOptionsExt = {}> {
   createTeardown(request: CreateTeardownRequest, options?: CallOptions & CallOptionsExt): Promise<Teardown>;
   /** Only the uploader sees a teardown: anyone else gets NOT_FOUND. */
   getTeardown(request: GetTeardownRequest, options?: CallOptions & CallOptionsExt): Promise<Teardown>;
+  /** Downloads and installs counted per day (total and unique clients). */
+  getReleaseStats(request: GetReleaseStatsRequest, options?: CallOptions & CallOptionsExt): Promise<ReleaseStats>;
+  /** In-app update check: is there a newer build in the channel, and must it be installed? */
+  checkForUpdate(request: CheckForUpdateRequest, options?: CallOptions & CallOptionsExt): Promise<UpdateCheck>;
 }
 
 function longToNumber(int64: { toString(): string }): number {

@@ -1,0 +1,99 @@
+import { Envelope, withEvents } from '@hangar/events';
+import { isDuplicateKeyError } from '@hangar/mongo';
+import type { DownloadDayDocument, DownloadStatsModels, DownloadTotalDocument } from './download-stats.model';
+
+export interface ReleaseOwner {
+  releaseId: number;
+  appId: number;
+  schemeId: number;
+  channelId: number;
+}
+
+/**
+ * Download counts (issue 20), written by the downloads consumer
+ * (events/downloads.consumer.ts). What keeps them exact are inserts, the one
+ * write FerretDB keeps atomic (docs/decisions.md): a message is claimed by
+ * its stream sequence before it is counted, a client by (release, day, hash).
+ */
+export class DownloadStatsRepository {
+  constructor(private readonly models: DownloadStatsModels) {}
+
+  findTotal(releaseId: number): Promise<DownloadTotalDocument | null> {
+    return this.models.totals.findOne({ _id: releaseId }).lean<DownloadTotalDocument>();
+  }
+
+  totalsOfChannel(channelId: number): Promise<Pick<DownloadTotalDocument, '_id' | 'total'>[]> {
+    return this.models.totals.find({ channelId }, { _id: 1, total: 1 }).lean<Pick<DownloadTotalDocument, '_id' | 'total'>[]>();
+  }
+
+  daysOfRelease(releaseId: number): Promise<DownloadDayDocument[]> {
+    return this.models.days.find({ releaseId }).lean<DownloadDayDocument[]>();
+  }
+
+  /** Of these messages, the ones claimed now: the others were counted (or taken) before. */
+  async claimMessages(messages: { id: string; day: string }[]): Promise<Set<string>> {
+    return this.insertEach(this.models.claims, messages.map((m) => ({ _id: m.id, day: m.day })));
+  }
+
+  /** Gives claims back (messages not counted after all), one delete by id each. */
+  async unclaimMessages(ids: string[]): Promise<void> {
+    for (const id of ids) await this.models.claims.deleteOne({ _id: id });
+  }
+
+  /** Claims each client for its (release, day); answers how many were new. */
+  async claimClients(keys: string[], day: string): Promise<number> {
+    return (await this.insertEach(this.models.clients, keys.map((key) => ({ _id: key, day })))).size;
+  }
+
+  async addToDay(releaseId: number, day: string, total: number, unique: number): Promise<void> {
+    await this.models.days.updateOne({ _id: `${releaseId}:${day}` }, { $inc: { total, unique }, $setOnInsert: { releaseId, day } }, { upsert: true });
+  }
+
+  /** Adds to the release's total; with `event`, the release.downloaded that reports it, in the same write. */
+  async addToTotal(owner: ReleaseOwner, count: number, event?: { envelope: Envelope; notified: number; at: Date }): Promise<void> {
+    const update = {
+      $inc: { total: count },
+      $set: { dirty: !event, ...(event ? { notified: event.notified, notifiedAt: event.at } : {}) },
+      $setOnInsert: { appId: owner.appId, schemeId: owner.schemeId, channelId: owner.channelId },
+    };
+    await this.models.totals.updateOne({ _id: owner.releaseId }, event ? withEvents<DownloadTotalDocument>(update, event.envelope) : update, { upsert: true });
+  }
+
+  dirtyTotals(): Promise<DownloadTotalDocument[]> {
+    return this.models.totals.find({ dirty: true }).lean<DownloadTotalDocument[]>();
+  }
+
+  /**
+   * Records the release.downloaded of a total counted since the last one — only if no one
+   * reported it meanwhile (two replicas flushing at once make one event; atomic on MongoDB 7).
+   */
+  async markNotified(total: DownloadTotalDocument, envelope: Envelope, at: Date): Promise<boolean> {
+    const result = await this.models.totals.updateOne(
+      { _id: total._id, dirty: true, notified: total.notified },
+      withEvents<DownloadTotalDocument>({ $set: { dirty: false, notified: total.total, notifiedAt: at } }, envelope),
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Forgets a day's message claims and client hashes (once the stream no longer holds that day's messages). */
+  async pruneDay(day: string): Promise<void> {
+    await this.models.claims.deleteMany({ day });
+    await this.models.clients.deleteMany({ day });
+  }
+
+  /** Inserts each document (one unordered insertMany); answers the ids inserted, duplicates refused. */
+  private async insertEach<I extends string | number>(model: { collection: { insertMany(docs: any[], options: { ordered: boolean }): Promise<unknown> } }, docs: { _id: I }[]): Promise<Set<I>> {
+    if (docs.length === 0) return new Set();
+    const inserted = new Set(docs.map((d) => d._id));
+    try {
+      await model.collection.insertMany(docs, { ordered: false });
+    } catch (err) {
+      // Duplicates are the answer; anything else is a failure of the whole batch (retried).
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const errors = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { index: number; code?: number }[];
+      if (errors.length === 0 || !errors.every((e) => isDuplicateKeyError(e))) throw err;
+      for (const e of errors) inserted.delete(docs[e.index]!._id);
+    }
+    return inserted;
+  }
+}

@@ -1,0 +1,126 @@
+import { createEnvelope, DownloadMessage } from '@hangar/events';
+import type { DownloadStatsRepository, ReleaseOwner } from '../data/download-stats.repository';
+import type { DownloadTotalDocument } from '../data/download-stats.model';
+
+/** A download message with its place in the downloads stream. */
+export interface CountedMessage {
+  /** `<stream incarnation>:<stream sequence>`: unique for good, even if the stream is made anew. */
+  id: string;
+  message: DownloadMessage;
+}
+
+export interface RecordDownloadsDeps {
+  stats: DownloadStatsRepository;
+  /** The release's app, scheme and channel; null when it is gone (its downloads are dropped). */
+  ownerOf: (releaseId: number) => Promise<ReleaseOwner | null>;
+  /** After the counts of these channels changed: bumps their download-count generation. */
+  onCountsChanged: (channelIds: number[]) => Promise<void>;
+  /** After a write that recorded release.downloaded events. */
+  onEventsRecorded: () => void;
+  /** At most one release.downloaded per release per this many ms (a minute). */
+  noticeIntervalMs: number;
+  now?: () => number;
+}
+
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Counts a batch of downloads into each release's days and total: one insert
+ * for the batch's claims, then a few writes per release however many
+ * messages — a storm of 10,000 downloads from one client is a few writes and
+ * one unique client. A message is claimed (by its place in the stream) before it
+ * is counted, so a redelivered one is never counted twice, whatever order
+ * redeliveries come in; the price is that a process dying between the claim
+ * and the count leaves that batch uncounted (docs/decisions.md).
+ */
+export async function recordDownloads(deps: RecordDownloadsDeps, batch: CountedMessage[]): Promise<void> {
+  const claimed = await deps.stats.claimMessages(batch.map((m) => ({ id: m.id, day: utcDay(m.message.t) })));
+  const byRelease = new Map<number, CountedMessage[]>();
+  for (const m of batch) {
+    if (!claimed.has(m.id)) continue;
+    byRelease.set(m.message.r, [...(byRelease.get(m.message.r) ?? []), m]);
+  }
+  const changedChannels = new Set<number>();
+  let recordedEvents = false;
+  const pending = [...byRelease.keys()];
+  try {
+    for (const releaseId of [...pending]) {
+      const owner = await deps.ownerOf(releaseId);
+      if (owner) {
+        await countDays(deps.stats, releaseId, byRelease.get(releaseId)!);
+        recordedEvents = (await countTotal(deps, owner, byRelease.get(releaseId)!.length)) || recordedEvents;
+        changedChannels.add(owner.channelId);
+      }
+      pending.shift();
+    }
+  } catch (err) {
+    // The releases not started yet give their claims back, so the redelivery counts them;
+    // the one that failed part-way keeps its own (never twice, at worst not at all).
+    await deps.stats.unclaimMessages(pending.slice(1).flatMap((id) => byRelease.get(id)!.map((m) => m.id))).catch(() => undefined);
+    throw err;
+  }
+  if (changedChannels.size > 0) await deps.onCountsChanged([...changedChannels]);
+  if (recordedEvents) deps.onEventsRecorded();
+}
+
+async function countDays(stats: DownloadStatsRepository, releaseId: number, messages: CountedMessage[]): Promise<void> {
+  const byDay = new Map<string, CountedMessage[]>();
+  for (const m of messages) {
+    const day = utcDay(m.message.t);
+    byDay.set(day, [...(byDay.get(day) ?? []), m]);
+  }
+  for (const [day, dayMessages] of byDay) {
+    const clients = [...new Set(dayMessages.map((m) => `${releaseId}:${day}:${m.message.c}`))];
+    const unique = await stats.claimClients(clients, day);
+    await stats.addToDay(releaseId, day, dayMessages.length, unique);
+  }
+}
+
+/** Adds to the total; when the last release.downloaded is a minute old, reports in the same write. Answers whether it did. */
+async function countTotal(deps: RecordDownloadsDeps, owner: ReleaseOwner, count: number): Promise<boolean> {
+  const now = deps.now?.() ?? Date.now();
+  const current = await deps.stats.findTotal(owner.releaseId);
+  const due = !current || now - new Date(current.notifiedAt).getTime() >= deps.noticeIntervalMs;
+  if (!due) {
+    await deps.stats.addToTotal(owner, count);
+    return false;
+  }
+  const total = (current?.total ?? 0) + count;
+  const envelope = downloadedEvent(owner, total - (current?.notified ?? 0), total);
+  await deps.stats.addToTotal(owner, count, { envelope, notified: total, at: new Date(now) });
+  return true;
+}
+
+function downloadedEvent(owner: ReleaseOwner, count: number, total: number) {
+  return createEnvelope(
+    'release.downloaded',
+    { release_id: owner.releaseId, app_id: owner.appId, scheme_id: owner.schemeId, channel_id: owner.channelId, count, total },
+    'releases',
+  );
+}
+
+/**
+ * Reports downloads counted since a release's last release.downloaded once
+ * that is a minute old: the downloads that came after it, with no more to
+ * carry them.
+ */
+export async function flushDownloadNotices(deps: RecordDownloadsDeps): Promise<number> {
+  const now = deps.now?.() ?? Date.now();
+  let made = 0;
+  for (const total of await deps.stats.dirtyTotals()) {
+    if (now - new Date(total.notifiedAt).getTime() < deps.noticeIntervalMs) continue;
+    if (total.total <= total.notified) continue;
+    const owner = { releaseId: total._id, appId: total.appId, schemeId: total.schemeId, channelId: total.channelId };
+    if (await deps.stats.markNotified(total, downloadedEvent(owner, total.total - total.notified, total.total), new Date(now))) made += 1;
+  }
+  if (made > 0) deps.onEventsRecorded();
+  return made;
+}
+
+/** Claims and client hashes are kept this long: past the stream's 7 days no message can come back. */
+export const CLAIM_DAYS = 8;
+
+/** Forgets claims and client hashes of the days just past CLAIM_DAYS (a week of them, should the service have been down). */
+export async function pruneOldClaims(stats: DownloadStatsRepository, now = Date.now()): Promise<void> {
+  for (let daysAgo = CLAIM_DAYS + 1; daysAgo <= CLAIM_DAYS + 7; daysAgo += 1) await stats.pruneDay(utcDay(now - daysAgo * 86_400_000));
+}

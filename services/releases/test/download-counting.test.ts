@@ -1,0 +1,241 @@
+import { Writable } from 'node:stream';
+import type { Connection } from 'mongoose';
+import { EventBus, EVENT_REGISTRY, connectEventBus, createEnvelope, downloadSubject } from '@hangar/events';
+import { createLogger } from '@hangar/logger';
+import { connectMongo, syncIndexes } from '@hangar/mongo';
+import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { downloadStatsModels, DownloadStatsModels } from '../src/data/download-stats.model';
+import { DownloadStatsRepository, ReleaseOwner } from '../src/data/download-stats.repository';
+import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, pruneOldClaims, recordDownloads } from '../src/domain/record-downloads';
+import { RunningDownloadsConsumer, startDownloadsConsumer } from '../src/events/downloads.consumer';
+
+/**
+ * Download counting against real FerretDB and NATS JetStream: the
+ * aggregation (storms, unique clients per day, redelivery, the minute's
+ * release.downloaded) and the durable consumer (messages published while it
+ * is down are counted when it comes back, each once).
+ */
+describe('releases: downloads counted', () => {
+  const infra = testInfrastructure();
+  const prefix = uniqueName('dl-ct');
+  const logger = createLogger({ service: 'downloads-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
+  let connection: Connection;
+  let models: DownloadStatsModels;
+  let stats: DownloadStatsRepository;
+  let bus: EventBus;
+  let releaseIds = 70_000;
+  const owners = new Map<number, ReleaseOwner>();
+
+  beforeAll(async () => {
+    connection = await connectMongo({ url: infra.mongoUrl, dbName: `${prefix.replace(/-/g, '_')}_releases`, logger, queryLogDir: process.env.HANGAR_QUERY_LOG_DIR });
+    models = downloadStatsModels(connection);
+    await syncIndexes(connection);
+    stats = new DownloadStatsRepository(models);
+    bus = await connectEventBus(infra.natsUrl, 'downloads-test', logger);
+  });
+
+  afterAll(async () => {
+    await bus?.nc.drain();
+    await connection?.dropDatabase().catch(() => undefined);
+    await connection?.close();
+  });
+
+  function newRelease(): ReleaseOwner {
+    const releaseId = (releaseIds += 1);
+    const owner = { releaseId, appId: 1, schemeId: 2, channelId: 3 };
+    owners.set(releaseId, owner);
+    return owner;
+  }
+
+  function deps(overrides: Partial<RecordDownloadsDeps> = {}): RecordDownloadsDeps & { bumped: number[]; poked: number } {
+    const record = {
+      bumped: [] as number[],
+      poked: 0,
+      stats,
+      ownerOf: async (id: number) => owners.get(id) ?? null,
+      onCountsChanged: async (channelIds: number[]) => {
+        record.bumped.push(...channelIds);
+      },
+      onEventsRecorded: () => {
+        record.poked += 1;
+      },
+      noticeIntervalMs: 60_000,
+      ...overrides,
+    };
+    return record;
+  }
+
+  let seq = 0;
+  const message = (releaseId: number, client: string, at = Date.parse('2026-11-20T10:00:00Z'), kind: 'download' | 'install' = 'download'): CountedMessage => ({
+    id: `domain-test:${(seq += 1)}`,
+    message: { r: releaseId, c: client, t: at, k: kind },
+  });
+
+  const totalOf = async (releaseId: number) => (await models.totals.findOne({ _id: releaseId }).lean())!;
+  const daysOf = async (releaseId: number) => (await stats.daysOfRelease(releaseId)).sort((a, b) => a.day.localeCompare(b.day));
+
+  it('when one client downloads a build 10,000 times, then it counts 10,000 downloads and one unique client', async () => {
+    const { releaseId } = newRelease();
+    const d = deps();
+    const storm = Array.from({ length: 10_000 }, () => message(releaseId, 'same-client-hash'));
+    for (let i = 0; i < storm.length; i += 1000) await recordDownloads(d, storm.slice(i, i + 1000));
+
+    expect(await daysOf(releaseId)).toEqual([expect.objectContaining({ day: '2026-11-20', total: 10_000, unique: 1 })]);
+    expect((await totalOf(releaseId)).total).toBe(10_000);
+    expect(d.bumped).toContain(3);
+  });
+
+  it('when clients download on two days, then unique clients are counted per day and a client counts again on a new day', async () => {
+    const { releaseId } = newRelease();
+    const day1 = Date.parse('2026-11-20T23:59:00Z');
+    const day2 = Date.parse('2026-11-21T00:01:00Z');
+    await recordDownloads(deps(), [message(releaseId, 'a', day1), message(releaseId, 'b', day1), message(releaseId, 'a', day1), message(releaseId, 'a', day2, 'install')]);
+    await recordDownloads(deps(), [message(releaseId, 'b', day1), message(releaseId, 'c', day2)]);
+
+    expect(await daysOf(releaseId)).toEqual([
+      expect.objectContaining({ day: '2026-11-20', total: 4, unique: 2 }),
+      expect.objectContaining({ day: '2026-11-21', total: 2, unique: 2 }),
+    ]);
+    expect((await totalOf(releaseId)).total).toBe(6);
+  });
+
+  it('when a batch is delivered again after newer ones were counted (a redelivery after a crash), then nothing is counted twice', async () => {
+    const { releaseId } = newRelease();
+    const first = [message(releaseId, 'x'), message(releaseId, 'y'), message(releaseId, 'x')];
+    await recordDownloads(deps(), first);
+    await recordDownloads(deps(), [message(releaseId, 'z')]);
+    await recordDownloads(deps(), first);
+    await recordDownloads(deps(), [...first, message(releaseId, 'w')]);
+
+    expect(await daysOf(releaseId)).toEqual([expect.objectContaining({ total: 5, unique: 4 })]);
+    expect((await totalOf(releaseId)).total).toBe(5);
+  });
+
+  it('when counting fails part-way, then the releases not reached give their claims back and are counted by the redelivery', async () => {
+    const a = newRelease();
+    const b = newRelease();
+    const batch = [message(a.releaseId, 'p'), message(b.releaseId, 'q'), message(b.releaseId, 'r')];
+    let calls = 0;
+    const failing = deps({
+      ownerOf: async (id) => {
+        calls += 1;
+        if (calls === 1) throw new Error('apps unreachable');
+        return owners.get(id) ?? null;
+      },
+    });
+    await expect(recordDownloads(failing, batch)).rejects.toThrow('apps unreachable');
+    await recordDownloads(deps(), batch);
+
+    expect((await totalOf(b.releaseId)).total).toBe(2);
+  });
+
+  it('when claims and client hashes are older than the stream keeps messages, then they are forgotten, and younger ones kept', async () => {
+    const { releaseId } = newRelease();
+    const now = Date.parse('2026-11-30T12:00:00Z');
+    const old = message(releaseId, 'old-client', now - 10 * 86_400_000);
+    const recent = message(releaseId, 'recent-client', now - 2 * 86_400_000);
+    await recordDownloads(deps(), [old, recent]);
+    await pruneOldClaims(stats, now);
+    expect(await models.claims.findOne({ _id: old.id }).lean()).toBeNull();
+    expect(await models.clients.findOne({ _id: `${releaseId}:2026-11-20:old-client` }).lean()).toBeNull();
+    expect(await models.claims.findOne({ _id: recent.id }).lean()).not.toBeNull();
+    expect((await totalOf(releaseId)).total).toBe(2); // counts stay
+  });
+
+  it('when downloads of a release that is gone arrive, then they are dropped', async () => {
+    await recordDownloads(deps(), [message(999_999, 'x')]);
+    expect(await models.totals.findOne({ _id: 999_999 }).lean()).toBeNull();
+  });
+
+  it('when downloads keep coming, then release.downloaded is made at most once a minute per release, carrying the count since the last', async () => {
+    const { releaseId } = newRelease();
+    let now = Date.parse('2026-11-20T10:00:00Z');
+    const d = deps({ now: () => now });
+
+    await recordDownloads(d, [message(releaseId, 'a'), message(releaseId, 'b')]);
+    now += 10_000;
+    await recordDownloads(d, [message(releaseId, 'c')]);
+    now += 10_000;
+    await recordDownloads(d, [message(releaseId, 'd'), message(releaseId, 'e')]);
+    expect(await flushDownloadNotices(d)).toBe(0); // the last one is 20 s old
+    now += 45_000;
+    expect(await flushDownloadNotices(d)).toBe(1);
+    expect(await flushDownloadNotices(d)).toBe(0); // nothing since
+
+    const total = await totalOf(releaseId);
+    expect(total.outbox).toHaveLength(2);
+    const data = total.outbox.map((entry) => (JSON.parse(entry.payload) as { data: unknown }).data);
+    expect(data).toEqual([
+      { release_id: releaseId, app_id: 1, scheme_id: 2, channel_id: 3, count: 2, total: 2 },
+      { release_id: releaseId, app_id: 1, scheme_id: 2, channel_id: 3, count: 3, total: 5 },
+    ]);
+    expect(total.outbox.map((entry) => entry.type)).toEqual(['release.downloaded', 'release.downloaded']);
+    expect(() => EVENT_REGISTRY['release.downloaded'].schema.parse(data[1])).not.toThrow();
+    expect(d.poked).toBe(2);
+  });
+
+  it('when two replicas flush the same release from the same reading, then one release.downloaded is made', async () => {
+    const { releaseId } = newRelease();
+    let now = Date.parse('2026-11-20T10:00:00Z');
+    const d = deps({ now: () => now });
+    await recordDownloads(d, [message(releaseId, 'a')]);
+    now += 5_000;
+    await recordDownloads(d, [message(releaseId, 'b')]);
+    const reading = (await stats.dirtyTotals()).find((t) => t._id === releaseId)!;
+    const event = () => createEnvelope('release.downloaded', { release_id: releaseId, app_id: 1, scheme_id: 2, channel_id: 3, count: 1, total: 2 }, 'releases');
+    // One after the other: FerretDB's compare-and-set is not atomic under true concurrency
+    // (docs/decisions.md); MongoDB 7's is, and the condition is what this checks.
+    const made = [await stats.markNotified(reading, event(), new Date(now)), await stats.markNotified(reading, event(), new Date(now))];
+    expect(made.filter(Boolean)).toHaveLength(1);
+    expect((await totalOf(releaseId)).outbox).toHaveLength(2); // the first download's, and one for the second
+  });
+
+  describe('the durable consumer', () => {
+    let consumer: RunningDownloadsConsumer | undefined;
+    afterEach(async () => {
+      await consumer?.stop();
+      consumer = undefined;
+    });
+
+    const publish = (releaseId: number, client: string, n: number) => {
+      for (let i = 0; i < n; i += 1) bus.nc.publish(downloadSubject(prefix), JSON.stringify({ r: releaseId, c: client, t: Date.now(), k: 'download' }));
+      return bus.nc.flush();
+    };
+
+    async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+      const end = Date.now() + timeoutMs;
+      while (!(await check())) {
+        if (Date.now() > end) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+
+    it('when downloads are published while the service is down, then it counts each of them once when it starts, and more after a restart', async () => {
+      const start = () => startDownloadsConsumer(deps(), { bus, prefix, logger, batchSize: 500 });
+      // The stream exists once the service has started once.
+      consumer = await start();
+      await consumer.stop();
+      consumer = undefined;
+
+      const { releaseId } = newRelease();
+      await publish(releaseId, 'storm-client', 2_000);
+      bus.nc.publish(downloadSubject(prefix), 'not json'); // terminated, never blocks the rest
+      await publish(releaseId, 'another-client', 3);
+      consumer = await start();
+      await until(async () => ((await models.totals.findOne({ _id: releaseId }).lean())?.total ?? 0) >= 2_003);
+
+      await consumer.stop();
+      consumer = undefined;
+      await publish(releaseId, 'storm-client', 500);
+      consumer = await start();
+      await until(async () => ((await models.totals.findOne({ _id: releaseId }).lean())?.total ?? 0) >= 2_503);
+      await new Promise((r) => setTimeout(r, 1_000)); // anything counted twice would show by now
+
+      expect((await totalOf(releaseId)).total).toBe(2_503);
+      const days = await daysOf(releaseId);
+      expect(days.reduce((s, d) => s + d.total, 0)).toBe(2_503);
+      // Two clients a day (a run across midnight UTC counts both again on the second day).
+      expect(days.every((d) => d.unique === 2)).toBe(true);
+    });
+  });
+});
