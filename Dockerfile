@@ -3,7 +3,7 @@
 # and carries the `hangar` CLI: docker run hangar hangar upload app.apk …
 # Build: docker build --build-arg VERSION=… --build-arg VCS_REF=$(git rev-parse HEAD) --build-arg BUILD_DATE=$(date -u +%FT%TZ) -t hangar:… .
 # docker-compose.yml and deploy/k8s run it; tests/deploy checks they agree with the code.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 # Every workspace's package.json must be there for npm to resolve the workspace links.
@@ -17,7 +17,7 @@ RUN npm install --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root and read-only to the process: the runtime user can write only

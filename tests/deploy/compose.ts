@@ -15,6 +15,9 @@ export interface ComposeService {
   volumes?: (string | { type?: string; source?: string; target?: string })[];
   ports?: (string | number)[];
   stop_grace_period?: string;
+  /** Started only with `--profile <name>`; none: by a plain `docker compose up`. */
+  profiles?: string[];
+  expose?: (string | number)[];
 }
 
 export interface ComposeFile {

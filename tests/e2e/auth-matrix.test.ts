@@ -56,7 +56,9 @@ type Access =
   /** Global admins and developers. */
   | { kind: 'createApp' }
   /** The least collaborator role on the app; global admins pass. */
-  | { kind: 'app'; least: Role };
+  | { kind: 'app'; least: Role }
+  /** A resumable upload: only the user who created it (here the app owner); for anyone else it does not exist. */
+  | { kind: 'uploader' };
 
 function whoMay(access: Access): string {
   switch (access.kind) {
@@ -72,11 +74,13 @@ function whoMay(access: Access): string {
       return 'admin or developer';
     case 'app':
       return `app ${access.least}+`;
+    case 'uploader':
+      return "the upload's creator";
   }
 }
 
 /** The parts of a fixture a route addresses; writing routes get fresh ones. */
-type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user';
+type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload';
 
 interface Fixture {
   appId: number;
@@ -91,6 +95,8 @@ interface Fixture {
   /** A Windows channel beside it, holding the PDB. */
   windowsKey: string;
   webhookId: number;
+  /** Resumable uploads of the app owner, one per tus operation (termination would end the others'). */
+  uploadIds: Record<'head' | 'patch' | 'delete', string>;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
 }
@@ -102,6 +108,9 @@ interface RouteCase {
   query?: (f: Fixture) => Record<string, string>;
   form?: (f: Fixture, marker: string) => Record<string, string>;
   urlencoded?: (f: Fixture) => Record<string, string>;
+  /** Request headers (the tus protocol's) and a raw body. */
+  headers?: (f: Fixture) => Record<string, string>;
+  rawBody?: string;
   file?: 'ipa' | 'dsym' | 'dsym-multi';
   /**
    * A write: each caller allowed to make it does so on a fixture of its own
@@ -115,6 +124,8 @@ const app = (least: Role): Access => ({ kind: 'app', least });
 const OPEN: Access = { kind: 'open' };
 const KEY: Access = { kind: 'channelKey' };
 const key = (f: Fixture) => ({ channel_key: f.channelKey });
+const TUS = { 'tus-resumable': '1.0.0' };
+const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** One row per operationId of the OpenAPI document. */
 const ROUTES: Record<string, RouteCase> = {
@@ -197,6 +208,23 @@ const ROUTES: Record<string, RouteCase> = {
   channelPage: { access: OPEN, ok: 200, params: (f) => ({ slug: f.channelKey }) },
   unlockChannel: { access: OPEN, ok: 303, params: (f) => ({ slug: f.lockedKey }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
 
+  // Resumable uploads (tus 1.0): created into the app's channel; then only their creator sees them.
+  createUpload: {
+    access: app('developer'),
+    ok: 201,
+    headers: (f) => ({ 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `filename ${b64('x.ipa')},channel_key ${b64(f.channelKey)}` }),
+  },
+  createDirectUpload: { access: app('developer'), ok: 201, urlencoded: (f) => ({ filename: 'x.ipa', length: '10', channel_key: f.channelKey }) },
+  getUploadOffset: { access: { kind: 'uploader' }, ok: 200, params: (f) => ({ id: f.uploadIds.head }), headers: () => TUS },
+  appendUpload: {
+    access: { kind: 'uploader' },
+    ok: 204,
+    params: (f) => ({ id: f.uploadIds.patch }),
+    headers: () => ({ ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }),
+    rawBody: 'x',
+  },
+  terminateUpload: { access: { kind: 'uploader' }, ok: 204, params: (f) => ({ id: f.uploadIds.delete }), headers: () => TUS },
+
   // Debug files
   uploadDebugFile: { access: app('developer'), ok: 200, writes: ['app'], file: 'dsym', form: key },
   listDebugFiles: { access: app('member'), ok: 200, query: key },
@@ -242,6 +270,8 @@ function expectedStatus(route: RouteCase, caller: Caller): number {
       return global === 'admin' || global === 'developer' ? route.ok : 403;
     case 'app':
       return global === 'admin' || (caller.onApp !== undefined && RANK[caller.onApp] >= RANK[access.least]) ? route.ok : 403;
+    case 'uploader':
+      return caller.name === 'owner' ? route.ok : 404;
   }
 }
 
@@ -296,13 +326,14 @@ describe('authorization matrix over HTTP', () => {
     pdb.data = fs.readFileSync(path.join(dir, 'app.pdb'));
     fs.rmSync(dir, { recursive: true, force: true });
     await receiver.start();
-    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000' });
+    // S3_PUBLIC_ENDPOINT (the same server here) turns on direct uploads, so their route has a row.
+    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000', S3_PUBLIC_ENDPOINT: process.env.S3_ENDPOINT! });
     api = apiClient(hangar.baseUrl);
     adminToken = hangar.adminToken;
 
     const doc = await api('GET', '/api/openapi.json');
     operations = Object.entries<Record<string, { operationId?: string }>>(doc.body.paths).flatMap(([template, item]) =>
-      ['get', 'post', 'put', 'delete', 'patch'].filter((m) => item[m]).map((m) => ({ operationId: item[m]!.operationId ?? `${m} ${template}`, method: m.toUpperCase(), template })),
+      ['get', 'head', 'post', 'put', 'delete', 'patch'].filter((m) => item[m]).map((m) => ({ operationId: item[m]!.operationId ?? `${m} ${template}`, method: m.toUpperCase(), template })),
     );
 
     const [otherUser, member, owner, spare, extra] = await Promise.all(
@@ -315,7 +346,7 @@ describe('authorization matrix over HTTP', () => {
     expect((await api('DELETE', `/api/users/me/tokens/${revocable.body.id}`, { token: adminToken })).status).toBe(200);
     revokedToken = revocable.body.token;
 
-    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user']);
+    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload']);
   });
 
   afterAll(async () => {
@@ -326,8 +357,11 @@ describe('authorization matrix over HTTP', () => {
   /** What the parts need: a release and a debug file live in the app's iOS channel. */
   async function fixture(parts: Part[]): Promise<Fixture> {
     const want = new Set<Part>(parts);
-    if (want.has('release') || want.has('debugFile') || want.has('webhook')) want.add('app');
-    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0 };
+    if (want.has('release') || want.has('debugFile') || want.has('webhook') || want.has('upload')) want.add('app');
+    const f: Fixture = {
+      appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0,
+      uploadIds: { head: '', patch: '', delete: '' },
+    };
     const owner = people.owner.token;
     const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
       const r = await res;
@@ -374,6 +408,14 @@ describe('authorization matrix over HTTP', () => {
                 f.linuxKey = linux.body.slug;
                 await made(api('POST', '/api/debug_files/upload', { token: owner, form: { channel_key: f.linuxKey }, files: { file: { data: elf.debug, fileName: 'app.debug' } } }), 'ELF debug file');
               })
+            : undefined,
+          want.has('upload')
+            ? Promise.all(
+                (['head', 'patch', 'delete'] as const).map(async (op) => {
+                  const created = await made(api('POST', '/api/uploads', { token: owner, headers: { ...TUS, 'upload-length': '10', 'upload-metadata': `channel_key ${b64(f.channelKey)}` } }), 'upload');
+                  f.uploadIds[op] = created.headers.get('location')!.split('/').pop()!;
+                }),
+              )
             : undefined,
           want.has('webhook')
             ? made(api('POST', `/api/apps/${f.appId}/webhooks`, { token: owner, form: { url: receiver.url('/fixture'), events: 'release.deleted' } }), 'webhook').then(
@@ -429,6 +471,8 @@ describe('authorization matrix over HTTP', () => {
       ...(route.form || route.file ? { form: route.form?.(f, marker) ?? {} } : {}),
       ...(route.file ? { files: { file: { data: files[route.file], fileName: route.file === 'ipa' ? 'iphone.ipa' : 'symbols.zip' } } } : {}),
       ...(route.urlencoded ? { urlencoded: route.urlencoded(f) } : {}),
+      ...(route.headers ? { headers: route.headers(f) } : {}),
+      ...(route.rawBody !== undefined ? { rawBody: route.rawBody } : {}),
     });
   }
 
@@ -442,7 +486,8 @@ describe('authorization matrix over HTTP', () => {
       caller,
       status: res.status,
       changed,
-      errorBody: res.status >= 400 ? (contractShape ? 'contract shape' : 'other') : 'n/a',
+      // A HEAD answer has no body to hold the error (HTTP), so only its status counts.
+      errorBody: res.status >= 400 && res.text !== '' ? (contractShape ? 'contract shape' : 'other') : 'n/a',
       echoesToken: token !== undefined && res.text.includes(token),
     };
   }
@@ -459,7 +504,8 @@ describe('authorization matrix over HTTP', () => {
     const route = ROUTES[operationId]!;
     const expected: Cell[] = CALLERS.map((c) => {
       const status = expectedStatus(route, c);
-      return { caller: c.name, status, changed: route.writes !== undefined && status < 400, errorBody: status >= 400 ? 'contract shape' : 'n/a', echoesToken: false };
+      const errorBody = status >= 400 && op.method !== 'HEAD' ? 'contract shape' : 'n/a';
+      return { caller: c.name, status, changed: route.writes !== undefined && status < 400, errorBody, echoesToken: false };
     });
 
     // Calls expected to change nothing go one after another on the shared

@@ -42,6 +42,11 @@ export const storageFields = {
   S3_SECRET_KEY: z.string().min(1),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name').default('hangar'),
   S3_REGION: z.string().default('us-east-1'),
+  /**
+   * The S3 origin as clients reach it, when they can: presigned URLs (download redirects, and
+   * the parts of direct uploads, whose bytes then never cross the gateway) are signed for it.
+   */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Model, UpdateQuery } from 'mongoose';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { Logger, currentRequestId } from '@hangar/logger';
+import { Metrics, outboxRelayMetrics } from '@hangar/metrics';
 import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
 import type { Envelope } from './envelope';
 import { publishEnvelope } from './publisher';
@@ -78,6 +79,8 @@ export interface OutboxRelayOptions {
    * remove the tombstones themselves.
    */
   keepTombstonesOf?: Model<any>[];
+  /** hangar_outbox_lag_seconds and hangar_outbox_relay_failures_total. */
+  metrics?: Metrics;
 }
 
 /**
@@ -91,7 +94,12 @@ export class OutboxRelay {
   private again = false;
   private stopped = false;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  private readonly series?: ReturnType<typeof outboxRelayMetrics>;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    // Registered now, so a scrape shows the series (at zero) before the first event.
+    this.series = options.metrics ? outboxRelayMetrics(options.metrics) : undefined;
+  }
 
   start(): void {
     this.stopped = false;
@@ -108,7 +116,10 @@ export class OutboxRelay {
       return;
     }
     this.running = this.drain()
-      .catch((err) => this.options.logger.warn({ err }, 'outbox relay pass failed; will retry'))
+      .catch((err) => {
+        this.series?.failedPasses.inc();
+        this.options.logger.warn({ err }, 'outbox relay pass failed; will retry');
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -138,7 +149,10 @@ export class OutboxRelay {
         .lean()) as unknown as PendingDocument[];
       for (const doc of pending) {
         for (const entry of doc.outbox) {
-          await publishEnvelope(js, JSON.parse(entry.payload) as Envelope, { prefix, requestId: entry.requestId });
+          const envelope = JSON.parse(entry.payload) as Envelope;
+          await publishEnvelope(js, envelope, { prefix, requestId: entry.requestId });
+          // occurredAt is stamped when the use case records the event, in the same write as the change.
+          this.series?.lag.observe(Math.max(0, (Date.now() - Date.parse(envelope.occurredAt)) / 1000));
         }
         if (doc.deletedAt && !this.options.keepTombstonesOf?.includes(model)) {
           // One write removes the tombstone once its events are out. Clearing

@@ -39,7 +39,7 @@ export async function startServiceEvents(options: ServiceEventsOptions): Promise
   const { natsUrl, name, prefix, logger, metrics, outboxOf, keepTombstonesOf } = options;
   const bus = await connectEventBus(natsUrl, name, logger);
   await ensureEventStream(bus.jsm, prefix);
-  const relay = new OutboxRelay({ models: outboxOf, ...(keepTombstonesOf ? { keepTombstonesOf } : {}), js: bus.js, logger, prefix });
+  const relay = new OutboxRelay({ models: outboxOf, ...(keepTombstonesOf ? { keepTombstonesOf } : {}), js: bus.js, logger, prefix, metrics });
   relay.start();
   const consumers: RunningConsumer[] = [];
   return {

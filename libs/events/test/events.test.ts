@@ -2,7 +2,8 @@ import mongoose, { Connection, Model } from 'mongoose';
 import { AckPolicy, DeliverPolicy, JsMsg, jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Logger, createLogger, currentRequestId, runWithContext } from '@hangar/logger';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { Metrics } from '@hangar/metrics';
+import { metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import {
   Envelope,
   EventBus,
@@ -220,6 +221,35 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
       await working.stop();
 
       expect((await received(prefix, 'app.deleted', 1)).map((m) => m.json())).toEqual([event]);
+    });
+
+    it('when events wait in the outbox, then the relay records how long each waited, and counts a pass that failed', async () => {
+      const prefix = await freshPrefix();
+      const metrics = new Metrics({ defaultMetrics: false });
+      const lagPart = async (m: Metrics, part: 'count' | 'sum') =>
+        (await m.registry.getSingleMetric('hangar_outbox_lag_seconds')?.get())?.values.find((v) => (v as { metricName?: string }).metricName === `hangar_outbox_lag_seconds_${part}`)?.value ?? 0;
+      // Recorded 5 s ago: a write whose event the relay could not publish until now.
+      const event = { ...createEnvelope('app.deleted', { app_id: 61 }, 'test'), occurredAt: new Date(Date.now() - 5_000).toISOString() };
+      const id = nextId++;
+      await things.create({ _id: id, name: 'late', ...newOutbox(event) });
+      const closed = await connect({ servers: infra.natsUrl });
+      await closed.close();
+
+      const broken = relayFor(prefix, { js: jetstream(closed), metrics });
+      broken.poke();
+      await broken.flush();
+      await broken.stop();
+      expect(await metricTotal(metrics, 'hangar_outbox_relay_failures_total')).toBe(1);
+      expect(await lagPart(metrics, 'count')).toBe(0);
+
+      const working = relayFor(prefix, { metrics });
+      working.poke();
+      await working.flush();
+      expect(await lagPart(metrics, 'count')).toBe(1);
+      const lag = await lagPart(metrics, 'sum');
+      expect(lag).toBeGreaterThanOrEqual(5);
+      expect(lag).toBeLessThan(60);
+      expect(await metricTotal(metrics, 'hangar_outbox_relay_failures_total')).toBe(1);
     });
 
     it('when an event is added while the relay is publishing, then it is kept for the next pass', async () => {

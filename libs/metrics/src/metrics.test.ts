@@ -41,6 +41,21 @@ describe('metrics', () => {
       await running.stop();
     }
   });
+
+  it('when given a health check, then GET /healthz answers 200 while it holds and 503 when not; without one /healthz is 404', async () => {
+    let ok = true;
+    const running = await serveMetrics(new Metrics({ defaultMetrics: false }), { port: await findPort(), host: '127.0.0.1', healthy: () => ok });
+    const plain = await serveMetrics(new Metrics({ defaultMetrics: false }), { port: await findPort(), host: '127.0.0.1' });
+    try {
+      expect((await fetch(`http://127.0.0.1:${running.port}/healthz`)).status).toBe(200);
+      ok = false;
+      expect((await fetch(`http://127.0.0.1:${running.port}/healthz`)).status).toBe(503);
+      expect((await fetch(`http://127.0.0.1:${plain.port}/healthz`)).status).toBe(404);
+    } finally {
+      await running.stop();
+      await plain.stop();
+    }
+  });
 });
 
 async function findPort(): Promise<number> {

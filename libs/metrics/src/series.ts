@@ -50,6 +50,16 @@ export function packageParseHistogram(metrics: Metrics) {
   );
 }
 
+/**
+ * Parse requests a worker has taken from NATS and not yet answered: waiting for
+ * one of its PARSE_WORKER_CONCURRENCY slots or being parsed. Summed over the
+ * workers it is the parsing backlog the parse-workers autoscaler follows
+ * (deploy/k8s/base/parse-workers.yaml).
+ */
+export function packageParseQueueGauge(metrics: Metrics) {
+  return metrics.gauge('hangar_package_parse_queue_depth', 'Parse requests received by this worker and not yet answered (waiting or being parsed)', []);
+}
+
 export type ConsumerResult = 'done' | 'skipped' | 'failed' | 'malformed';
 
 /** The JetStream consumer runner (libs/events): outcomes, redeliveries and lag. */
@@ -59,6 +69,32 @@ export function eventConsumerMetrics(metrics: Metrics) {
     redeliveries: metrics.counter('hangar_event_consumer_redeliveries_total', 'Deliveries that were not the first of their message', ['consumer', 'event']),
     pending: metrics.gauge('hangar_event_consumer_pending', 'Messages not yet delivered to the consumer (JetStream num_pending), sampled', ['consumer']),
   };
+}
+
+/**
+ * The outbox relay (libs/events): how long each event waited between the write
+ * that recorded it and its publication to JetStream (the outbox lag), and relay
+ * passes that failed (NATS or the database unreachable: events wait meanwhile).
+ */
+export function outboxRelayMetrics(metrics: Metrics) {
+  return {
+    lag: metrics.histogram('hangar_outbox_lag_seconds', 'Time from the write that recorded an event to its publication', [], [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900]),
+    failedPasses: metrics.counter('hangar_outbox_relay_failures_total', 'Outbox relay passes that failed and will be retried', []),
+  };
+}
+
+/**
+ * Object-storage calls that failed for a reason other than what was asked for
+ * (S3 unreachable, 5xx, refused credentials); a missing object or an
+ * over-size upload is not counted. `operation`: the ObjectStorage method.
+ */
+export function storageErrorsCounter(metrics: Metrics) {
+  return metrics.counter('hangar_storage_errors_total', 'Object-storage calls that failed (S3 unreachable or erroring)', ['operation']);
+}
+
+/** Database failures that ended an RPC (MongoDB unreachable: answered as UNAVAILABLE). */
+export function databaseErrorsCounter(metrics: Metrics) {
+  return metrics.counter('hangar_database_errors_total', 'Database failures that ended an RPC', []);
 }
 
 /**

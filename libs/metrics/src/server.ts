@@ -13,12 +13,28 @@ export interface MetricsServer {
  * HTTP port, so scraping needs no token and the NetworkPolicies can open it
  * to the monitoring namespace only. Port 0 turns it off.
  */
-export async function serveMetrics(metrics: Metrics, { port, host = '0.0.0.0' }: { port: number; host?: string }): Promise<MetricsServer> {
+export interface MetricsServerOptions {
+  port: number;
+  host?: string;
+  /**
+   * Answers `GET /healthz` (200 when true, 503 otherwise) for a process that
+   * has no gRPC health service to probe (the releases parse-workers mode).
+   * Without it /healthz is 404.
+   */
+  healthy?: () => boolean;
+}
+
+export async function serveMetrics(metrics: Metrics, { port, host = '0.0.0.0', healthy }: MetricsServerOptions): Promise<MetricsServer> {
   if (port === 0) return { port: undefined, stop: async () => undefined };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/healthz' && healthy) {
+      const ok = healthy();
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : ok ? 'ok\n' : 'not ready\n');
       return;
     }
     if (path !== '/metrics') {

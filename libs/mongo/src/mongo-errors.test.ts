@@ -1,5 +1,6 @@
 import { Unavailable } from '@hangar/errors';
-import { isDuplicateKeyError, mongoErrorToDomain } from './mongo-errors';
+import { Metrics } from '@hangar/metrics';
+import { countedMongoErrors, isDuplicateKeyError, mongoErrorToDomain } from './mongo-errors';
 
 function named(name: string, message = 'x'): Error {
   const err = new Error(message);
@@ -23,6 +24,19 @@ describe('mongoErrorToDomain', () => {
   it('when it is any other error, then it is left to the caller', () => {
     expect(mongoErrorToDomain(named('MongoServerError', 'E11000 duplicate key'))).toBeUndefined();
     expect(mongoErrorToDomain('text')).toBeUndefined();
+  });
+});
+
+describe('countedMongoErrors', () => {
+  it('when a database failure ends an RPC, then hangar_database_errors_total counts it, and other errors are neither classified nor counted', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    const classify = countedMongoErrors(metrics);
+    expect(classify(named('MongoNetworkError'))).toBeInstanceOf(Unavailable);
+    expect(classify(named('MongoServerSelectionError'))).toBeInstanceOf(Unavailable);
+    expect(classify(named('MongoServerError', 'E11000 duplicate key'))).toBeUndefined();
+    expect(classify(new Error('a bug'))).toBeUndefined();
+    const [series] = (await metrics.registry.getSingleMetric('hangar_database_errors_total')!.get()).values;
+    expect(series?.value).toBe(2);
   });
 });
 

@@ -1,4 +1,5 @@
 import { DomainError, Unavailable } from '@hangar/errors';
+import { Metrics, databaseErrorsCounter } from '@hangar/metrics';
 
 const UNAVAILABLE_ERRORS = new Set([
   'MongoNetworkError',
@@ -21,6 +22,19 @@ export function mongoErrorToDomain(err: unknown): DomainError | undefined {
     return new Unavailable('The database is unavailable, try again shortly');
   }
   return undefined;
+}
+
+/**
+ * mongoErrorToDomain for a gRPC server's classifiers, counting each database
+ * failure it recognises in hangar_database_errors_total.
+ */
+export function countedMongoErrors(metrics?: Metrics): (err: unknown) => DomainError | undefined {
+  const failures = metrics ? databaseErrorsCounter(metrics) : undefined;
+  return (err) => {
+    const domain = mongoErrorToDomain(err);
+    if (domain) failures?.inc();
+    return domain;
+  };
 }
 
 /** E11000: a unique index refused the write (FerretDB does not say which index). */

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { DomainError, PayloadTooLarge, Unavailable } from '@hangar/errors';
+import { Metrics, storageErrorsCounter } from '@hangar/metrics';
 import { PartPool } from './part-pool';
 import { isSourceFailure, multipartUpload } from './multipart-upload';
 import { RangeReader, type RangeReaderOptions } from './range-reader';
@@ -11,12 +12,16 @@ export interface StorageConfig {
   secretKey: string;
   bucket: string;
   region?: string;
+  /** The origin clients reach S3 at, when it differs from `endpoint`: presigned URLs are signed for it. */
+  publicEndpoint?: string;
   /** Bytes per multipart part; S3 needs at least 5 MiB except for the last. */
   partSize?: number;
   /** Parts in flight at once per upload; with partSize, bounds memory. */
   partConcurrency?: number;
   /** Part buffers of all uploads of this process together (default 96 MiB). */
   uploadMemoryBytes?: number;
+  /** Counts failed calls in hangar_storage_errors_total{operation}. */
+  metrics?: Metrics;
 }
 
 export interface PutOptions {
@@ -43,6 +48,12 @@ export interface IncompleteUpload {
   initiated: Date;
 }
 
+/** A part of a multipart upload, as S3 needs it to complete the upload. */
+export interface UploadedPart {
+  part: number;
+  etag: string;
+}
+
 export interface PresignOptions {
   /** Suggested file name for the browser's download. */
   fileName?: string;
@@ -56,23 +67,20 @@ export interface PresignOptions {
  */
 export class ObjectStorage {
   readonly client: Client;
+  /** Signs URLs for clients: for the public endpoint when there is one (the signature covers the host). */
+  private readonly presigner: Client;
   readonly bucket: string;
   private readonly partSize: number;
   private readonly partConcurrency: number;
-  private readonly partPool: PartPool;
+  /** The part buffers every upload of this process fills (resumable uploads borrow them too). */
+  readonly partPool: PartPool;
+  private readonly errors?: ReturnType<typeof storageErrorsCounter>;
 
   constructor(config: StorageConfig) {
-    const url = new URL(config.endpoint);
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      useSSL: url.protocol === 'https:',
-      accessKey: config.accessKey,
-      secretKey: config.secretKey,
-      region: config.region ?? 'us-east-1',
-      pathStyle: true,
-    });
+    this.client = minioClient(config.endpoint, config);
+    this.presigner = config.publicEndpoint ? minioClient(config.publicEndpoint, config) : this.client;
     this.bucket = config.bucket;
+    this.errors = config.metrics ? storageErrorsCounter(config.metrics) : undefined;
     this.partSize = config.partSize ?? 8 * 1024 * 1024;
     this.partConcurrency = config.partConcurrency ?? 2;
     // Every upload of the process fills its parts from this pool: uploadMemoryBytes bounds them all.
@@ -80,7 +88,7 @@ export class ObjectStorage {
   }
 
   async ensureBucket(): Promise<void> {
-    await this.guard(async () => {
+    await this.guard('ensureBucket', async () => {
       if (!(await this.client.bucketExists(this.bucket))) {
         await this.client.makeBucket(this.bucket).catch(async (err: unknown) => {
           // Another replica created it first.
@@ -92,7 +100,7 @@ export class ObjectStorage {
 
   /** Streams `source` to `key`. PayloadTooLarge past maxBytes; nothing is left behind on failure. */
   putStream(key: string, source: Readable, options: PutOptions = {}): Promise<StoredObject> {
-    return this.guard(async () => {
+    return this.guard('putStream', async () => {
       const size = await multipartUpload({
         client: this.client,
         bucket: this.bucket,
@@ -108,19 +116,19 @@ export class ObjectStorage {
   }
 
   putBuffer(key: string, data: Buffer, contentType = 'application/octet-stream'): Promise<StoredObject> {
-    return this.guard(async () => {
+    return this.guard('putBuffer', async () => {
       await this.client.putObject(this.bucket, key, data, data.length, { 'Content-Type': contentType });
       return { key, size: data.length };
     });
   }
 
   getStream(key: string): Promise<Readable> {
-    return this.guard(() => this.client.getObject(this.bucket, key));
+    return this.guard('getStream', () => this.client.getObject(this.bucket, key));
   }
 
   /** Reads part of an object: parsers fetch only what they need. */
   getRange(key: string, offset: number, length: number): Promise<Readable> {
-    return this.guard(() => this.client.getPartialObject(this.bucket, key, offset, length));
+    return this.guard('getRange', () => this.client.getPartialObject(this.bucket, key, offset, length));
   }
 
   /**
@@ -129,11 +137,11 @@ export class ObjectStorage {
    * object. Fails (NotFound from S3) when the object does not exist. Close it when done.
    */
   openRangeSource(key: string, options: Omit<RangeReaderOptions, 'mapError'> = {}): Promise<RangeReader> {
-    return this.guard(async () => {
+    return this.guard('openRangeSource', async () => {
       const { size } = await this.client.statObject(this.bucket, key);
       return new RangeReader(size, (offset, length) => this.client.getPartialObject(this.bucket, key, offset, length), {
         ...options,
-        mapError: toStorageError,
+        mapError: (err: unknown) => this.failed('rangeRead', err),
       });
     });
   }
@@ -144,20 +152,20 @@ export class ObjectStorage {
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
-      throw toStorageError(err);
+      throw this.failed('exists', err);
     }
   }
 
   /** Idempotent: deleting what is already gone succeeds. */
   delete(key: string): Promise<void> {
-    return this.guard(() => this.client.removeObject(this.bucket, key));
+    return this.guard('delete', () => this.client.removeObject(this.bucket, key));
   }
 
   presignedGetUrl(key: string, expiresSeconds: number, options: PresignOptions = {}): Promise<string> {
     const response: Record<string, string> = {};
     if (options.fileName) response['response-content-disposition'] = contentDisposition(options.fileName);
     if (options.contentType) response['response-content-type'] = options.contentType;
-    return this.guard(() => this.client.presignedGetObject(this.bucket, key, expiresSeconds, response));
+    return this.guard('presignedGetUrl', () => this.presigner.presignedGetObject(this.bucket, key, expiresSeconds, response));
   }
 
   async ping(): Promise<boolean> {
@@ -176,7 +184,7 @@ export class ObjectStorage {
   async *listObjectPages(prefix: string, pageSize = 1000): AsyncGenerator<ListedObject[]> {
     let token = '';
     for (;;) {
-      const page = await this.guard(() => this.client.listObjectsV2Query(this.bucket, prefix, token, '', pageSize, ''));
+      const page = await this.guard('listObjectPages', () => this.client.listObjectsV2Query(this.bucket, prefix, token, '', pageSize, ''));
       const objects: ListedObject[] = [];
       for (const item of page.objects) {
         if (item.name) objects.push({ key: item.name, size: item.size, lastModified: new Date(item.lastModified) });
@@ -195,7 +203,7 @@ export class ObjectStorage {
     let keyMarker = '';
     let uploadIdMarker = '';
     for (;;) {
-      const page = await this.guard(() => this.client.listIncompleteUploadsQuery(this.bucket, prefix, keyMarker, uploadIdMarker, ''));
+      const page = await this.guard('listIncompleteUploadPages', () => this.client.listIncompleteUploadsQuery(this.bucket, prefix, keyMarker, uploadIdMarker, ''));
       const uploads = page.uploads.map((u) => ({ key: u.key, uploadId: String(u.uploadId), initiated: new Date(u.initiated) }));
       if (uploads.length > 0) yield uploads;
       const last = uploads[uploads.length - 1];
@@ -207,22 +215,104 @@ export class ObjectStorage {
     }
   }
 
+  /**
+   * The steps of a multipart upload, for callers that drive one across several requests
+   * (resumable uploads): begin, send numbered parts (every part but the last at least 5 MiB),
+   * complete with the parts to keep — parts sent but not listed are dropped by S3.
+   */
+  beginMultipart(key: string, contentType = 'application/octet-stream'): Promise<string> {
+    return this.guard('beginMultipart', () => this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType }));
+  }
+
+  uploadPart(key: string, uploadId: string, part: number, data: Buffer): Promise<UploadedPart> {
+    return this.guard('uploadPart', async () => {
+      const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
+      return { part, etag };
+    });
+  }
+
+  completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void> {
+    return this.guard('completeMultipart', async () => {
+      await this.client.completeMultipartUpload(this.bucket, key, uploadId, [...parts].sort((a, b) => a.part - b.part));
+    });
+  }
+
+  /**
+   * Copies `sources` end to end into `key` inside S3 (UploadPartCopy): no byte crosses this
+   * process. Every source but the last must be at least 5 MiB (S3's smallest part).
+   */
+  concatenate(key: string, sources: readonly string[]): Promise<void> {
+    return this.guard('concatenate', async () => {
+      const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': 'application/octet-stream' });
+      try {
+        const parts: UploadedPart[] = [];
+        for (const [index, source] of sources.entries()) {
+          // A part with a copy-source header and no body is S3's UploadPartCopy. (minio's own
+          // composeObject answers a failed copy with the abort's result instead of the error.)
+          const copied = await this.client.uploadPart({
+            bucketName: this.bucket,
+            objectName: key,
+            uploadID: uploadId,
+            partNumber: index + 1,
+            headers: { 'x-amz-copy-source': `${this.bucket}/${source}` },
+          }, undefined as unknown as Buffer);
+          parts.push({ part: index + 1, etag: copied.etag });
+        }
+        await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
+      } catch (err) {
+        await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  /** Whether presigned URLs are made for a public endpoint clients reach (S3_PUBLIC_ENDPOINT). */
+  get signsForPublicEndpoint(): boolean {
+    return this.presigner !== this.client;
+  }
+
+  /** A URL the client PUTs one part of a multipart upload to, straight into S3. */
+  presignedPartUrl(key: string, uploadId: string, part: number, expiresSeconds: number): Promise<string> {
+    return this.guard('presignedPartUrl', () => this.presigner.presignedUrl('PUT', this.bucket, key, expiresSeconds, { partNumber: String(part), uploadId }));
+  }
+
+  /** The parts S3 holds for a multipart upload, in part order. */
+  listUploadedParts(key: string, uploadId: string): Promise<(UploadedPart & { size: number })[]> {
+    return this.guard('listUploadedParts', async () => {
+      // listParts is public in minio's JavaScript, protected only in its typings.
+      const parts = await (this.client as unknown as { listParts(b: string, k: string, u: string): Promise<{ part: number; etag: string; size: number }[]> }).listParts(this.bucket, key, uploadId);
+      return parts.map((p) => ({ part: p.part, etag: p.etag, size: p.size })).sort((a, b) => a.part - b.part);
+    });
+  }
+
+  /** The object's size in bytes; NotFound when it does not exist. */
+  size(key: string): Promise<number> {
+    return this.guard('size', async () => (await this.client.statObject(this.bucket, key)).size);
+  }
+
   /** Aborts a multipart upload, dropping its parts. Idempotent: an upload already gone is success. */
   async abortIncompleteUpload(key: string, uploadId: string): Promise<void> {
     try {
       await this.client.abortMultipartUpload(this.bucket, key, uploadId);
     } catch (err) {
       if ((err as { code?: string })?.code === 'NoSuchUpload') return;
-      throw toStorageError(err);
+      throw this.failed('abortIncompleteUpload', err);
     }
   }
 
-  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+  private async guard<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      throw toStorageError(err);
+      throw this.failed(operation, err);
     }
+  }
+
+  /** The error callers see (toStorageError), counted when storage itself failed. */
+  private failed(operation: string, err: unknown): Error {
+    const mapped = toStorageError(err);
+    if (isStorageFailure(err, mapped)) this.errors?.inc({ operation });
+    return mapped;
   }
 }
 
@@ -230,6 +320,16 @@ export class ObjectStorage {
 export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Storage itself failing (unreachable, 5xx, credentials refused), as opposed to
+ * what was asked for: a missing object, an over-size upload, a client whose
+ * upload stream broke.
+ */
+function isStorageFailure(original: unknown, mapped: Error): boolean {
+  if (mapped instanceof Unavailable) return true;
+  return !(mapped instanceof DomainError) && !isSourceFailure(original) && !isNotFound(original);
 }
 
 function isNotFound(err: unknown): boolean {
@@ -255,6 +355,7 @@ export { PayloadTooLarge };
 /** The storage settings every service reads (`storageFields` of @hangar/config). */
 export interface StorageEnvironment {
   S3_ENDPOINT: string;
+  S3_PUBLIC_ENDPOINT?: string;
   S3_ACCESS_KEY: string;
   S3_SECRET_KEY: string;
   S3_BUCKET: string;
@@ -262,14 +363,29 @@ export interface StorageEnvironment {
 }
 
 /** Connects to the configured bucket, creating it on first use. */
-export async function openStorage(config: StorageEnvironment): Promise<ObjectStorage> {
+export async function openStorage(config: StorageEnvironment, metrics?: Metrics): Promise<ObjectStorage> {
   const storage = new ObjectStorage({
+    metrics,
     endpoint: config.S3_ENDPOINT,
     accessKey: config.S3_ACCESS_KEY,
     secretKey: config.S3_SECRET_KEY,
     bucket: config.S3_BUCKET,
     region: config.S3_REGION,
+    ...(config.S3_PUBLIC_ENDPOINT ? { publicEndpoint: config.S3_PUBLIC_ENDPOINT } : {}),
   });
   await storage.ensureBucket();
   return storage;
+}
+
+function minioClient(endpoint: string, config: StorageConfig): Client {
+  const url = new URL(endpoint);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: config.accessKey,
+    secretKey: config.secretKey,
+    region: config.region ?? 'us-east-1',
+    pathStyle: true,
+  });
 }

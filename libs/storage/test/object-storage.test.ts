@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { PayloadTooLarge, Unavailable } from '@hangar/errors';
-import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
+import { Metrics } from '@hangar/metrics';
+import { closedPort, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { ObjectStorage } from '../src';
 
 const MiB = 1024 * 1024;
@@ -11,7 +12,7 @@ const PART = 5 * MiB; // the S3 minimum for every part but the last
 const infra = testInfrastructure();
 const bucket = uniqueName('storage-test');
 
-function storageWith(overrides: { partSize?: number; partConcurrency?: number; endpoint?: string } = {}): ObjectStorage {
+function storageWith(overrides: { partSize?: number; partConcurrency?: number; endpoint?: string; metrics?: Metrics } = {}): ObjectStorage {
   return new ObjectStorage({
     endpoint: overrides.endpoint ?? infra.s3.endpoint,
     accessKey: infra.s3.accessKey,
@@ -19,6 +20,7 @@ function storageWith(overrides: { partSize?: number; partConcurrency?: number; e
     bucket,
     partSize: overrides.partSize ?? PART,
     partConcurrency: overrides.partConcurrency ?? 2,
+    metrics: overrides.metrics,
   });
 }
 
@@ -294,6 +296,25 @@ describe('ObjectStorage against a real S3 server', () => {
     await expect(down.exists('k')).rejects.toBeInstanceOf(Unavailable);
     expect(await down.ping()).toBe(false);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('when storage fails, then hangar_storage_errors_total counts it by operation; a missing object or an over-size upload is not a storage error', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    const down = storageWith({ endpoint: `http://127.0.0.1:${await closedPort()}`, metrics });
+    await expect(down.putBuffer('k', Buffer.from('x'))).rejects.toBeInstanceOf(Unavailable);
+    await expect(down.getStream('k')).rejects.toBeInstanceOf(Unavailable);
+    await expect(down.exists('k')).rejects.toBeInstanceOf(Unavailable);
+    expect(await metricTotal(metrics, 'hangar_storage_errors_total', { operation: 'putBuffer' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_errors_total', { operation: 'getStream' })).toBe(1);
+    expect(await metricTotal(metrics, 'hangar_storage_errors_total')).toBe(3);
+
+    const healthy = new Metrics({ defaultMetrics: false });
+    const up = storageWith({ metrics: healthy });
+    await expect(up.getStream(uniqueName('missing'))).rejects.toBeDefined();
+    await expect(up.openRangeSource(uniqueName('missing'))).rejects.toBeDefined();
+    expect(await up.exists(uniqueName('missing'))).toBe(false);
+    await expect(up.putStream(uniqueName('big'), chunked(randomBytes(2000)), { maxBytes: 1000 })).rejects.toBeInstanceOf(PayloadTooLarge);
+    expect(await metricTotal(healthy, 'hangar_storage_errors_total')).toBe(0);
   });
 
   it('when the endpoint is named localhost and unreachable, then calls still fail with Unavailable', async () => {

@@ -4,7 +4,7 @@ import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { apps, releases, users } from '@hangar/proto';
 import { UsersDirectory } from './clients/users.directory';
 import type { AppsConfig } from './config';
@@ -112,6 +112,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     pollMs: config.WEBHOOK_POLL_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
     retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+    metrics,
   });
   const deps: AppsDeps = {
     apps: new AppsRepository(connection, appDocs),
@@ -139,7 +140,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   for (const handler of webhookEvents) await events.consume(handler);
   dispatcher.start();
 
-  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps), generations, config), APPS_READ_ONLY, bump));
   const port = await server.listen(config.GRPC_LISTEN);
 

@@ -6,8 +6,9 @@ import { InvalidArgument, NotFound, PermissionDenied, Unimplemented } from '@han
 import { EventBus, EventData, EventType, connectEventBus, createEnvelope, publishEnvelope, subjectOf } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
+import { Metrics } from '@hangar/metrics';
 import { apps, releases, users } from '@hangar/proto';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadUsersConfig } from '../../users/src/config';
 import { bootstrapAdmin } from '../../users/src/domain/bootstrap-admin';
 import { RunningUsersService, startUsersService } from '../../users/src/users-service';
@@ -71,6 +72,8 @@ describe('webhooks', () => {
   let client: ReturnType<typeof createServiceClient<typeof apps.AppsServiceDefinition>>;
   let bus: EventBus;
   const admin = { userId: 0, role: 'admin' };
+  const metrics = new Metrics({ defaultMetrics: false });
+  const attempts = (outcome: string) => metricTotal(metrics, 'hangar_webhook_deliveries_total', { outcome });
   const releasesById = new Map<number, releases.Release>();
 
   beforeAll(async () => {
@@ -111,6 +114,7 @@ describe('webhooks', () => {
         WEBHOOK_MAX_ATTEMPTS: '4',
       }),
       logger,
+      metrics,
     );
     client = createServiceClient(apps.AppsServiceDefinition, `127.0.0.1:${service.port}`);
     bus = await connectEventBus(infra.natsUrl, 'hooks-test', logger);
@@ -278,6 +282,7 @@ describe('webhooks', () => {
     it('when the receiver answers 500 twice then 200, then three attempts are logged with one delivery id', async () => {
       const { app, scheme } = await appWithTree();
       const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/flaky'), secret: '', events: ['scheme.deleted'] });
+      const before = { success: await attempts('success'), failure: await attempts('failure') };
       receiver.plan('/flaky', [500, 500]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
       const calls = await receiver.waitFor('/flaky', 3);
@@ -301,11 +306,15 @@ describe('webhooks', () => {
       expect(log.deliveries[1]!.error).toBe('answered HTTP 500');
       await new Promise((r) => setTimeout(r, 1_000));
       expect(receiver.on('/flaky')).toHaveLength(3);
+      // Other tests' deliveries may be attempted meanwhile: at least this one's attempts are counted.
+      expect(await attempts('success')).toBeGreaterThanOrEqual(before.success + 1);
+      expect(await attempts('failure')).toBeGreaterThanOrEqual(before.failure + 2);
     });
 
     it('when the receiver never succeeds, then attempts stop at WEBHOOK_MAX_ATTEMPTS', async () => {
       const { app, scheme } = await appWithTree();
       const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [] });
+      const gaveUpBefore = await attempts('gave_up');
       receiver.plan('/down', [503, 503, 503, 503, 503, 503]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
       await receiver.waitFor('/down', 4);
@@ -313,6 +322,8 @@ describe('webhooks', () => {
       expect(receiver.on('/down')).toHaveLength(4);
       const delivery = await service.connection.collection('webhook_deliveries').findOne({ webhookId: webhook!.id });
       expect(delivery?.state).toBe('failed');
+      // Only this test's receiver never answers 2xx: its last attempt is the one given up.
+      expect(await attempts('gave_up')).toBe(gaveUpBefore + 1);
     });
 
     it('when the same event is delivered twice by NATS (another message id), then the webhook is called once', async () => {

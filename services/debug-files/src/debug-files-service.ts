@@ -3,7 +3,7 @@ import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { apps, debugFiles } from '@hangar/proto';
 import { openStorage } from '@hangar/storage';
 import type { DebugFilesConfig } from './config';
@@ -30,7 +30,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
   const fileDocs = debugFileModel(connection);
   await syncIndexes(connection);
 
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, metrics);
   const leftovers = await removeStaleTempDirs(config.DEBUG_FILE_TMP_DIR || undefined);
   if (leftovers.length > 0) logger.info({ leftovers }, 'removed archives fetched by processes that ended mid-read');
 
@@ -68,7 +68,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
     metrics,
   });
 
-  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(debugFiles.DebugFilesServiceDefinition, debugFilesHandlers(deps));
   const port = await server.listen(config.GRPC_LISTEN);
 

@@ -20,6 +20,8 @@ import { symbolsRoutes } from './routes/symbols.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
+import { tusRoutes } from './uploads/tus.routes';
+import { directUploadRoutes } from './uploads/direct.routes';
 
 // `/api/apps/*` is not here: its channel_key routes need no token, so the
 // apps routers check the token per route (routes/apps.routes.ts).
@@ -51,12 +53,15 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.
   app.use(debugFileUploadRoutes(clients, { ...releases, publicBaseUrl }));
+  // Resumable uploads read their own bodies (tus), so they come before the body parsers too.
+  if (releases.uploads) app.use(tusRoutes(clients, releases.uploads, { publicBaseUrl }));
   app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload']) }));
 
   // Before the apps routes: its static paths (upload, versions, latest,
   // version_exist) must not be taken for an app id. It checks tokens per route.
   app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
   app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
+  if (releases.uploads) app.use(directUploadRoutes(clients, releases.uploads, { urlTtlSeconds: Math.ceil(releases.uploadUrlTtlMs / 1000) }));
   app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.

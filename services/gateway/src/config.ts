@@ -26,6 +26,11 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   /** Largest package or debug file accepted; past it: 413 and the partial object removed. */
   MAX_UPLOAD_BYTES: bytes(4 * 1024 * 1024 * 1024),
+  /**
+   * A resumable upload not finished by then is refused (410) and its parts left to the owning
+   * service's storage janitor, whose STORAGE_JANITOR_GRACE_MS (24 h) must not be shorter.
+   */
+  RESUMABLE_UPLOAD_EXPIRY_MS: milliseconds(24 * 3600 * 1000),
   /** An upload waits for parsing: longer than ordinary calls. */
   UPLOAD_DEADLINE_MS: milliseconds(180_000),
   /**

@@ -10,6 +10,8 @@ import { connectEventBus } from '@hangar/events';
 import { cachingAuthentication } from './clients/cached-authentication';
 import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
+import { ResumableUploads } from './uploads/resumable-uploads';
+import { UploadRecords } from './uploads/upload-records';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -35,7 +37,14 @@ async function main(): Promise<void> {
   }
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, metrics);
+  // Records stay a day past expiry, so late requests are told 410 Gone rather than 404.
+  const uploadRecords = await UploadRecords.open(bus.nc, config.NATS_SUBJECT_PREFIX, config.RESUMABLE_UPLOAD_EXPIRY_MS + 24 * 3600 * 1000);
+  const uploads = new ResumableUploads(uploadRecords, storage, {
+    expiryMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
+    maxBytes: config.MAX_UPLOAD_BYTES,
+    onBytes: (purpose, bytes) => uploadBytes.inc({ kind: purpose === 'package' ? 'package' : 'debug_file' }, bytes),
+  });
   const app = createApp({
     clients,
     logger,
@@ -47,6 +56,8 @@ async function main(): Promise<void> {
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
       uploadDeadlineMs: config.UPLOAD_DEADLINE_MS,
       downloadRedirect: config.DOWNLOAD_REDIRECT,
+      uploads,
+      uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
     install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS },

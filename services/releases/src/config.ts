@@ -1,11 +1,21 @@
 import { booleanFlag, grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
 
-const schema = z.object({
+/**
+ * `all`: the releases service (gRPC, event consumers, janitor, and parsing
+ * workers unless PARSE_WORKER_ENABLED=false). `parse-workers`: only the
+ * package-parsing workers and /metrics + /healthz, so parsing scales as its
+ * own Deployment (deploy/k8s/base/parse-workers.yaml); it needs NATS and S3,
+ * not MongoDB.
+ */
+export const RELEASES_MODES = ['all', 'parse-workers'] as const;
+
+const fields = z.object({
   ...serviceBase,
+  RELEASES_MODE: z.enum(RELEASES_MODES).default('all'),
   ...storageFields,
   ...storageJanitorFields,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
-  MONGO_URL: mongoUrl,
+  MONGO_URL: mongoUrl.optional(),
   MONGO_DB: z.string().default('hangar_releases'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
@@ -23,6 +33,10 @@ const schema = z.object({
   CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** How long an upload waits for a worker's answer. */
   PARSE_TIMEOUT_MS: milliseconds(120_000),
+});
+
+const schema = fields.superRefine((config, ctx) => {
+  if (config.RELEASES_MODE === 'all' && !config.MONGO_URL) ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'required (only the parse-workers mode runs without a database)' });
 });
 
 export type ReleasesConfig = z.infer<typeof schema>;

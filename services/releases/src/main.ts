@@ -2,18 +2,24 @@ import { handleShutdown } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { Metrics, serveMetrics } from '@hangar/metrics';
 import { loadReleasesConfig } from './config';
+import { startParseWorkers } from './parse-workers-process';
 import { startReleasesService } from './releases-service';
 
 async function main(): Promise<void> {
   const config = loadReleasesConfig();
-  const logger = createLogger({ service: 'releases', level: config.LOG_LEVEL });
+  const workersOnly = config.RELEASES_MODE === 'parse-workers';
+  const logger = createLogger({ service: workersOnly ? 'releases-parse-workers' : 'releases', level: config.LOG_LEVEL });
   const metrics = new Metrics();
-  const metricsServer = await serveMetrics(metrics, { port: config.METRICS_PORT });
+  // Up before the work starts, so a probe sees "not ready" rather than nothing;
+  // only the workers-only mode has no gRPC health service and answers /healthz.
+  let healthy: (() => boolean) | undefined;
+  const metricsServer = await serveMetrics(metrics, { port: config.METRICS_PORT, healthy: workersOnly ? () => healthy?.() ?? false : undefined });
   if (metricsServer.port) logger.info({ port: metricsServer.port }, 'metrics at /metrics');
-  const service = await startReleasesService(config, logger, metrics);
+  const running = workersOnly ? await startParseWorkers(config, logger, metrics) : await startReleasesService(config, logger, metrics);
+  if ('healthy' in running) healthy = () => running.healthy();
   handleShutdown(
     [
-      { name: 'releases service', run: () => service.stop() },
+      { name: workersOnly ? 'parse workers' : 'releases service', run: () => running.stop() },
       { name: 'metrics', run: () => metricsServer.stop() },
     ],
     { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },

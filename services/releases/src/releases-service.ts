@@ -6,7 +6,7 @@ import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { apps, releases } from '@hangar/proto';
 import { openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
@@ -30,11 +30,13 @@ export interface RunningReleasesService {
 
 /** Wires the releases service: database, storage, events, parsing workers, gRPC. */
 export async function startReleasesService(config: ReleasesConfig, logger: Logger, metrics?: Metrics): Promise<RunningReleasesService> {
+  // The schema requires it in this mode; only the parse-workers mode runs without one.
+  if (!config.MONGO_URL) throw new Error('MONGO_URL is required to run the releases service');
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const releaseDocs = releaseModel(connection);
   await syncIndexes(connection);
 
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, metrics);
 
   const events = await startServiceEvents({
     natsUrl: config.NATS_URL,
@@ -88,7 +90,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     metrics,
   });
 
-  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps));
   const port = await server.listen(config.GRPC_LISTEN);
 

@@ -4,8 +4,9 @@ import { Writable } from 'node:stream';
 import { Unavailable } from '@hangar/errors';
 import { EventBus, connectEventBus, ensureEventStream } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
+import { Metrics } from '@hangar/metrics';
 import { ObjectStorage } from '@hangar/storage';
-import { fixturesDir, testInfrastructure, uniqueName } from '@hangar/testing';
+import { fixturesDir, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { requestParse } from '../src/parsing/package-parse.client';
 import { RunningParseWorker, startParseWorker } from '../src/parsing/package-parse.worker';
 
@@ -78,5 +79,24 @@ describe('package parsing workers', () => {
     const started = Date.now();
     await expect(requestParse(bus.nc, uniqueName('nobody'), 'packages/x', 30_000)).rejects.toBeInstanceOf(Unavailable);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+  it('when requests outrun a worker, then hangar_package_parse_queue_depth counts those taken and not yet answered, and falls to 0 when all are', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    const ownPrefix = uniqueName('parse-queue');
+    const slow = startParseWorker({ nc: bus.nc, storage, logger, prefix: ownPrefix, concurrency: 1, metrics });
+    try {
+      const files = ['android.apk', 'iphone.ipa', 'tv.apk', 'wear.apk'];
+      const keys = await Promise.all(files.map((f) => put(f, fs.readFileSync(path.join(fixturesDir(), 'apps', f)))));
+      let depthAtFirstAnswer = -1;
+      const replies = keys.map((k) => requestParse(bus.nc, ownPrefix, k, 30_000));
+      // One slot: when the first answer arrives, the other three have been taken and wait, or the second is being parsed.
+      await Promise.race(replies);
+      depthAtFirstAnswer = await metricTotal(metrics, 'hangar_package_parse_queue_depth');
+      await Promise.all(replies);
+      expect(depthAtFirstAnswer).toBeGreaterThanOrEqual(1);
+      expect(await metricTotal(metrics, 'hangar_package_parse_queue_depth')).toBe(0);
+    } finally {
+      await slow.stop();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, mongoErrorToDomain, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { users } from '@hangar/proto';
 import type { UsersConfig } from './config';
 import { tokenModel } from './data/token.model';
@@ -46,7 +46,7 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
   const bump = bumpingQuietly(generations, [GENERATION_KEYS.users], (err) => logger.warn({ err }, 'Could not bump the users generation; retrying'));
 
-  const server = createGrpcServer({ logger, classifiers: [mongoErrorToDomain], metrics });
+  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(users.UsersServiceDefinition, bumpAfterWrites(usersHandlers(deps), USERS_READ_ONLY, bump));
   const port = await server.listen(config.GRPC_LISTEN);
 

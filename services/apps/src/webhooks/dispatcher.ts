@@ -1,4 +1,5 @@
 import type { Logger } from '@hangar/logger';
+import { Metrics, WebhookOutcome, webhookDeliveriesCounter } from '@hangar/metrics';
 import type { DeliveriesRepository } from '../data/deliveries.repository';
 import type { AttemptDocument, DeliveryDocument } from '../data/webhook-delivery.model';
 import { SIGNATURE_HEADER, SendOutcome, sendWebhook, signBody } from './http-sender';
@@ -16,6 +17,8 @@ export interface DispatcherOptions {
   pollMs: number;
   concurrency: number;
   retentionDays: number;
+  /** hangar_webhook_deliveries_total{outcome}: one increment per attempt made. */
+  metrics?: Metrics;
 }
 
 /** Delay after failed attempt `n`: base, 2·base, 4·base, … */
@@ -42,10 +45,12 @@ export class WebhookDispatcher {
   private stopped = true;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly log: Logger;
+  private readonly attempts?: ReturnType<typeof webhookDeliveriesCounter>;
   readonly staleAfterMs: number;
 
   constructor(private readonly options: DispatcherOptions) {
     this.log = options.logger.child({ component: 'webhook-dispatcher' });
+    this.attempts = options.metrics ? webhookDeliveriesCounter(options.metrics) : undefined;
     this.staleAfterMs = options.timeoutMs * 2 + 5_000;
   }
 
@@ -139,6 +144,9 @@ export class WebhookDispatcher {
     const outcome = await this.send(delivery, n, timeoutMs);
     const finished = await deliveries.finishAttempt(claimed._id, outcome);
     await this.reschedule(delivery, n, outcome.success);
+    // The last allowed attempt failing is the delivery given up (reschedule marked it failed).
+    const counted: WebhookOutcome = outcome.success ? 'success' : n >= delivery.maxAttempts ? 'gave_up' : 'failure';
+    this.attempts?.inc({ outcome: counted });
     const fields = { deliveryId: delivery._id, webhookId: delivery.webhookId, event: delivery.event, attempt: n, statusCode: outcome.statusCode, ms: outcome.durationMs };
     if (outcome.success) this.log.info(fields, 'webhook delivered');
     else this.log.warn({ ...fields, error: outcome.error }, 'webhook attempt failed');

@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, RequestBody, Response } from './schema-types';
+import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathItem, RequestBody, Response } from './schema-types';
 
 /**
  * The HTTP API as the gateway serves it, in OpenAPI 3.1: Zealot's 1.3
@@ -52,8 +52,13 @@ const ERROR_RESPONSES = {
   403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
+  410: 'Gone',
+  412: 'PreconditionFailed',
   413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
   422: 'Unprocessable',
+  423: 'Locked',
+  460: 'ChecksumMismatch',
   503: 'Unavailable',
 } as const;
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
@@ -92,16 +97,45 @@ function formBody(properties: Record<string, JsonSchema>, required: string[] = [
 
 /** Uploads stream their file: multipart only, text fields before the file part are read first. */
 function uploadBody(properties: Record<string, JsonSchema>, required: string[], description: string): RequestBody {
+  const finishing = {
+    upload_id: str('Instead of `file`: a complete resumable upload (`/api/uploads`) of the caller. Retried, it answers the build it already made.'),
+    sha256: str('With `upload_id`: the SHA-256 (hex) of the whole file as the client computed it; a mismatch discards the upload (422).'),
+  };
+  const finishSchema: JsonSchema = { type: 'object', properties: { token: str('The access token, when not in the header or query.'), ...properties, ...finishing }, required: [...required, 'upload_id'] };
   return {
     required: true,
-    description,
+    description: `${description} Or finish a resumable upload: \`upload_id\` in place of \`file\`, in any of the three encodings.`,
     content: {
       'multipart/form-data': {
-        schema: { type: 'object', properties: { token: str('The access token, when not in the header or query (send it before the file).'), ...properties, file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: [...required, 'file'] },
+        schema: {
+          type: 'object',
+          properties: { token: str('The access token, when not in the header or query (send it before the file).'), ...properties, ...finishing, file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          required,
+        },
       },
+      'application/json': { schema: finishSchema },
+      'application/x-www-form-urlencoded': { schema: finishSchema },
     },
   };
 }
+
+
+/** tus request headers; `Tus-Resumable` is on every request but OPTIONS. */
+function TUS_REQUEST_HEADERS(names: string[]): Parameter[] {
+  const described: Record<string, string> = {
+    'Upload-Length': 'Size of the whole file in bytes (not on a final concatenation)',
+    'Upload-Metadata': 'Comma-separated `key base64(value)` pairs: filename, purpose, channel_key',
+    'Upload-Concat': '`partial`, or `final;<url> <url>…`',
+    'Upload-Checksum': '`sha256 <base64 digest>` of this request\'s body',
+    'Upload-Offset': 'Where this body starts: the offset HEAD answered',
+  };
+  return [
+    { name: 'Tus-Resumable', in: 'header', required: true, description: 'Always `1.0.0`', schema: { type: 'string', enum: ['1.0.0'] } },
+    ...names.map((name): Parameter => ({ name, in: 'header', required: name === 'Upload-Offset', description: described[name]!, schema: { type: 'string' } })),
+  ];
+}
+const TUS_RESUMABLE_HEADER: Header = { schema: { type: 'string', enum: ['1.0.0'] } };
+const UPLOAD_ID: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' };
 
 const DELETED = ok('Deleted', ref('Deleted'));
 
@@ -641,6 +675,123 @@ const paths: Record<string, PathItem> = {
   },
 
   // Debug files
+  '/api/direct_uploads': {
+    post: op(
+      'createDirectUpload',
+      'Resumable uploads',
+      'Begin an upload whose parts go straight to S3 (presigned part URLs)',
+      {
+        '201': ok('The upload and one presigned PUT URL per part', {
+          type: 'object',
+          required: ['upload_id', 'part_size', 'expires_at', 'parts'],
+          properties: {
+            upload_id: { type: 'string' },
+            part_size: { type: 'integer', minimum: 1 },
+            expires_at: { type: 'string', format: 'date-time' },
+            parts: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['part_number', 'offset', 'length', 'url'],
+                properties: { part_number: { type: 'integer', minimum: 1 }, offset: { type: 'integer', minimum: 0 }, length: { type: 'integer', minimum: 1 }, url: { type: 'string', format: 'uri' } },
+              },
+            },
+          },
+        }),
+        ...errors(401, 403, 404, 413, 422, 503),
+      },
+      {
+        description:
+          'Only when the server has `S3_PUBLIC_ENDPOINT` (else 404): the client PUTs bytes `offset`…`offset+length` of the file to each part\'s URL, in any order and in ' +
+          'parallel, then finishes with `POST /api/apps/upload` (or `/api/debug_files/upload`) and `upload_id`, which checks every part, joins them and hashes the file.',
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(
+            ['application/json', 'application/x-www-form-urlencoded'].map((type) => [
+              type,
+              {
+                schema: {
+                  type: 'object',
+                  required: ['length'],
+                  properties: { filename: str(), length: str('File size in bytes'), purpose: str('`package` (default) or `debug_file`'), channel_key: str('Required for debug files; else the right to create apps is needed') },
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    ),
+  },
+  '/api/uploads': {
+    post: op(
+      'createUpload',
+      'Resumable uploads',
+      'Begin a resumable upload (tus 1.0 creation)',
+      {
+        '201': {
+          description: 'Created; `Location` is the upload\'s URL. With a body (creation-with-upload), `Upload-Offset` says how much of it was kept.',
+          headers: {
+            Location: { required: true, schema: { type: 'string', format: 'uri' } },
+            'Upload-Offset': { schema: { type: 'integer', minimum: 0 } },
+            'Upload-Expires': { schema: { type: 'string' } },
+            'Tus-Resumable': TUS_RESUMABLE_HEADER,
+          },
+        },
+        ...errors(400, 401, 403, 404, 409, 412, 413, 422, 460, 503),
+      },
+      {
+        description:
+          'The tus 1.0 protocol (https://tus.io/protocols/resumable-upload) with the creation, creation-with-upload, checksum (sha256), termination, expiration and ' +
+          'concatenation extensions; `OPTIONS /api/uploads` names them. The token, and the channel (`channel_key` in `Upload-Metadata`) or the right to create apps, are ' +
+          'checked here, before any byte is taken. `Upload-Metadata` keys: `filename`, `purpose` (`package`, default, or `debug_file`), `channel_key` (required for ' +
+          'debug files). `Upload-Concat: partial` makes a part of a parallel upload; `final;<url> <url>` joins the caller\'s complete parts. A complete upload becomes a ' +
+          'build through `POST /api/apps/upload` or `POST /api/debug_files/upload` with `upload_id`. Unfinished uploads expire after `RESUMABLE_UPLOAD_EXPIRY_MS` (24 h).',
+        parameters: TUS_REQUEST_HEADERS(['Upload-Length', 'Upload-Metadata', 'Upload-Concat', 'Upload-Checksum']),
+        requestBody: { required: false, content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      },
+    ),
+  },
+  '/api/uploads/{id}': {
+    head: op(
+      'getUploadOffset',
+      'Resumable uploads',
+      'How much of an upload the server has (tus HEAD)',
+      {
+        '200': {
+          description: 'The offset to resume from',
+          headers: {
+            'Upload-Offset': { required: true, schema: { type: 'integer', minimum: 0 } },
+            'Upload-Length': { required: true, schema: { type: 'integer', minimum: 0 } },
+            'Upload-Metadata': { schema: { type: 'string' } },
+            'Cache-Control': { schema: { type: 'string' } },
+          },
+        },
+        ...errors(401, 404, 410, 412, 503),
+      },
+      { parameters: [pathId('id', 'The upload, the last segment of its URL', UPLOAD_ID), ...TUS_REQUEST_HEADERS([])] },
+    ),
+    patch: op(
+      'appendUpload',
+      'Resumable uploads',
+      'Send bytes at the upload\'s offset (tus PATCH)',
+      {
+        '204': { description: 'Kept; `Upload-Offset` is the new offset', headers: { 'Upload-Offset': { required: true, schema: { type: 'integer', minimum: 0 } } } },
+        ...errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 423, 460, 503),
+      },
+      {
+        description: 'Only the upload\'s creator may write to it; for anyone else it does not exist (404). A body cut short keeps what arrived (without `Upload-Checksum`).',
+        parameters: [pathId('id', 'The upload', UPLOAD_ID), ...TUS_REQUEST_HEADERS(['Upload-Offset', 'Upload-Checksum'])],
+        requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      },
+    ),
+    delete: op(
+      'terminateUpload',
+      'Resumable uploads',
+      'Abandon an upload and remove its bytes (tus termination)',
+      { '204': { description: 'Terminated' }, ...errors(401, 404, 410, 412, 503) },
+      { parameters: [pathId('id', 'The upload', UPLOAD_ID), ...TUS_REQUEST_HEADERS([])] },
+    ),
+  },
   '/api/debug_files/upload': {
     post: op(
       'uploadDebugFile',
@@ -845,7 +996,12 @@ export function openApiDocument(version: string): OpenApiDocument {
         Unauthorized: errorResponse('No token, or a token that is not valid'),
         Forbidden: errorResponse('Not allowed'),
         NotFound: errorResponse('Not found'),
-        Conflict: errorResponse('Conflicts with existing data'),
+        Conflict: errorResponse('Conflicts with existing data (tus: Upload-Offset is not the upload\'s offset)'),
+        Gone: errorResponse('The resumable upload expired'),
+        PreconditionFailed: errorResponse('tus: send Tus-Resumable: 1.0.0'),
+        UnsupportedMediaType: errorResponse('tus: send the bytes as application/offset+octet-stream'),
+        Locked: errorResponse('tus: another request is writing into this upload; try again shortly'),
+        ChecksumMismatch: errorResponse('tus: Upload-Checksum does not match the body; nothing of it was kept'),
         PayloadTooLarge: errorResponse('Body or file too large'),
         Unprocessable: errorResponse('Invalid parameters; `entry` names the fields'),
         Unavailable: errorResponse('A service or storage is unavailable; try again'),

@@ -9,6 +9,7 @@ import { parsePage, setPageHeaders } from '../http/pagination';
 import { StreamedUpload, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentDebugFile } from '../presenters/debug-file.presenter';
 import type { ReleasesRouteOptions } from './releases.routes';
+import { finishUpload } from '../uploads/finish-upload';
 
 /** Same storage, limits and download mode as builds. */
 export type DebugFilesRouteOptions = ReleasesRouteOptions;
@@ -45,6 +46,13 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   }
 
   async function receive(req: Request, res: Response): Promise<StreamedUpload & { file: NonNullable<StreamedUpload['file']> }> {
+    const upload = await receiveOrFinish(req, res);
+    if (!upload.file) throw InvalidArgument.field('file', "can't be blank");
+    return { ...upload, file: upload.file };
+  }
+
+  /** A multipart body with the archive, or with `upload_id` naming a finished resumable upload instead. */
+  async function receiveOrFinish(req: Request, res: Response): Promise<StreamedUpload> {
     lingerAfterEarlyResponse(req, res);
     const upload = await receiveUpload(req, {
       storage: options.storage,
@@ -55,9 +63,9 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
     });
     if (!upload.file) {
       await checkBeforeStoring(req, upload.fields);
-      throw InvalidArgument.field('file', "can't be blank");
+      if (upload.fields.upload_id === undefined) throw InvalidArgument.field('file', "can't be blank");
     }
-    return { ...upload, file: upload.file };
+    return upload;
   }
 
   /**
@@ -76,7 +84,8 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   }
 
   router.post('/api/debug_files/upload', multipartOnly, async (req, res) => {
-    const upload = await receive(req, res);
+    const upload = await receiveOrFinish(req, res);
+    if (!upload.file) return finishResumableDebugFile(clients, options, req, res, upload.fields);
     const { objectKey, size, fileName } = upload.file;
     const { file, channelKey } = await storeOrRemove(objectKey, async () => {
       const fields = readUploadFields(req, upload.fields);
@@ -118,9 +127,11 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
   // token is known to be good, so a bad token is still a 401, and after the
   // right to write to the channel, when there is a key to check it against:
   // the right comes before the values (docs/auth-matrix.md).
-  const noFile = async (req: Request) => {
+  const noFile = async (req: Request, res: Response) => {
     if (req.method === 'PUT') parseId(req.params.id);
     currentUser(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (req.method === 'POST' && body.upload_id !== undefined) return finishResumableDebugFile(clients, options, req, res, body);
     const channelKey = (queryText(req, 'channel_key') ?? readTextFields(req.body, ['channel_key'] as const).channel_key ?? '').trim();
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
@@ -214,4 +225,34 @@ function requiredQuery(req: Request, name: string): string {
   const value = queryText(req, name);
   if (!value?.trim()) throw InvalidArgument.field(name, "can't be blank");
   return value.trim();
+}
+
+/** `upload_id` in place of the archive: a complete resumable upload becomes one debug file. */
+async function finishResumableDebugFile(clients: ServiceClients, options: DebugFilesRouteOptions, req: Request, res: Response, body: Record<string, unknown>): Promise<void> {
+  const text = readTextFields(body, ['upload_id', 'sha256'] as const);
+  const fields = readUploadFields(req, body as Record<string, string>);
+  if (!options.uploads) throw InvalidArgument.field('upload_id', 'resumable uploads are not enabled on this server');
+  const { result } = await finishUpload(
+    { ownerId: currentUser(req).id, purpose: 'debug_file', uploadId: (text.upload_id ?? '').trim(), ...(text.sha256 ? { sha256: text.sha256.trim() } : {}), waitMs: options.uploadDeadlineMs },
+    options.uploads,
+    {
+      make: async (record) => {
+        const file = await clients.debugFiles.createDebugFile(
+          {
+            actor: actorOf(req),
+            channelKey: fields.channelKey,
+            objectKey: record.objectKey,
+            size: record.length,
+            fileName: record.fileName,
+            releaseVersion: fields.releaseVersion,
+            buildVersion: fields.buildVersion,
+          },
+          { deadline: options.uploadDeadlineMs },
+        );
+        return { id: file.id, result: file };
+      },
+      existing: (id) => clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey: fields.channelKey, id }),
+    },
+  );
+  res.status(200).json(presentDebugFile(result, publicBaseUrl(req, options.publicBaseUrl), fields.channelKey, currentUser(req).timezone));
 }

@@ -11,6 +11,8 @@ import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload
 import { presentRelease, presentVersionList } from '../presenters/release.presenter';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
+import { finishUpload } from '../uploads/finish-upload';
+import type { ResumableUploads } from '../uploads/resumable-uploads';
 
 export interface ReleasesRouteOptions {
   storage: ObjectStorage;
@@ -18,6 +20,10 @@ export interface ReleasesRouteOptions {
   uploadDeadlineMs: number;
   downloadRedirect: boolean;
   publicBaseUrl?: string;
+  /** Resumable uploads, finished by `upload_id` in place of `file`. */
+  uploads?: ResumableUploads;
+  /** How long a presigned part URL of a direct upload is good for. */
+  uploadUrlTtlMs: number;
   /** Bytes of upload bodies as they arrive (hangar_upload_bytes_total). */
   onUploadBytes?: (kind: 'package' | 'debug_file', bytes: number) => void;
 }
@@ -48,10 +54,40 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     }
   }
 
+  /** Every field as for a file, with the package already stored by a resumable upload. */
+  async function finishResumable(req: Request, res: Response, body: Record<string, unknown>): Promise<void> {
+    const fields = readTextFields(body, [...UPLOAD_FIELDS, 'upload_id', 'sha256', 'token'] as const);
+    await checkBeforeStoring(req, { token: fields.token ?? '', channel_key: fields.channel_key ?? '' });
+    if (!options.uploads) throw InvalidArgument.field('upload_id', 'resumable uploads are not enabled on this server');
+    const { result } = await finishUpload(
+      { ownerId: currentUser(req).id, purpose: 'package', uploadId: fields.upload_id!.trim(), ...(fields.sha256 ? { sha256: fields.sha256.trim() } : {}), waitMs: options.uploadDeadlineMs },
+      options.uploads,
+      {
+        make: async (record) => {
+          const release = await clients.releases.createRelease(
+            {
+              ...releaseFields(req, fields),
+              channelKey: fields.channel_key?.trim() || record.channelKey,
+              objectKey: record.objectKey,
+              size: record.length,
+              fileName: record.fileName,
+            },
+            { deadline: options.uploadDeadlineMs },
+          );
+          return { id: release.id, result: release };
+        },
+        existing: (id) => clients.releases.getRelease({ id }),
+      },
+    );
+    res.status(201).json(presentRelease(result, base(req), zone(req)));
+  }
+
   router.post('/api/apps/upload', async (req, res) => {
     lingerAfterEarlyResponse(req, res);
     if (!isMultipart(req)) {
-      await checkBeforeStoring(req, (req.body ?? {}) as Record<string, string>);
+      const body = (req.body ?? {}) as Record<string, string>;
+      if (body.upload_id !== undefined) return finishResumable(req, res, body);
+      await checkBeforeStoring(req, body);
       throw InvalidArgument.field('file', "can't be blank: send the package as multipart/form-data");
     }
     const upload = await receiveUpload(req, {
@@ -62,6 +98,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       beforeFile: (fields) => checkBeforeStoring(req, fields),
     });
     if (!upload.file) {
+      if (upload.fields.upload_id !== undefined) return finishResumable(req, res, upload.fields);
       await checkBeforeStoring(req, upload.fields);
       throw InvalidArgument.field('file', "can't be blank");
     }
@@ -69,24 +106,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     try {
       const fields = readTextFields(upload.fields, UPLOAD_FIELDS);
       const release = await clients.releases.createRelease(
-        {
-          actor: actorOf(req),
-          channelKey: fields.channel_key?.trim() ?? '',
-          objectKey,
-          size,
-          fileName,
-          name: fields.name,
-          password: fields.password,
-          releaseType: fields.release_type ?? '',
-          source: fields.source ?? '',
-          branch: fields.branch ?? '',
-          gitCommit: fields.git_commit ?? '',
-          ciUrl: fields.ci_url ?? '',
-          changelog: fields.changelog ?? '',
-          customFields: fields.custom_fields ?? '',
-          releaseVersion: fields.release_version ?? '',
-          buildVersion: fields.build_version ?? '',
-        },
+        { ...releaseFields(req, fields), channelKey: fields.channel_key?.trim() ?? '', objectKey, size, fileName },
         { deadline: options.uploadDeadlineMs },
       );
       res.status(201).json(presentRelease(release, base(req), zone(req)));
@@ -206,4 +226,22 @@ function requiredQuery(req: Request, name: string): string {
   const value = queryText(req, name);
   if (!value?.trim()) throw InvalidArgument.field(name, "can't be blank");
   return value;
+}
+
+/** The upload form's fields as the releases service takes them (the file's own fields aside). */
+function releaseFields(req: Request, fields: Partial<Record<(typeof UPLOAD_FIELDS)[number], string>>) {
+  return {
+    actor: actorOf(req),
+    name: fields.name,
+    password: fields.password,
+    releaseType: fields.release_type ?? '',
+    source: fields.source ?? '',
+    branch: fields.branch ?? '',
+    gitCommit: fields.git_commit ?? '',
+    ciUrl: fields.ci_url ?? '',
+    changelog: fields.changelog ?? '',
+    customFields: fields.custom_fields ?? '',
+    releaseVersion: fields.release_version ?? '',
+    buildVersion: fields.build_version ?? '',
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from '@hangar/logger';
-import { Metrics, packageParseHistogram } from '@hangar/metrics';
+import { Metrics, packageParseHistogram, packageParseQueueGauge } from '@hangar/metrics';
 import { PackageParseError, UnknownPackageError, parsePackage } from '@hangar/parsers';
 import type { ObjectStorage } from '@hangar/storage';
 import { PARSE_QUEUE_GROUP, ParseReply, ParseRequest, parseSubject } from './parse-contract';
@@ -32,11 +32,23 @@ export function startParseWorker({ nc, storage, logger, prefix, concurrency, met
   const subscription: Subscription = nc.subscribe(parseSubject(prefix), { queue: PARSE_QUEUE_GROUP });
   const inFlight = new Set<Promise<void>>();
   const log = logger.child({ worker: 'package-parser' });
+  // Taken from the subscription and not yet answered: the one waiting for a
+  // slot, if any, plus those in flight; plus what NATS has already handed this
+  // connection and the loop has not read. Set whenever a request is taken or answered.
+  let waitingForSlot = 0;
+  const queueDepth = metrics ? packageParseQueueGauge(metrics) : undefined;
+  const sampleQueue = () => queueDepth?.set(waitingForSlot + inFlight.size + subscription.getPending());
 
   const loop = (async () => {
     for await (const msg of subscription) {
+      waitingForSlot = 1;
+      sampleQueue();
       while (inFlight.size >= concurrency) await Promise.race(inFlight);
-      const task = handle(msg).finally(() => inFlight.delete(task));
+      waitingForSlot = 0;
+      const task = handle(msg).finally(() => {
+        inFlight.delete(task);
+        sampleQueue();
+      });
       inFlight.add(task);
     }
   })();

@@ -1,0 +1,379 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual, type Hash } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import { FailedPrecondition, InvalidArgument } from '@hangar/errors';
+import type { ObjectStorage } from '@hangar/storage';
+import { writeBody } from './part-writer';
+import { RunningHashes } from './running-hashes';
+import { TusRefusal } from './tus-headers';
+import { StoredRecord, UploadPurpose, UploadRecord, UploadRecords, isComplete } from './upload-records';
+
+export interface ResumableUploadOptions {
+  /** Unfinished uploads are refused (410) after this, and their parts removed by the owning service's janitor. */
+  expiryMs: number;
+  maxBytes: number;
+  /** A writer that has not said it is alive for this long has gone; another request may take over. */
+  writerStaleMs?: number;
+  now?: () => number;
+  onBytes?: (purpose: UploadPurpose, bytes: number) => void;
+}
+
+export interface NewUpload {
+  ownerId: number;
+  purpose: UploadPurpose;
+  channelKey: string;
+  fileName: string;
+  length: number;
+  concat?: 'partial';
+}
+
+/** S3's smallest part: a concatenation copies parts inside S3 only when every part but the last has this much. */
+const S3_MIN_PART = 5 * 1024 * 1024;
+/** S3's most parts in one upload. */
+const S3_MAX_PARTS = 10_000;
+const DIRECT_PART_SIZE = 16 * 1024 * 1024;
+const BEAT_EVERY_MS = 5_000;
+
+/** Where each kind of upload is assembled: the owning service's prefix, whose janitor removes what nothing claims. */
+const KEY_PREFIX: Record<UploadPurpose, string> = { package: 'packages', debug_file: 'debug-files' };
+
+/**
+ * Resumable uploads (tus 1.0) assembled straight into S3 multipart uploads, with their state
+ * in NATS KV so any replica can take the next request. One request writes into an upload at a
+ * time; a request that took over from a vanished one continues from what that one kept.
+ */
+export class ResumableUploads {
+  private readonly hashes = new RunningHashes();
+  /** Requests writing on this replica, so a client's retry can end its own stalled request at once. */
+  private readonly localWriters = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
+  private readonly now: () => number;
+  private readonly writerStaleMs: number;
+
+  constructor(
+    private readonly records: UploadRecords,
+    private readonly storage: ObjectStorage,
+    private readonly options: ResumableUploadOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.writerStaleMs = options.writerStaleMs ?? 3 * BEAT_EVERY_MS;
+  }
+
+  get maxBytes(): number {
+    return this.options.maxBytes;
+  }
+
+  async create(upload: NewUpload): Promise<StoredRecord> {
+    if (upload.length > this.options.maxBytes) throw new TusRefusal(413, `Upload-Length is over the limit of ${this.options.maxBytes} bytes`);
+    const now = this.now();
+    const objectKey = `${KEY_PREFIX[upload.purpose]}/${randomUUID()}`;
+    const record: UploadRecord = {
+      id: randomBytes(18).toString('base64url'),
+      ownerId: upload.ownerId,
+      purpose: upload.purpose,
+      channelKey: upload.channelKey,
+      fileName: upload.fileName,
+      length: upload.length,
+      offset: 0,
+      objectKey,
+      parts: [],
+      ...(upload.concat ? { concat: upload.concat } : {}),
+      createdAt: now,
+      expiresAt: now + this.options.expiryMs,
+    };
+    if (upload.length === 0) {
+      await this.storage.putBuffer(objectKey, Buffer.alloc(0));
+      record.sha256 = createHash('sha256').digest('hex');
+    } else {
+      record.multipartId = await this.storage.beginMultipart(objectKey);
+    }
+    return this.records.create(record);
+  }
+
+  /**
+   * A direct upload: the bytes go from the client to S3 through presigned part URLs and never
+   * cross the gateway. The finishing call checks what S3 holds, completes it and hashes it.
+   */
+  async createDirect(upload: Omit<NewUpload, 'concat'>, urlTtlSeconds: number): Promise<{ record: UploadRecord; partUrls: { part: number; offset: number; length: number; url: string }[] }> {
+    if (!this.storage.signsForPublicEndpoint) throw new TusRefusal(404, 'Direct uploads need S3_PUBLIC_ENDPOINT: use the tus protocol at /api/uploads');
+    if (upload.length === 0) throw new TusRefusal(400, 'A direct upload needs at least one byte');
+    if (upload.length > this.options.maxBytes) throw new TusRefusal(413, `length is over the limit of ${this.options.maxBytes} bytes`);
+    const partSize = Math.max(DIRECT_PART_SIZE, Math.ceil(upload.length / S3_MAX_PARTS));
+    const { record } = await this.create({ ...upload, length: upload.length });
+    const direct: UploadRecord = { ...record, direct: { partSize } };
+    const stored = await this.records.get(record.id);
+    await this.records.replace(direct, stored!.revision);
+    const partUrls = [];
+    for (let offset = 0, part = 1; offset < upload.length; offset += partSize, part++) {
+      const length = Math.min(partSize, upload.length - offset);
+      partUrls.push({ part, offset, length, url: await this.storage.presignedPartUrl(record.objectKey, record.multipartId!, part, urlTtlSeconds) });
+    }
+    return { record: direct, partUrls };
+  }
+
+  /** The caller's upload, live: 404 for anyone else's or an unknown id, 410 once expired. */
+  async find(id: string, ownerId: number): Promise<StoredRecord> {
+    const stored = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await this.records.get(id) : undefined;
+    if (!stored || stored.record.ownerId !== ownerId) throw new TusRefusal(404, 'Upload not found');
+    if (this.now() > stored.record.expiresAt && !stored.record.finish) throw new TusRefusal(410, 'Upload expired');
+    return stored;
+  }
+
+  /** PATCH: appends `body` at `offset`. */
+  async append(id: string, ownerId: number, offset: number, body: Readable, checksum?: Buffer): Promise<UploadRecord> {
+    await this.endLocalWriter(id);
+    let stored = await this.find(id, ownerId);
+    if (stored.record.concat === 'final') throw new TusRefusal(403, 'A final concatenation takes no bytes of its own');
+    if (stored.record.direct) throw new TusRefusal(403, 'A direct upload takes its bytes at its presigned S3 part URLs');
+    if (stored.record.usedBy) throw new TusRefusal(410, 'This partial upload is already part of a final upload');
+    if (offset !== stored.record.offset) {
+      throw new TusRefusal(409, `Upload-Offset ${offset} does not match the upload's offset ${stored.record.offset}`);
+    }
+    if (isComplete(stored.record)) return stored.record;
+    stored = await this.claimWriter(stored);
+    const writerToken = stored.record.writer!.token;
+    const abort = new AbortController();
+    const holder = { stored };
+    const beat = setInterval(() => void this.beat(holder, writerToken), BEAT_EVERY_MS);
+    beat.unref();
+    const work = this.writeAndCommit(holder, body, abort.signal, checksum);
+    this.localWriters.set(id, { abort, done: work.catch(() => undefined) });
+    try {
+      return await work;
+    } finally {
+      clearInterval(beat);
+      if (this.localWriters.get(id)?.abort === abort) this.localWriters.delete(id);
+    }
+  }
+
+  private async writeAndCommit(holder: { stored: StoredRecord }, body: Readable, signal: AbortSignal, checksum?: Buffer): Promise<UploadRecord> {
+    const before = holder.stored.record;
+    const onAbort = () => body.destroy(new Error('another request took over this upload'));
+    signal.addEventListener('abort', onAbort);
+    let running: Hash | undefined;
+    try {
+      running = this.hashes.continueAt(before.id, before.offset);
+      const written = await writeBody({
+        storage: this.storage,
+        record: before,
+        body,
+        ...(running ? { runningHash: running } : {}),
+        onBytes: (bytes) => this.options.onBytes?.(before.purpose, bytes),
+      }).catch(async (err) => {
+        await this.releaseWriter(holder);
+        throw err;
+      });
+      if (checksum && (written.cutShort || !timingSafeEqual(checksum, written.bodyDigest))) {
+        // The chunk is dropped whole: the upload stays where it was.
+        await this.releaseWriter(holder);
+        if (written.cutShort) throw new TusRefusal(400, 'The body ended early; with Upload-Checksum nothing of it is kept');
+        throw new TusRefusal(460, 'Upload-Checksum does not match the body: nothing of it was kept');
+      }
+      const offset = before.offset + written.received;
+      const next: UploadRecord = { ...holder.stored.record, offset, parts: written.parts, writer: undefined };
+      delete next.tail;
+      if (written.tail) next.tail = written.tail;
+      if (offset === before.length) {
+        await this.storage.completeMultipart(before.objectKey, before.multipartId!, written.parts);
+        next.sha256 = running ? running.digest('hex') : await this.hashObject(before.objectKey);
+        this.hashes.forget(before.id);
+      } else if (running) {
+        this.hashes.remember(before.id, offset, running);
+      } else {
+        this.hashes.forget(before.id);
+      }
+      const committed = await this.records.replace(next, holder.stored.revision);
+      if (!committed) throw new TusRefusal(409, 'Another request took over this upload; ask for its offset and resume');
+      if (before.tail && before.tail.key !== next.tail?.key) await this.storage.delete(before.tail.key).catch(() => undefined);
+      return committed.record;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** DELETE: the upload and every byte of it go (a build already made from it stays). */
+  async terminate(id: string, ownerId: number): Promise<void> {
+    await this.endLocalWriter(id);
+    const { record } = await this.find(id, ownerId);
+    await this.records.remove(id);
+    this.hashes.forget(id);
+    await this.discardBytes(record);
+  }
+
+  /**
+   * Upload-Concat: final. The partials (the caller's, complete, not used by another final)
+   * are joined inside S3 when they can be, into an upload that is complete at once.
+   */
+  async concatenate(final: Omit<NewUpload, 'length' | 'concat'>, partIds: string[]): Promise<StoredRecord> {
+    const partials: StoredRecord[] = [];
+    for (const partId of partIds) {
+      const part = await this.find(partId, final.ownerId).catch((err) => {
+        throw err instanceof TusRefusal ? new TusRefusal(400, `Partial upload ${partId}: ${err.message}`) : err;
+      });
+      if (part.record.concat !== 'partial') throw new TusRefusal(400, `Upload ${partId} is not a partial upload`);
+      if (!isComplete(part.record)) throw new TusRefusal(400, `Partial upload ${partId} is not complete`);
+      if (part.record.usedBy) throw new TusRefusal(400, `Partial upload ${partId} is already part of another final upload`);
+      partials.push(part);
+    }
+    const length = partials.reduce((sum, p) => sum + p.record.length, 0);
+    if (length > this.options.maxBytes) throw new TusRefusal(413, `The parts add up to more than the limit of ${this.options.maxBytes} bytes`);
+    const now = this.now();
+    const record: UploadRecord = {
+      id: randomBytes(18).toString('base64url'),
+      ownerId: final.ownerId,
+      purpose: final.purpose,
+      channelKey: final.channelKey,
+      fileName: final.fileName,
+      length,
+      offset: length,
+      objectKey: `${KEY_PREFIX[final.purpose]}/${randomUUID()}`,
+      parts: [],
+      concat: 'final',
+      createdAt: now,
+      expiresAt: now + this.options.expiryMs,
+    };
+    // Mark the partials first: two finals racing for one partial cannot both have it.
+    for (const part of partials) {
+      const used = await this.records.replace({ ...part.record, usedBy: record.id }, part.revision);
+      if (!used) throw new TusRefusal(409, `Partial upload ${part.record.id} changed while being joined; try again`);
+    }
+    const sources = partials.map((p) => p.record.objectKey);
+    const copyInside = partials.every((p, i) => i === partials.length - 1 || p.record.length >= S3_MIN_PART) && length > 0;
+    if (copyInside) await this.storage.concatenate(record.objectKey, sources);
+    else await this.storage.putStream(record.objectKey, this.joinedStream(sources));
+    record.sha256 = await this.hashObject(record.objectKey);
+    const created = await this.records.create(record);
+    for (const part of partials) await this.discardBytes(part.record);
+    return created;
+  }
+
+  /**
+   * The finishing call's claim: one request at a time turns a complete upload into a build;
+   * a retry while it runs waits for its outcome, and a retry after it gets the same build.
+   */
+  async claimFinish(id: string, ownerId: number, purpose: UploadPurpose, waitMs: number): Promise<{ claimed: StoredRecord } | { done: NonNullable<UploadRecord['finish']> }> {
+    const deadline = this.now() + waitMs;
+    for (;;) {
+      const stored = await this.find(id, ownerId).catch((err) => {
+        if (err instanceof TusRefusal && err.status === 404) throw InvalidArgument.field('upload_id', 'is not an upload of yours');
+        if (err instanceof TusRefusal && err.status === 410) throw new FailedPrecondition('The upload expired before it was finished', { upload_id: ['has expired'] });
+        throw err;
+      });
+      const { record } = stored;
+      if (record.purpose !== purpose) throw InvalidArgument.field('upload_id', `is an upload for a ${record.purpose.replace('_', ' ')}`);
+      if (record.concat === 'partial') throw InvalidArgument.field('upload_id', 'is a partial upload: finish the final upload that joins the parts');
+      if (!isComplete(record) && !record.direct) {
+        throw new FailedPrecondition(`The upload is not complete: ${record.offset} of ${record.length} bytes received`, { upload_id: ['is not complete'] });
+      }
+      if (record.finish?.releaseId || record.finish?.debugFileId) return { done: record.finish };
+      const claimedByOther = record.finish && this.now() - record.finish.claimedAt < waitMs;
+      if (!claimedByOther) {
+        const claimed = await this.records.replace({ ...record, finish: { claimedAt: this.now() } }, stored.revision);
+        if (claimed) return { claimed: isComplete(record) ? claimed : await this.completeDirect(claimed) };
+      }
+      if (this.now() > deadline) throw new FailedPrecondition('The upload is being finished by another request', { upload_id: ['is being finished'] });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  async recordFinished(claim: StoredRecord, made: { releaseId?: number; debugFileId?: number }): Promise<void> {
+    const finish = { claimedAt: claim.record.finish!.claimedAt, ...made };
+    await this.records.replace({ ...claim.record, finish }, claim.revision);
+  }
+
+  /** The finishing call was refused: the upload may be finished again (with other fields). */
+  async releaseClaim(claim: StoredRecord): Promise<void> {
+    const { finish: _finish, ...rest } = claim.record;
+    await this.records.replace(rest, claim.revision).catch(() => undefined);
+  }
+
+  /** A finishing call whose checksum disagrees with the bytes: the bytes are no use to anyone. */
+  async discard(claim: StoredRecord): Promise<void> {
+    await this.records.remove(claim.record.id);
+    await this.discardBytes(claim.record);
+  }
+
+  /**
+   * Every part of a direct upload must be in S3 with its planned size; then the parts are joined
+   * and the whole read back once for its SHA-256 (S3 keeps no full-object SHA-256 of a multipart
+   * upload). A missing or short part is the client's to send again: nothing is joined.
+   */
+  private async completeDirect(claim: StoredRecord): Promise<StoredRecord> {
+    const { record } = claim;
+    const partSize = record.direct!.partSize;
+    const expected = Math.ceil(record.length / partSize);
+    const held = await this.storage.listUploadedParts(record.objectKey, record.multipartId!);
+    const problems: string[] = [];
+    for (let part = 1; part <= expected; part++) {
+      const size = part < expected ? partSize : record.length - partSize * (expected - 1);
+      const found = held.find((p) => p.part === part);
+      if (!found) problems.push(`part ${part} is missing`);
+      else if (found.size !== size) problems.push(`part ${part} has ${found.size} bytes, not ${size}`);
+    }
+    if (held.some((p) => p.part > expected)) problems.push(`parts past ${expected} were sent`);
+    if (problems.length > 0) {
+      await this.releaseClaim(claim);
+      throw new FailedPrecondition(`The direct upload is not complete: ${problems.slice(0, 5).join('; ')}`, { upload_id: ['is not complete'] });
+    }
+    const parts = held.map(({ part, etag }) => ({ part, etag }));
+    await this.storage.completeMultipart(record.objectKey, record.multipartId!, parts);
+    const sha256 = await this.hashObject(record.objectKey);
+    const completed = await this.records.replace({ ...record, parts, offset: record.length, sha256 }, claim.revision);
+    if (!completed) throw new FailedPrecondition('The upload changed while being finished; try again', { upload_id: ['changed'] });
+    return completed;
+  }
+
+  private async claimWriter(stored: StoredRecord): Promise<StoredRecord> {
+    const writer = stored.record.writer;
+    if (writer && this.now() - writer.beatAt < this.writerStaleMs) {
+      throw new TusRefusal(423, 'Another request is writing into this upload; try again shortly');
+    }
+    const claimed = await this.records.replace({ ...stored.record, writer: { token: randomBytes(9).toString('base64url'), beatAt: this.now() } }, stored.revision);
+    if (!claimed) throw new TusRefusal(423, 'Another request is writing into this upload; try again shortly');
+    return claimed;
+  }
+
+  private async beat(holder: { stored: StoredRecord }, token: string): Promise<void> {
+    const { record, revision } = holder.stored;
+    if (record.writer?.token !== token) return;
+    const beaten = await this.records.replace({ ...record, writer: { token, beatAt: this.now() } }, revision).catch(() => undefined);
+    if (beaten) holder.stored = beaten;
+  }
+
+  private async releaseWriter(holder: { stored: StoredRecord }): Promise<void> {
+    await this.records.replace({ ...holder.stored.record, writer: undefined }, holder.stored.revision).catch(() => undefined);
+  }
+
+  /** A new request for an upload this replica is still writing: the old one's client has given up on it. */
+  private async endLocalWriter(id: string): Promise<void> {
+    const writer = this.localWriters.get(id);
+    if (!writer) return;
+    writer.abort.abort();
+    await writer.done;
+  }
+
+  private async discardBytes(record: UploadRecord): Promise<void> {
+    if (record.finish?.releaseId || record.finish?.debugFileId) return; // the build owns the file now
+    if (record.multipartId && !isComplete(record)) await this.storage.abortIncompleteUpload(record.objectKey, record.multipartId).catch(() => undefined);
+    if (record.tail) await this.storage.delete(record.tail.key).catch(() => undefined);
+    await this.storage.delete(record.objectKey).catch(() => undefined);
+  }
+
+  private async hashObject(key: string): Promise<string> {
+    const hash = createHash('sha256');
+    for await (const chunk of await this.storage.getStream(key)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  }
+
+  private joinedStream(keys: string[]): Readable {
+    const out = new PassThrough();
+    void (async () => {
+      try {
+        for (const key of keys) for await (const chunk of await this.storage.getStream(key)) if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+        out.end();
+      } catch (err) {
+        out.destroy(err as Error);
+      }
+    })();
+    return out;
+  }
+}
+

@@ -1,0 +1,97 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { KV, Kvm } from '@nats-io/kv';
+import type { UploadedPart } from '@hangar/storage';
+
+export type UploadPurpose = 'package' | 'debug_file';
+
+/** Bytes received after the last full part, kept as a small object until the next request fills the part. */
+export interface UploadTail {
+  key: string;
+  size: number;
+}
+
+/**
+ * What every gateway replica knows of a resumable upload. Kept in NATS KV (not in a
+ * process): the next request of an upload may reach any replica, or a restarted one.
+ */
+export interface UploadRecord {
+  id: string;
+  /** The user who created it; everyone else is told it does not exist. */
+  ownerId: number;
+  purpose: UploadPurpose;
+  channelKey: string;
+  fileName: string;
+  /** Upload-Length. */
+  length: number;
+  /** Bytes received and kept: full parts, then the tail. */
+  offset: number;
+  /** Where the file is assembled, and where it stays for the build it becomes. */
+  objectKey: string;
+  /** S3 multipart upload id; absent for a final concatenation, which is assembled in one step. */
+  multipartId?: string;
+  parts: UploadedPart[];
+  tail?: UploadTail;
+  concat?: 'partial' | 'final';
+  /** A direct upload: the client PUTs parts of `partSize` bytes to presigned S3 URLs; the finishing call completes it. */
+  direct?: { partSize: number };
+  createdAt: number;
+  expiresAt: number;
+  /** SHA-256 (hex) of every byte, once the upload is complete. */
+  sha256?: string;
+  /** A request writing into the upload: others wait (423) until it ends or stops beating. */
+  writer?: { token: string; beatAt: number };
+  /** The finishing call: claimed by one request, then the build it made. */
+  finish?: { claimedAt: number; releaseId?: number; debugFileId?: number };
+  /** The final upload this partial became part of: a partial serves one final. */
+  usedBy?: string;
+}
+
+export const isComplete = (record: UploadRecord) => record.offset === record.length && record.sha256 !== undefined;
+
+export interface StoredRecord {
+  record: UploadRecord;
+  revision: number;
+}
+
+/** Upload records with compare-and-set writes: two replicas never both win a change. */
+export class UploadRecords {
+  private constructor(private readonly kv: KV) {}
+
+  static async open(nc: NatsConnection, prefix: string, keepMs: number): Promise<UploadRecords> {
+    // Records outlive their uploads' expiry, so a late finishing retry or HEAD is told
+    // 410 Gone rather than 404; KV drops them after that on its own.
+    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-uploads`;
+    const kv = await new Kvm(nc).create(bucket, { history: 1, ttl: keepMs });
+    return new UploadRecords(kv);
+  }
+
+  async get(id: string): Promise<StoredRecord | undefined> {
+    const entry = await this.kv.get(id);
+    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
+    return { record: entry.json<UploadRecord>(), revision: entry.revision };
+  }
+
+  async create(record: UploadRecord): Promise<StoredRecord> {
+    const revision = await this.kv.create(record.id, JSON.stringify(record));
+    return { record, revision };
+  }
+
+  /** Writes `record` if nobody wrote since `revision`; undefined when someone did. */
+  async replace(record: UploadRecord, revision: number): Promise<StoredRecord | undefined> {
+    try {
+      return { record, revision: await this.kv.update(record.id, JSON.stringify(record), revision) };
+    } catch (err) {
+      if (isWrongRevision(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.kv.delete(id);
+  }
+}
+
+function isWrongRevision(err: unknown): boolean {
+  const text = String((err as { message?: string })?.message ?? err);
+  return /wrong last sequence|10071/i.test(text);
+}

@@ -1,0 +1,378 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as tus from 'tus-js-client';
+import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testS3Client, uniqueName } from '@hangar/testing';
+
+/**
+ * Resumable uploads over tus 1.0 (issue 14): a tus client no one here wrote (tus-js-client)
+ * sends a build in pieces, in parallel parts, and the finishing call turns it into exactly one
+ * release whose bytes are the source's. The protocol's refusals change nothing.
+ */
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** A real apk with a 20 MB stored entry added: several 8 MiB parts, still a package Hangar reads. */
+function paddedApk(dir: string): Buffer {
+  const file = path.join(dir, 'padded.apk');
+  fs.copyFileSync(path.join(fixturesDir(), 'apps', 'android.apk'), file);
+  fs.chmodSync(file, 0o644);
+  fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'assets', 'padding.bin'), randomBytes(20 * 1024 * 1024));
+  execFileSync('zip', ['-q', '-0', file, 'assets/padding.bin'], { cwd: dir });
+  return fs.readFileSync(file);
+}
+
+describe('resumable uploads (tus 1.0)', () => {
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+  let dir: string;
+  let apk: Buffer;
+  let developer: TestUser;
+  let stranger: TestUser;
+  let member: TestUser;
+  let channelKey: string;
+
+  const endpoint = () => `${hangar.baseUrl}/api/uploads`;
+  const tusHeaders = (token: string, extra: Record<string, string> = {}) => ({ 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, ...extra });
+
+  /** Uploads `data` with tus-js-client; resolves with the upload's URL. */
+  function tusUpload(data: Buffer, token: string, options: Partial<tus.UploadOptions> = {}): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const upload = new tus.Upload(data, {
+        endpoint: endpoint(),
+        headers: { authorization: `Bearer ${token}` },
+        metadata: { filename: 'padded.apk', channel_key: channelKey },
+        retryDelays: [0, 200, 500],
+        onError: reject,
+        onSuccess: () => resolve(upload.url!),
+        ...options,
+      });
+      upload.start();
+    });
+  }
+
+  async function create(token: string, length: number, metadata: Record<string, string> = { filename: 'x.apk', channel_key: channelKey }, extra: Record<string, string> = {}) {
+    const meta = Object.entries(metadata).map(([k, v]) => `${k} ${b64(v)}`).join(',');
+    return fetch(endpoint(), { method: 'POST', headers: tusHeaders(token, { 'upload-length': String(length), 'upload-metadata': meta, ...extra }) });
+  }
+
+  const patch = (url: string, token: string, offset: number, body: Buffer, extra: Record<string, string> = {}) =>
+    fetch(url, { method: 'PATCH', headers: tusHeaders(token, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', ...extra }), body });
+  const head = (url: string, token: string) => fetch(url, { method: 'HEAD', headers: tusHeaders(token) });
+  const idOf = (url: string) => url.split('/').pop()!;
+
+  async function channelBuilds(): Promise<number> {
+    const res = await api('GET', `/api/apps/versions?channel_key=${channelKey}`);
+    return Number(res.headers.get('x-total-count'));
+  }
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-tus-'));
+    apk = paddedApk(dir);
+    hangar = await startHangar();
+    api = apiClient(hangar.baseUrl);
+    developer = await createUserWithToken(api, hangar.adminToken, 'tus-dev', 'developer');
+    stranger = await createUserWithToken(api, hangar.adminToken, 'tus-stranger', 'developer');
+    member = await createUserWithToken(api, hangar.adminToken, 'tus-member', 'member');
+    const app = await api('POST', '/api/apps', { token: developer.token, form: { name: 'Resumable' } });
+    const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: developer.token, form: { name: 'Nightly' } });
+    const channel = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: developer.token, form: { name: 'Android', device_type: 'android' } });
+    if (channel.status !== 201) throw new Error(`creating the channel answered ${channel.status}: ${channel.text}`);
+    channelKey = channel.body.slug;
+  }, 180_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when tus-js-client sends a build in three parallel parts, then the finishing call makes one release with the same bytes and their SHA-256', async () => {
+    const url = await tusUpload(apk, developer.token, { parallelUploads: 3, metadataForPartialUploads: { filename: 'padded.apk', channel_key: channelKey } });
+    const finish = () => api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(url), sha256: sha256(apk), changelog: 'resumed' } });
+    const first = await finish();
+    expect(first.status).toBe(201);
+    expect(first.body.size).toBe(apk.length);
+    // Retried (a CI step that timed out waiting): the same release, never a second.
+    const again = await finish();
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(await channelBuilds()).toBe(1);
+
+    const download = await fetch(`${hangar.baseUrl}/api/releases/${first.body.id}/download?token=${developer.token}`);
+    expect(download.status).toBe(200);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
+  }, 120_000);
+
+  it('when the client sends small chunks one after another, then the bytes between parts are kept between requests and the file is whole', async () => {
+    // 3 MiB chunks never fill an 8 MiB part in one request: every request leaves a tail.
+    const url = await tusUpload(apk, developer.token, { chunkSize: 3 * 1024 * 1024 });
+    const res = await api('POST', '/api/debug_files/upload', { token: developer.token, form: { upload_id: idOf(url), channel_key: channelKey } });
+    // The finishing call checks the purpose: this upload was made for a package.
+    expect(res.status).toBe(422);
+    expect(res.body.entry.upload_id[0]).toMatch(/package/);
+    const made = await api('POST', '/api/apps/upload', { token: developer.token, form: { upload_id: idOf(url), sha256: sha256(apk) } });
+    expect(made.status).toBe(201);
+    const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${developer.token}`);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
+  }, 120_000);
+
+  it('when the client vanishes mid-request, then what arrived is kept and the upload resumes from there', async () => {
+    const created = await create(developer.token, apk.length);
+    expect(created.status).toBe(201);
+    const url = created.headers.get('location')!;
+    const sent = 11 * 1024 * 1024;
+    await new Promise<void>((resolve) => {
+      const { hostname, port, pathname } = new URL(url);
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(
+          `PATCH ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nTus-Resumable: 1.0.0\r\nAuthorization: Bearer ${developer.token}\r\n` +
+            `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: ${apk.length}\r\n\r\n`,
+        );
+        socket.write(apk.subarray(0, sent), () => setTimeout(() => socket.destroy(), 300));
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => undefined);
+    });
+    let offset = 0;
+    for (let i = 0; i < 50 && offset !== sent; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      offset = Number((await head(url, developer.token)).headers.get('upload-offset'));
+    }
+    expect(offset).toBe(sent);
+    const rest = await patch(url, developer.token, sent, apk.subarray(sent));
+    expect(rest.status).toBe(204);
+    expect(rest.headers.get('upload-offset')).toBe(String(apk.length));
+    const made = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(url), sha256: sha256(apk) } });
+    expect(made.status).toBe(201);
+  }, 120_000);
+
+  it('when an offset or a chunk checksum does not match, then the tus status says so and the upload is where it was', async () => {
+    const created = await create(developer.token, 1000);
+    const url = created.headers.get('location')!;
+    expect((await patch(url, developer.token, 0, Buffer.alloc(100, 1))).status).toBe(204);
+
+    const stale = await patch(url, developer.token, 0, Buffer.alloc(100, 2));
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).error).toMatch(/Upload-Offset 0 does not match the upload's offset 100/);
+
+    const chunk = Buffer.alloc(100, 3);
+    const wrong = createHash('sha256').update('something else').digest('base64');
+    const mismatch = await patch(url, developer.token, 100, chunk, { 'upload-checksum': `sha256 ${wrong}` });
+    expect(mismatch.status).toBe(460);
+    expect((await head(url, developer.token)).headers.get('upload-offset')).toBe('100');
+
+    const right = createHash('sha256').update(chunk).digest('base64');
+    const good = await patch(url, developer.token, 100, chunk, { 'upload-checksum': `sha256 ${right}` });
+    expect(good.status).toBe(204);
+    expect(good.headers.get('upload-offset')).toBe('200');
+
+    expect((await patch(url, developer.token, 200, Buffer.alloc(900))).status).toBe(413);
+    expect((await head(url, developer.token)).headers.get('upload-offset')).toBe('200');
+    expect((await fetch(url, { method: 'PATCH', headers: tusHeaders(developer.token, { 'upload-offset': '200', 'content-type': 'text/plain' }), body: 'x' })).status).toBe(415);
+    expect((await fetch(url, { method: 'PATCH', headers: { authorization: `Bearer ${developer.token}`, 'upload-offset': '200', 'content-type': 'application/offset+octet-stream' }, body: 'x' })).status).toBe(412);
+  });
+
+  it('when an upload is terminated, then later parts are refused and its bytes are gone', async () => {
+    const created = await create(developer.token, 50);
+    const url = created.headers.get('location')!;
+    expect((await patch(url, developer.token, 0, Buffer.alloc(10))).status).toBe(204);
+    expect((await fetch(url, { method: 'DELETE', headers: tusHeaders(developer.token) })).status).toBe(204);
+    expect((await patch(url, developer.token, 10, Buffer.alloc(10))).status).toBe(404);
+    expect((await head(url, developer.token)).status).toBe(404);
+  });
+
+  it('when someone else touches an upload, finishes it or joins its parts, then it does not exist for them', async () => {
+    const created = await create(developer.token, 10);
+    const url = created.headers.get('location')!;
+    expect((await patch(url, developer.token, 0, Buffer.alloc(10))).status).toBe(204);
+    expect((await head(url, stranger.token)).status).toBe(404);
+    expect((await patch(url, stranger.token, 10, Buffer.alloc(1))).status).toBe(404);
+    expect((await fetch(url, { method: 'DELETE', headers: tusHeaders(stranger.token) })).status).toBe(404);
+    const finish = await api('POST', '/api/apps/upload', { token: stranger.token, json: { upload_id: idOf(url) } });
+    expect(finish.status).toBe(422);
+    expect(finish.body.entry.upload_id).toEqual(['is not an upload of yours']);
+
+    const part = await create(developer.token, 10, { filename: 'p' }, { 'upload-concat': 'partial' });
+    const partUrl = part.headers.get('location')!;
+    expect((await patch(partUrl, developer.token, 0, Buffer.alloc(10))).status).toBe(204);
+    const joined = await fetch(endpoint(), { method: 'POST', headers: tusHeaders(stranger.token, { 'upload-concat': `final;${partUrl}`, 'upload-metadata': `filename ${b64('joined.apk')}` }) });
+    expect(joined.status).toBe(400);
+    expect((await joined.json()).error).toMatch(/not found/i);
+    expect((await head(partUrl, developer.token)).status).toBe(200);
+  });
+
+  it('when the token, the channel or the right to upload is missing, then the upload is refused before a byte is taken', async () => {
+    const body = Buffer.alloc(1000, 7);
+    const withBody = { 'content-type': 'application/offset+octet-stream' };
+    const noToken = await fetch(endpoint(), { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': '1000', ...withBody }, body });
+    expect(noToken.status).toBe(401);
+    const badChannel = await create(developer.token, 1000, { filename: 'x.apk', channel_key: 'no-such-channel' });
+    expect(badChannel.status).toBe(404);
+    const notHis = await create(stranger.token, 1000, { filename: 'x.apk', channel_key: channelKey });
+    expect(notHis.status).toBe(403);
+    const memberWithoutChannel = await create(member.token, 1000, { filename: 'x.apk' });
+    expect(memberWithoutChannel.status).toBe(403);
+    const debugWithoutChannel = await create(developer.token, 1000, { filename: 'x.zip', purpose: 'debug_file' });
+    expect(debugWithoutChannel.status).toBe(422);
+    const tooLarge = await create(developer.token, 5 * 1024 * 1024 * 1024);
+    expect(tooLarge.status).toBe(413);
+  });
+
+  it('when the client says the file has another SHA-256, then no release is made and the upload is thrown away', async () => {
+    const url = await tusUpload(apk, developer.token);
+    const before = await channelBuilds();
+    const wrong = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(url), sha256: '0'.repeat(64) } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.entry.sha256[0]).toContain(sha256(apk));
+    expect(await channelBuilds()).toBe(before);
+    expect((await head(url, developer.token)).status).toBe(404);
+    const malformed = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(url), sha256: 'xyz' } });
+    expect(malformed.status).toBe(422);
+  }, 120_000);
+
+  it('when an upload is not complete, then finishing it is refused and it can still be completed', async () => {
+    const created = await create(developer.token, 20);
+    const url = created.headers.get('location')!;
+    expect((await patch(url, developer.token, 0, Buffer.alloc(5))).status).toBe(204);
+    const early = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(url) } });
+    expect(early.status).toBe(422);
+    expect(early.body.error).toMatch(/5 of 20 bytes/);
+  });
+
+  it('when a debug file is sent resumably, then /api/debug_files/upload with upload_id stores it', async () => {
+    const mapping = fs.readFileSync(path.join(fixturesDir(), 'proguards', 'single_mapping.zip'));
+    const url = await tusUpload(mapping, developer.token, { metadata: { filename: 'symbols.zip', purpose: 'debug_file', channel_key: channelKey } });
+    const res = await api('POST', '/api/debug_files/upload', { token: developer.token, form: { upload_id: idOf(url), channel_key: channelKey, release_version: '1.0', build_version: '1' } });
+    expect(res.status).toBe(200);
+    const again = await api('POST', '/api/debug_files/upload', { token: developer.token, form: { upload_id: idOf(url), channel_key: channelKey, release_version: '1.0', build_version: '1' } });
+    expect(again.body.id).toBe(res.body.id);
+  }, 60_000);
+
+  it('when asked with OPTIONS, then the server names its tus version, extensions, limit and checksum algorithm', async () => {
+    const res = await fetch(endpoint(), { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('tus-version')).toBe('1.0.0');
+    expect(res.headers.get('tus-extension')!.split(',')).toEqual(
+      expect.arrayContaining(['creation', 'creation-with-upload', 'checksum', 'termination', 'expiration', 'concatenation']),
+    );
+    expect(res.headers.get('tus-checksum-algorithm')).toBe('sha256');
+    expect(Number(res.headers.get('tus-max-size'))).toBeGreaterThan(0);
+  });
+});
+
+describe('resumable uploads that expire', () => {
+  let hangar: RunningHangar;
+  const bucket = uniqueName('e2e-tus-expiry');
+
+  beforeAll(async () => {
+    // The releases janitor sweeps every second and removes what is older than 3 s.
+    hangar = await startHangar({ RESUMABLE_UPLOAD_EXPIRY_MS: '2000', STORAGE_JANITOR_GRACE_MS: '3000', STORAGE_JANITOR_INTERVAL_MS: '1000', S3_BUCKET: bucket });
+  }, 180_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+  });
+
+  it('when an upload is not finished in time, then it is gone (410) for every later request', async () => {
+    const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${hangar.adminToken}` };
+    const created = await fetch(`${hangar.baseUrl}/api/uploads`, { method: 'POST', headers: { ...headers, 'upload-length': '10' } });
+    expect(created.status).toBe(201);
+    expect(new Date(created.headers.get('upload-expires')!).getTime()).toBeGreaterThan(Date.now() - 5000);
+    const url = created.headers.get('location')!;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await fetch(url, { method: 'HEAD', headers })).status).toBe(410);
+    const late = await fetch(url, { method: 'PATCH', headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: Buffer.alloc(10) });
+    expect(late.status).toBe(410);
+  }, 30_000);
+
+  it('when an unfinished upload has expired, then its parts and its tail are removed from storage', async () => {
+    const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${hangar.adminToken}` };
+    const created = await fetch(`${hangar.baseUrl}/api/uploads`, { method: 'POST', headers: { ...headers, 'upload-length': String(20 * 1024 * 1024) } });
+    const url = created.headers.get('location')!;
+    // One full 8 MiB part in the S3 multipart upload, and 1 MiB waiting in a tail object.
+    const sent = await fetch(url, { method: 'PATCH', headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: randomBytes(9 * 1024 * 1024) });
+    expect(sent.status).toBe(204);
+    const s3 = testS3Client();
+    const stored = async () => {
+      const objects = await s3.listObjectsV2Query(bucket, 'packages/', '', '', 1000, '');
+      const uploads = await s3.listIncompleteUploadsQuery(bucket, 'packages/', '', '', '');
+      return { objects: objects.objects.length, uploads: uploads.uploads.length };
+    };
+    // The tail object and this upload's multipart upload (the test before may have left one too).
+    const before = await stored();
+    expect(before.objects).toBe(1);
+    expect(before.uploads).toBeGreaterThanOrEqual(1);
+    let left = await stored();
+    for (let i = 0; i < 40 && (left.objects > 0 || left.uploads > 0); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      left = await stored();
+    }
+    expect(left).toEqual({ objects: 0, uploads: 0 });
+  }, 60_000);
+});
+
+describe('direct uploads: bytes that never cross the gateway (S3_PUBLIC_ENDPOINT)', () => {
+  let hangar: RunningHangar;
+  let api: ReturnType<typeof apiClient>;
+  let publicEndpoint: string;
+  let dir: string;
+  let apk: Buffer;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-direct-'));
+    apk = paddedApk(dir);
+    // The same S3 server under another name, as clients would reach it: URLs signed for the
+    // internal name would be refused here, so a part that lands proves whose name they carry.
+    const internal = new URL(process.env.S3_ENDPOINT!);
+    publicEndpoint = `http://localhost:${internal.port}`;
+    hangar = await startHangar({ S3_PUBLIC_ENDPOINT: publicEndpoint });
+    api = apiClient(hangar.baseUrl);
+  }, 180_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when the client PUTs every presigned part to S3, then the finishing call completes, checks and records the build', async () => {
+    const begun = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'padded.apk', length: String(apk.length) } });
+    expect(begun.status).toBe(201);
+    const parts = begun.body.parts as { part_number: number; offset: number; length: number; url: string }[];
+    expect(parts.length).toBe(Math.ceil(apk.length / begun.body.part_size));
+    for (const part of parts) expect(new URL(part.url).origin).toBe(publicEndpoint);
+
+    // All but the last part: finishing now names what is missing, and makes nothing.
+    const put = (p: (typeof parts)[number]) => fetch(p.url, { method: 'PUT', body: apk.subarray(p.offset, p.offset + p.length) });
+    await Promise.all(parts.slice(0, -1).map(async (p) => expect((await put(p)).status).toBe(200)));
+    const early = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: begun.body.upload_id } });
+    expect(early.status).toBe(422);
+    expect(early.body.error).toContain(`part ${parts.length} is missing`);
+
+    expect((await put(parts[parts.length - 1]!)).status).toBe(200);
+    const wrong = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: begun.body.upload_id, sha256: 'f'.repeat(64) } });
+    expect(wrong.status).toBe(422);
+
+    // The bad checksum threw that upload away: the same bytes again, with the right one.
+    const again = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'padded.apk', length: String(apk.length) } });
+    await Promise.all((again.body.parts as typeof parts).map(async (p) => expect((await put(p)).status).toBe(200)));
+    const made = await api('POST', '/api/apps/upload', { token: hangar.adminToken, json: { upload_id: again.body.upload_id, sha256: sha256(apk) } });
+    expect(made.status).toBe(201);
+    expect(made.body.size).toBe(apk.length);
+    const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${hangar.adminToken}`);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
+  }, 120_000);
+
+  it('when a direct upload is asked without a token or with a bad length, then it is refused', async () => {
+    expect((await api('POST', '/api/direct_uploads', { json: { filename: 'x', length: '10' } })).status).toBe(401);
+    const bad = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'x', length: '-1' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.entry.length).toBeDefined();
+    const huge = await api('POST', '/api/direct_uploads', { token: hangar.adminToken, json: { filename: 'x', length: String(64 * 1024 ** 3) } });
+    expect(huge.status).toBe(413);
+  });
+});
