@@ -91,7 +91,7 @@ describe('the hangar CLI under faults', () => {
         const first = await runCli(['upload', apk, '--json', '--chunk-size', '1'], env);
         expect({ seed, code: first.code, stderr: first.code === 0 ? '' : first.stderr }).toEqual({ seed, code: 0, stderr: '' });
         const apkRelease = JSON.parse(first.stdout);
-        const channelKey: string = apkRelease.channel.key;
+        const channelKey: string = apkRelease.channel.slug;
 
         const second = await runCli(['upload', padded, '-c', channelKey, '--release-version', '9.9.9', '--build-version', '999', '--parallel', '4', '--chunk-size', '1', '--json'], env);
         expect({ seed, code: second.code, stderr: second.code === 0 ? '' : second.stderr }).toEqual({ seed, code: 0, stderr: '' });
@@ -125,7 +125,7 @@ describe('the hangar CLI under faults', () => {
       try {
         const seedRun = await runCli(['upload', path.join(fixturesDir(), 'apps', 'android.apk'), '--json'], env);
         expect(seedRun.code).toBe(0);
-        const channelKey: string = JSON.parse(seedRun.stdout).channel.key;
+        const channelKey: string = JSON.parse(seedRun.stdout).channel.slug;
         const big = path.join(work, 'big-200mb.bin');
         const size = 200 * 1000 * 1000;
         writeRandomFile(big, size);

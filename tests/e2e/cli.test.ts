@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
-import { CliHome, cliHome, runCli } from './cli-runner';
+import { CliHome, CliResult, cliHome, runCli } from './cli-runner';
 
 /**
  * The `hangar` command as a CI job runs it: its own process, HANGAR_URL and
@@ -16,6 +16,8 @@ describe('the hangar CLI', () => {
   let home: CliHome;
   let env: NodeJS.ProcessEnv;
   const apk = path.join(fixturesDir(), 'apps', 'android.apk');
+  /** Exit 0; on anything else the CLI's stderr is in the failure message. */
+  const expectSuccess = (run: CliResult) => expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
   const sha256Of = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
   beforeAll(async () => {
@@ -46,12 +48,13 @@ describe('the hangar CLI', () => {
 
   it('when a real package is uploaded without a channel key, then one release is created with the file\'s sha256, and --json prints it', async () => {
     const run = await runCli(['upload', apk, '--json', '--changelog', 'first build\nsecond line', '--branch', 'main', '--git-commit', 'abc123'], env);
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    expectSuccess(run);
     first = JSON.parse(run.stdout);
-    expect(first).toMatchObject({ sha256: sha256Of(apk), platform: 'Android', branch: 'main', git_commit: 'abc123', source: 'hangar-cli' });
-    expect(first.changelog.map((e: { message: string }) => e.message)).toEqual(['first build', 'second line']);
-    channelKey = first.channel.key;
+    channelKey = first.channel.slug;
     expect(channelKey).toEqual(expect.any(String));
+    expect(first).toMatchObject({ platform: 'Android', branch: 'main', git_commit: 'abc123', source: 'hangar-cli' });
+    expect(first.changelog.map((e: { message: string }) => e.message)).toEqual(['first build', 'second line']);
+    expect(first.sha256).toBe(sha256Of(apk));
     const versions = await get(`/api/apps/versions?channel_key=${channelKey}`);
     expect(versions.body.releases.map((r: { id: number }) => r.id)).toEqual([first.id]);
     expect(await downloadedSha256(first.id)).toBe(sha256Of(apk));
@@ -69,7 +72,7 @@ describe('the hangar CLI', () => {
       GITHUB_REPOSITORY: 'acme/app',
       GITHUB_RUN_ID: '4242',
     });
-    expect(run.code).toBe(0);
+    expectSuccess(run);
     expect(JSON.parse(run.stdout)).toMatchObject({ branch: 'override/branch', git_commit: 'f00dfeed', ci_url: 'https://github.example.com/acme/app/actions/runs/4242' });
     // In a log, progress is plain lines, never a redrawn bar.
     expect(run.stderr).toMatch(/android\.apk: 100% \(3\.1 MB of 3\.1 MB\)/);
@@ -84,9 +87,9 @@ describe('the hangar CLI', () => {
     const base = git('rev-list', '--max-parents=0', 'HEAD');
     try {
       const seeded = await runCli(['upload', apk, '-c', channelKey, '--json', '--git-commit', base], env, { cwd: repo });
-      expect(seeded.code).toBe(0);
+      expectSuccess(seeded);
       const run = await runCli(['upload', apk, '-c', channelKey, '--json', '--changelog-from-git'], env, { cwd: repo });
-      expect(run.code).toBe(0);
+      expectSuccess(run);
       const release = JSON.parse(run.stdout);
       expect(release.changelog).toEqual([
         { message: 'Add dark mode', author: 'Dev', email: 'dev@example.com', date: expect.any(String) },
@@ -102,24 +105,24 @@ describe('the hangar CLI', () => {
   it('when version-exists asks for a build the channel has, then it exits 0 with the release; one it lacks, 4 with the server\'s message', async () => {
     const common = ['version-exists', '-c', channelKey, '--bundle-id', first.bundle_id];
     const found = await runCli([...common, '--release-version', first.release_version, '--build-version', first.build_version, '--json'], env);
-    expect(found.code).toBe(0);
+    expectSuccess(found);
     expect(JSON.parse(found.stdout).bundle_id).toBe(first.bundle_id);
     const missing = await runCli([...common, '--release-version', '99.0', '--build-version', '9999'], env);
     const server = await get(`/api/apps/version_exist?channel_key=${channelKey}&bundle_id=${encodeURIComponent(first.bundle_id)}&release_version=99.0&build_version=9999`);
     expect(server.status).toBe(404);
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({ code: 4, stderr: `hangar: not found: ${server.body.error}\n` });
     const byCommit = await runCli([...common, '--git-commit', 'abc123'], env);
-    expect(byCommit.code).toBe(0);
+    expectSuccess(byCommit);
   });
 
   it('when releases list is asked for a channel, then it prints its releases newest first, as a table or as the server\'s JSON', async () => {
     const json = await runCli(['releases', 'list', '-c', channelKey, '--json'], env);
-    expect(json.code).toBe(0);
+    expectSuccess(json);
     const server = await get(`/api/apps/versions?channel_key=${channelKey}`);
     expect(JSON.parse(json.stdout)).toEqual(server.body);
     expect(server.body.releases.length).toBe(4);
     const table = await runCli(['releases', 'list', '-c', channelKey], env);
-    expect(table.code).toBe(0);
+    expectSuccess(table);
     const lines = table.stdout.trim().split('\n');
     expect(lines[1]).toMatch(/^ID\s+VERSION\s+BUILD\s+BRANCH\s+COMMIT\s+UPLOADED$/);
     expect(lines.slice(2).map((l) => Number(l.split(/\s+/)[0]))).toEqual(server.body.releases.map((r: { id: number }) => r.id));
@@ -128,7 +131,7 @@ describe('the hangar CLI', () => {
   it('when a ProGuard mapping is uploaded with debug-files upload, then the channel lists that debug file', async () => {
     const mapping = path.join(fixturesDir(), 'proguards', 'single_mapping.zip');
     const run = await runCli(['debug-files', 'upload', mapping, '-c', channelKey, '--release-version', '1.2.3', '--build-version', '45', '--json'], env);
-    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expectSuccess(run);
     const debugFile = JSON.parse(run.stdout);
     const listed = await get(`/api/debug_files?channel_key=${channelKey}`);
     expect(listed.body.map((d: { id: number }) => d.id)).toEqual([debugFile.id]);

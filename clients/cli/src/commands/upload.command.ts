@@ -41,7 +41,7 @@ export interface Release {
   install_url?: string;
   release_url?: string;
   sha256?: string;
-  channel?: { name?: string; key?: string };
+  channel?: { name?: string; slug?: string };
 }
 
 /** Retries between parts of a tus transfer: quick at first, then up to half a minute apart. */
