@@ -1,10 +1,22 @@
 import net from 'node:net';
 
+/** The start of a request as the proxy sees it on the wire. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  /** Bytes of the request line and headers. */
+  headBytes: number;
+  contentLength: number;
+}
+
+const REQUEST_LINE = /^(GET|HEAD|POST|PATCH|PUT|DELETE|OPTIONS) (\S+) HTTP\/1\.[01]\r\n/;
+
 /**
- * A TCP proxy between a client and the gateway that can count what the client
- * sends and cut connections: each new connection draws a byte budget (both
- * directions together) from `cutAfter`, and is destroyed on both sides once it
- * is spent — mid-header, mid-body or mid-answer, wherever that falls.
+ * A TCP proxy between a client and the gateway that counts what the client
+ * sends and cuts connections. Each request seen on a connection draws a byte
+ * budget (both directions together, from that request's first byte) from
+ * `cutAfter`; once it is spent both sides are destroyed — mid-header, mid-body
+ * or mid-answer, wherever that falls. Each cut is recorded with the request it hit.
  */
 export class CuttingProxy {
   private readonly server: net.Server;
@@ -12,14 +24,19 @@ export class CuttingProxy {
   /** Bytes the client sent towards the gateway, over every connection since the start. */
   clientBytes = 0;
   connections = 0;
-  cuts = 0;
+  /** `METHOD /path` of the request each cut interrupted. */
+  readonly cutRequests: string[] = [];
 
   constructor(
     private readonly target: { host: string; port: number },
-    /** Budget of a new connection; Infinity never cuts. */
-    public cutAfter: () => number = () => Infinity,
+    /** Budget of a new request; Infinity never cuts. */
+    public cutAfter: (request: SeenRequest) => number = () => Infinity,
   ) {
     this.server = net.createServer((client) => this.relay(client));
+  }
+
+  get cuts(): number {
+    return this.cutRequests.length;
   }
 
   async listen(): Promise<string> {
@@ -31,20 +48,38 @@ export class CuttingProxy {
     this.connections += 1;
     const upstream = net.connect(this.target.port, this.target.host);
     this.sockets.add(client).add(upstream);
-    let budget = this.cutAfter();
-    const cut = () => {
-      this.cuts += 1;
+    let budget = Infinity;
+    let current = '';
+    let cut = false;
+    const close = () => {
       client.destroy();
       upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
     };
-    const forward = (from: net.Socket, to: net.Socket, countsAsClient: boolean) =>
+    const forward = (from: net.Socket, to: net.Socket, fromClient: boolean) =>
       from.on('data', (chunk: Buffer) => {
-        if (budget <= 0) return;
+        if (cut) return;
+        if (fromClient) {
+          const head = chunk.subarray(0, 8192).toString('latin1');
+          const line = REQUEST_LINE.exec(head);
+          if (line) {
+            const end = head.indexOf('\r\n\r\n');
+            const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+            current = `${line[1]} ${line[2]!.split('?')[0]}`;
+            budget = this.cutAfter({ method: line[1]!, path: line[2]!, headBytes: end >= 0 ? end + 4 : head.length, contentLength: length ? Number(length[1]) : 0 });
+          }
+        }
         const take = Math.min(chunk.length, budget);
         budget -= take;
-        if (countsAsClient) this.clientBytes += take;
+        if (fromClient) this.clientBytes += take;
         const more = to.write(take === chunk.length ? chunk : chunk.subarray(0, take));
-        if (budget <= 0) return cut();
+        if (budget <= 0) {
+          cut = true;
+          this.cutRequests.push(current);
+          close();
+          return;
+        }
         if (!more) {
           from.pause();
           to.once('drain', () => from.resume());
@@ -54,12 +89,6 @@ export class CuttingProxy {
     forward(upstream, client, false);
     client.on('end', () => upstream.end());
     upstream.on('end', () => client.end());
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-      this.sockets.delete(client);
-      this.sockets.delete(upstream);
-    };
     for (const s of [client, upstream]) {
       s.on('error', close);
       s.on('close', close);
