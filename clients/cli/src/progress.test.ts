@@ -59,10 +59,38 @@ describe('progress', () => {
     let now = 0;
     const { out } = recorder(false);
     const progress = new ProgressReporter({ out, label: 'big.bin', total: 100, interactive: false, now: () => now });
+    progress.update(0);
+    progress.rebase();
+    now = 100;
     progress.update(60);
     expect(progress.speed()).toBe(0);
-    now = 1_000;
+    now = 1_100;
     progress.update(70);
     expect(progress.speed()).toBe(10);
+  });
+
+  it('when the last figure was already printed, then finishing a log does not print it twice', () => {
+    let now = 0;
+    const { writes, out } = recorder(false);
+    const progress = new ProgressReporter({ out, label: 'a.apk', total: 10, interactive: false, now: () => now });
+    progress.update(0);
+    now = 6_000;
+    progress.update(10);
+    now = 6_001;
+    progress.finish();
+    expect(writes.map((w) => w.split(':')[1]!.trim().split(' ')[0])).toEqual(['0%', '100%']);
+  });
+
+  it('when an upload fails, then a log gets no further figure and a terminal\'s bar line is ended', () => {
+    const log = recorder(false);
+    const failedLog = new ProgressReporter({ out: log.out, label: 'a.apk', total: 10, interactive: false, now: () => 0 });
+    failedLog.update(0);
+    failedLog.abandon();
+    expect(log.writes).toHaveLength(1);
+    const tty = recorder(true);
+    const failedBar = new ProgressReporter({ out: tty.out, label: 'a.apk', total: 10, interactive: true, now: () => 0 });
+    failedBar.update(0);
+    failedBar.abandon();
+    expect(tty.writes.at(-1)).toBe('\n');
   });
 });

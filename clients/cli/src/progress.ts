@@ -51,6 +51,9 @@ export class ProgressReporter {
   private lastLine = -Infinity;
   private sent = 0;
   private finished = false;
+  private lastPrintedSent = -1;
+  /** Bytes found on the server by a resumed upload arrive as one jump: not speed. */
+  private rebasing = false;
 
   constructor(private readonly options: ProgressOptions) {
     this.now = options.now ?? Date.now;
@@ -61,6 +64,10 @@ export class ProgressReporter {
     if (this.finished) return;
     const at = this.now();
     this.sent = sent;
+    if (this.rebasing && sent > 0) {
+      this.rebasing = false;
+      this.samples.length = 0;
+    }
     this.samples.push({ at, bytes: sent });
     while (this.samples.length > 2 && at - this.samples[0]!.at > WINDOW_MS) this.samples.shift();
     if (this.options.interactive) {
@@ -69,9 +76,26 @@ export class ProgressReporter {
         this.options.out.write(`\r\x1b[2K${this.barLine()}`);
       }
     } else if (at - this.lastLine >= (this.options.lineIntervalMs ?? 5_000)) {
-      this.lastLine = at;
-      this.options.out.write(`${this.plainLine()}\n`);
+      this.printLine(at);
     }
+  }
+
+  /** The next figure is where a resumed upload starts, not bytes sent just now. */
+  rebase(): void {
+    this.rebasing = true;
+  }
+
+  private printLine(at: number): void {
+    this.lastLine = at;
+    this.lastPrintedSent = this.sent;
+    this.options.out.write(`${this.plainLine()}\n`);
+  }
+
+  /** The upload failed: end the bar's line on a terminal; a log needs no last figure. */
+  abandon(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.options.interactive) this.options.out.write('\n');
   }
 
   /** Ends the bar's line (terminal) or prints the last line (log). */
@@ -80,7 +104,7 @@ export class ProgressReporter {
     this.finished = true;
     if (this.options.interactive) this.options.out.write(`\r\x1b[2K${message ?? this.barLine()}\n`);
     else if (message) this.options.out.write(`${message}\n`);
-    else if (this.lastLine !== this.now()) this.options.out.write(`${this.plainLine()}\n`);
+    else if (this.lastPrintedSent !== this.sent) this.printLine(this.now());
   }
 
   /** Bytes per second over the recent window; 0 until two samples exist. */

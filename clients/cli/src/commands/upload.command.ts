@@ -111,13 +111,16 @@ export async function sendAndFinish<T>(
       chunkSize,
       retryDelaysMs: TUS_RETRY_DELAYS_MS,
       onProgress: (bytes) => progress.update(bytes),
-      onResume: (detail) => stderrLine(`${interactive ? '\r\x1b[2K' : ''}hangar: ${detail}`),
+      onResume: (detail) => {
+        progress.rebase();
+        stderrLine(`${interactive ? '\r\x1b[2K' : ''}hangar: ${detail}`);
+      },
       onRetry: (reason) => {
         if (!interactive) stderrLine(`hangar: ${reason}; retrying`);
       },
     });
   } catch (err) {
-    progress.finish(interactive ? `${label}: upload failed` : undefined);
+    progress.abandon();
     throw err;
   }
   progress.finish();
@@ -211,7 +214,7 @@ Examples:
         const channel = release.channel?.name ? ` to channel ${release.channel.name}` : '';
         process.stdout.write(
           `Uploaded ${release.app_name ?? ''} ${release.release_version ?? ''} (${release.build_version ?? ''})${channel}\n` +
-            `  release: ${release.release_url ?? release.id}\n  install: ${release.install_url ?? ''}\n  sha256:  ${release.sha256 ?? ''}\n`,
+            `  release: ${release.release_url ?? release.id}\n  install: ${release.install_url ?? ''}\n${release.sha256 ? `  sha256:  ${release.sha256}\n` : ''}`,
         );
       }
     }),
