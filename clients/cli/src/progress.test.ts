@@ -62,9 +62,11 @@ describe('progress', () => {
     progress.update(0);
     progress.rebase();
     now = 100;
+    progress.update(40);
+    now = 105; // a second part's offset, moments later
     progress.update(60);
     expect(progress.speed()).toBe(0);
-    now = 1_100;
+    now = 1_105;
     progress.update(70);
     expect(progress.speed()).toBe(10);
   });

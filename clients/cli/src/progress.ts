@@ -43,6 +43,7 @@ export function formatDuration(seconds: number): string {
  * resumed upload's skipped bytes do not distort the ETA for long.
  */
 const WINDOW_MS = 5_000;
+const REBASE_MS = 500;
 
 export class ProgressReporter {
   private readonly now: () => number;
@@ -54,6 +55,7 @@ export class ProgressReporter {
   private lastPrintedSent = -1;
   /** Bytes found on the server by a resumed upload arrive as one jump: not speed. */
   private rebasing = false;
+  private rebaseUntil = -Infinity;
 
   constructor(private readonly options: ProgressOptions) {
     this.now = options.now ?? Date.now;
@@ -64,10 +66,12 @@ export class ProgressReporter {
     if (this.finished) return;
     const at = this.now();
     this.sent = sent;
+    // Parallel parts each report what the server had, within moments of one another.
     if (this.rebasing && sent > 0) {
       this.rebasing = false;
-      this.samples.length = 0;
+      this.rebaseUntil = at + REBASE_MS;
     }
+    if (at <= this.rebaseUntil) this.samples.length = 0;
     this.samples.push({ at, bytes: sent });
     while (this.samples.length > 2 && at - this.samples[0]!.at > WINDOW_MS) this.samples.shift();
     if (this.options.interactive) {
