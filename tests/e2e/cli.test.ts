@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 import { CliHome, CliResult, cliHome, runCli } from './cli-runner';
+import { CuttingProxy } from './cutting-proxy';
 
 /**
  * The `hangar` command as a CI job runs it: its own process, HANGAR_URL and
@@ -201,3 +202,50 @@ describe('the hangar CLI', () => {
   });
 });
 
+
+describe('the hangar CLI when the server hands out S3 part URLs (S3_PUBLIC_ENDPOINT)', () => {
+  let hangar: RunningHangar;
+  let home: CliHome;
+  let proxy: CuttingProxy;
+  let env: NodeJS.ProcessEnv;
+  let work: string;
+
+  beforeAll(async () => {
+    // The test S3 server under another name, as clients would reach it (as resumable-uploads.test.ts does).
+    const internal = new URL(process.env.S3_ENDPOINT!);
+    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-cli-direct'), S3_PUBLIC_ENDPOINT: `http://localhost:${internal.port}` });
+    // A proxy that never cuts, in front of the gateway: it counts what the CLI sends there.
+    proxy = new CuttingProxy({ host: '127.0.0.1', port: Number(new URL(hangar.baseUrl).port) });
+    home = cliHome();
+    env = { ...home.env, HANGAR_URL: await proxy.listen(), HANGAR_TOKEN: hangar.adminToken };
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-cli-direct-'));
+  }, 180_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+    await proxy?.close();
+    home?.remove();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('when builds are uploaded, then their parts go to S3 in parallel, the builds are made from the same bytes, and the gateway gets only the calls', async () => {
+    const apk = path.join(fixturesDir(), 'apps', 'android.apk');
+    const first = await runCli(['upload', apk, '--json'], env);
+    expect({ code: first.code, stderr: first.code === 0 ? '' : first.stderr }).toEqual({ code: 0, stderr: '' });
+    const channelKey: string = JSON.parse(first.stdout).channel.slug;
+
+    const big = path.join(work, 'unknown-40mb.bin');
+    fs.writeFileSync(big, randomBytes(40 * 1024 * 1024));
+    const before = proxy.clientBytes;
+    const second = await runCli(['upload', big, '-c', channelKey, '--release-version', '3.0', '--build-version', '300', '--parallel', '3', '--json'], env);
+    expect({ code: second.code, stderr: second.code === 0 ? '' : second.stderr }).toEqual({ code: 0, stderr: '' });
+    const release = JSON.parse(second.stdout);
+    const res = await fetch(`${hangar.baseUrl}/api/releases/${release.id}/download`, { headers: { Authorization: `Bearer ${hangar.adminToken}` } });
+    expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).toBe(createHash('sha256').update(fs.readFileSync(big)).digest('hex'));
+    // 40 MiB of file; what reached the gateway is the creation and the finishing call.
+    expect(proxy.clientBytes - before).toBeLessThan(16 * 1024);
+    const tusOnly = await runCli(['upload', apk, '-c', channelKey, '--via', 'tus', '--json'], env);
+    expect(tusOnly.code).toBe(0);
+    expect(proxy.clientBytes - before).toBeGreaterThan(fs.statSync(apk).size);
+  });
+});

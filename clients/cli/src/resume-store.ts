@@ -12,9 +12,18 @@ export function resumeFingerprint(fileSha256: string, size: number, endpoint: st
   return `hangar-v1:${fileSha256}:${size}:${endpoint}`;
 }
 
+/** A direct upload's presigned parts and which of them S3 already took. */
+export interface DirectState {
+  uploadId: string;
+  expiresAt: string;
+  parts: { part_number: number; offset: number; length: number; url: string }[];
+  done: number[];
+}
+
 interface StateFile {
   fingerprint: string;
   upload?: Omit<PreviousUpload, 'urlStorageKey'>;
+  direct?: DirectState;
   /** Set once every byte is on the server: a rerun goes straight to the finishing call. */
   finishedUploadId?: string;
   updatedAt: string;
@@ -88,6 +97,15 @@ export class ResumeStore implements UrlStorage {
     // One upload per fingerprint: the newest is the one worth resuming.
     this.write({ fingerprint, upload: kept, updatedAt: new Date().toISOString() });
     return this.keyOf(this.fileOf(fingerprint));
+  }
+
+  directState(fingerprint: string): DirectState | undefined {
+    return this.read(this.fileOf(fingerprint))?.direct;
+  }
+
+  saveDirect(fingerprint: string, direct: DirectState): void {
+    const state = this.read(this.fileOf(fingerprint)) ?? { fingerprint, updatedAt: '' };
+    this.write({ ...state, direct, updatedAt: new Date().toISOString() });
   }
 
   finishedUploadId(fingerprint: string): string | undefined {

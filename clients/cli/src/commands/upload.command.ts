@@ -7,11 +7,13 @@ import { sha256OfFile } from '../file-digest';
 import { changelogSince, localCheckout } from '../git-history';
 import { formatBytes, ProgressReporter } from '../progress';
 import { ResumeStore } from '../resume-store';
-import { sendResumable } from '../resumable-upload';
+import { sendDirect } from '../direct-upload';
+import { sendResumable, type SentUpload } from '../resumable-upload';
 import { userDirs } from '../user-dirs';
 import type { ApiClient } from '../api-client';
 
 export interface TransferFlags {
+  via: 'auto' | 'tus' | 's3';
   parallel: string;
   chunkSize: string;
   json?: boolean;
@@ -49,6 +51,11 @@ export const TUS_RETRY_DELAYS_MS = [0, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 
 
 export function transferOptions(command: Command): Command {
   return command
+    .addOption(
+      new Option('--via <route>', 'auto: straight to S3 when the server hands out part URLs (S3_PUBLIC_ENDPOINT), else through the gateway (tus)')
+        .choices(['auto', 'tus', 's3'])
+        .default('auto'),
+    )
     .addOption(new Option('--parallel <n>', 'parts sent at once').default('4'))
     .addOption(new Option('--chunk-size <MiB>', 'largest request body, in MiB; a cut connection costs at most this much').default('32'))
     .option('--json', 'print the server\'s JSON answer on stdout (progress stays on stderr)');
@@ -97,41 +104,51 @@ export async function sendAndFinish<T>(
   if (!interactive) stderrLine(`hangar: uploading ${label} to ${api.baseUrl}`);
   const progress = new ProgressReporter({ out: process.stderr, label, total: size, interactive });
   progress.update(0);
-  let sent;
+  let sent: SentUpload | 'unavailable' = 'unavailable';
   try {
-    sent = await sendResumable({
+    const common = {
       file: absolute,
       size,
       sha256,
-      baseUrl: api.baseUrl,
-      headers: api.headers(),
-      metadata: { filename: label, ...metadata },
       store,
       parallel,
-      chunkSize,
       retryDelaysMs: TUS_RETRY_DELAYS_MS,
-      onProgress: (bytes) => progress.update(bytes),
-      onResume: (detail) => {
+      onResume: (detail: string) => {
         progress.rebase();
         stderrLine(`${interactive ? '\r\x1b[2K' : ''}hangar: ${detail}`);
       },
-      onRetry: (reason) => {
+      onRetry: (reason: string) => {
         if (!interactive) stderrLine(`hangar: ${reason}; retrying`);
       },
-    });
+    };
+    if (flags.via !== 'tus') {
+      sent = await sendDirect({ ...common, api, metadata: { filename: label, purpose: 'package', ...metadata }, onProgress: (bytes) => progress.update(bytes) });
+      if (sent === 'unavailable' && flags.via === 's3') throw new CliError(`${api.baseUrl} hands out no S3 part URLs (it has no S3_PUBLIC_ENDPOINT): use --via tus`, EXIT.failed);
+    }
+    if (sent === 'unavailable') {
+      sent = await sendResumable({
+        ...common,
+        baseUrl: api.baseUrl,
+        headers: api.headers(),
+        metadata: { filename: label, ...metadata },
+        chunkSize,
+        onProgress: (bytes) => progress.update(bytes),
+      });
+    }
   } catch (err) {
     progress.abandon();
     throw err;
   }
   progress.finish();
+  const uploaded = sent;
   try {
-    const answer = await finish(api, sent.uploadId, sha256);
-    store.forget(sent.fingerprint);
+    const answer = await finish(api, uploaded.uploadId, sha256);
+    store.forget(uploaded.fingerprint);
     return answer;
   } catch (err) {
     // A refusal will not change on a rerun of the same bytes; a lost answer may, so that state stays.
     if (err instanceof Error && 'status' in err && typeof err.status === 'number' && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429) {
-      store.forget(sent.fingerprint);
+      store.forget(uploaded.fingerprint);
     }
     throw err;
   }
