@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { ApiError, NetworkError, type ApiClient } from './api-client';
+import type { DirectUpload } from './api-types';
 import { ResumeStore, resumeFingerprint, type DirectState } from './resume-store';
 import type { SentUpload } from './resumable-upload';
 
@@ -17,13 +18,6 @@ export interface DirectUploadOptions {
   onProgress?: (sent: number) => void;
   onResume?: (detail: string) => void;
   onRetry?: (reason: string) => void;
-}
-
-interface DirectUpload {
-  upload_id: string;
-  part_size: number;
-  expires_at: string;
-  parts: DirectState['parts'];
 }
 
 /** A part URL this close to expiry is not worth starting on: ask for new ones. */

@@ -1,19 +1,12 @@
 import { Command } from 'commander';
 import { CliError, EXIT, action, printJson } from '../command-context';
+import type { DebugFile } from '../api-types';
 import { sendAndFinish, transferOptions, type TransferFlags } from './upload.command';
 
 interface DebugFileFlags extends TransferFlags {
   channelKey: string;
   releaseVersion?: string;
   buildVersion?: string;
-}
-
-interface DebugFile {
-  id: number;
-  device_type?: string;
-  release_version?: string;
-  build_version?: string;
-  file_size?: number;
 }
 
 function debugFilesUpload(): Command {

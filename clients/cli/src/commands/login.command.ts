@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { ApiClient, ApiError } from '../api-client';
+import type { User } from '../api-types';
 import { CliError, EXIT, action, cliVersion, globalFlags, stderrLine } from '../command-context';
 import { configPath, readConfig, resolveConnection, writeConfig } from '../config';
 
@@ -9,15 +10,10 @@ interface LoginFlags {
   status?: boolean;
 }
 
-interface Me {
-  username?: string;
-  email?: string;
-}
-
-async function whoAmI(url: string, token: string): Promise<Me> {
+async function whoAmI(url: string, token: string): Promise<User> {
   const api = new ApiClient({ baseUrl: url, token, userAgent: `hangar-cli/${cliVersion()}`, retryDelaysMs: [] });
   try {
-    return await api.get<Me>('/api/users/me');
+    return await api.get<User>('/api/users/me');
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) throw new CliError(`${url} does not accept this token: ${err.message}`);
     throw err;

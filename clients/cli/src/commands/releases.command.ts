@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import type { VersionList } from '../api-types';
 import { CliError, EXIT, action, apiClientFor, printJson } from '../command-context';
 
 interface ListFlags {
@@ -6,21 +7,6 @@ interface ListFlags {
   page: string;
   perPage: string;
   json?: boolean;
-}
-
-interface ReleaseRow {
-  id: number;
-  release_version?: string;
-  build_version?: string;
-  branch?: string;
-  git_commit?: string;
-  created_at?: string;
-}
-
-interface VersionList {
-  app_name?: string;
-  channel?: { name?: string };
-  releases?: ReleaseRow[];
 }
 
 /** Columns padded to their widest cell, as `gh` prints lists on a terminal. */

@@ -11,6 +11,7 @@ import { sendDirect } from '../direct-upload';
 import { sendResumable, type SentUpload } from '../resumable-upload';
 import { userDirs } from '../user-dirs';
 import type { ApiClient } from '../api-client';
+import type { Release, VersionList } from '../api-types';
 
 export interface TransferFlags {
   via: 'auto' | 'tus' | 's3';
@@ -33,17 +34,6 @@ interface UploadFlags extends TransferFlags {
   customFields?: string;
   releaseVersion?: string;
   buildVersion?: string;
-}
-
-export interface Release {
-  id: number;
-  app_name?: string;
-  release_version?: string;
-  build_version?: string;
-  install_url?: string;
-  release_url?: string;
-  sha256?: string;
-  channel?: { name?: string; slug?: string };
 }
 
 /** Retries between parts of a tus transfer: quick at first, then up to half a minute apart. */
@@ -156,7 +146,7 @@ export async function sendAndFinish<T>(
 
 async function lastBuildCommit(api: ApiClient, channelKey: string | undefined): Promise<string | undefined> {
   if (!channelKey) return undefined;
-  const list = await api.get<{ releases?: { git_commit?: string }[] }>('/api/apps/versions', { channel_key: channelKey, page: 1, per_page: 1 });
+  const list = await api.get<VersionList>('/api/apps/versions', { channel_key: channelKey, page: 1, per_page: 1 });
   return list.releases?.[0]?.git_commit || undefined;
 }
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { ApiError } from '../api-client';
 import { CliError, EXIT, action, apiClientFor, printJson } from '../command-context';
-import type { Release } from './upload.command';
+import type { Release } from '../api-types';
 
 interface VersionExistsFlags {
   channelKey: string;
