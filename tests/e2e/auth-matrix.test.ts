@@ -57,7 +57,7 @@ type Access =
   | { kind: 'createApp' }
   /** The least collaborator role on the app; global admins pass. */
   | { kind: 'app'; least: Role }
-  /** A resumable upload: only the user who created it (here the app owner); for anyone else it does not exist. */
+  /** Whoever made it (the app owner in the fixture): a resumable upload, a teardown; anyone else, admins too, is told it does not exist. */
   | { kind: 'uploader' };
 
 function whoMay(access: Access): string {
@@ -75,12 +75,12 @@ function whoMay(access: Access): string {
     case 'app':
       return `app ${access.least}+`;
     case 'uploader':
-      return "the upload's creator";
+      return 'its creator (anyone else: 404)';
   }
 }
 
 /** The parts of a fixture a route addresses; writing routes get fresh ones. */
-type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload';
+type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload' | 'teardown';
 
 interface Fixture {
   appId: number;
@@ -97,6 +97,8 @@ interface Fixture {
   webhookId: number;
   /** Resumable uploads of the app owner, one per tus operation (termination would end the others'). */
   uploadIds: Record<'head' | 'patch' | 'delete', string>;
+  /** A teardown made by the app owner. */
+  teardownId: string;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
 }
@@ -224,6 +226,9 @@ const ROUTES: Record<string, RouteCase> = {
     rawBody: 'x',
   },
   terminateUpload: { access: { kind: 'uploader' }, ok: 204, params: (f) => ({ id: f.uploadIds.delete }), headers: () => TUS },
+  // Teardown: a private scratch result, not app data (nothing the snapshot sees changes).
+  createTeardown: { access: { kind: 'anyUser' }, ok: 201, file: 'ipa' },
+  getTeardown: { access: { kind: 'uploader' }, ok: 200, params: (f) => ({ id: f.teardownId }) },
 
   // Debug files
   uploadDebugFile: { access: app('developer'), ok: 200, writes: ['app'], file: 'dsym', form: key },
@@ -346,7 +351,7 @@ describe('authorization matrix over HTTP', () => {
     expect((await api('DELETE', `/api/users/me/tokens/${revocable.body.id}`, { token: adminToken })).status).toBe(200);
     revokedToken = revocable.body.token;
 
-    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload']);
+    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload', 'teardown']);
   });
 
   afterAll(async () => {
@@ -361,6 +366,7 @@ describe('authorization matrix over HTTP', () => {
     const f: Fixture = {
       appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0,
       uploadIds: { head: '', patch: '', delete: '' },
+      teardownId: '',
     };
     const owner = people.owner.token;
     const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
@@ -369,6 +375,9 @@ describe('authorization matrix over HTTP', () => {
       return r;
     };
     await Promise.all([
+      want.has('teardown')
+        ? made(api('POST', '/api/teardown', { token: owner, files: { file: { data: files.ipa, fileName: 'iphone.ipa' } } }), 'teardown').then((r) => (f.teardownId = r.body.id))
+        : undefined,
       want.has('user') ? createUserWithToken(api, adminToken, 'target').then((u) => (f.user = u)) : undefined,
       (async () => {
         if (!want.has('app')) return;

@@ -1,1 +1,3 @@
 export { releaseFields, releaseUrls } from './release-fields';
+export { androidFields, parseMetadata, signingFields } from './signing-fields';
+export type { AndroidFields, CertificateFields, ProfileFields, SigningFields } from './signing-fields';

@@ -30,7 +30,7 @@ describe('the Release shape', () => {
       [
         'id', 'version', 'app_name', 'bundle_id', 'release_version', 'build_version', 'release_type', 'source', 'branch', 'git_commit', 'ci_url',
         'size', 'platform', 'device_type', 'min_os_version', 'icon_url', 'release_url', 'install_url', 'qrcode_url', 'changelog', 'text_changelog',
-        'custom_fields', 'created_at',
+        'custom_fields', 'created_at', 'signing', 'android',
       ].sort(),
     );
   });
@@ -57,5 +57,39 @@ describe('the Release shape', () => {
       install_url: '/api/releases/9/download',
       qrcode_url: '/api/releases/9/qrcode',
     });
+  });
+
+  it('when the metadata carries a profile and certificates, then signing is in snake_case with entitlements as an object and expiry judged now', () => {
+    const metadataJson = JSON.stringify({
+      signing: {
+        schemes: [],
+        certificates: [{ subject: 'CN=A', commonName: 'A', sha256: 'AB:CD', expiresAt: '2030-01-01T00:00:00.000Z' }],
+        certificatesTruncated: false,
+        profile: {
+          type: 'ad_hoc', name: 'P', team: { name: 'T', id: 'X1' }, platforms: ['iOS'], expiresAt: '2026-06-01T00:00:00.000Z',
+          devicesCount: 3, devices: ['a', 'b', 'c'], devicesTruncated: false, provisionsAllDevices: false,
+          entitlements: [{ key: 'com.apple.developer.team-identifier', value: '"X1"' }, { key: 'get-task-allow', value: 'false' }],
+          entitlementsTruncated: false,
+        },
+      },
+    });
+    const before = releaseFields(release({ platform: 'iOS', metadataJson }), '', 'x', new Date('2026-01-01T00:00:00Z'));
+    expect(before.signing?.profile).toMatchObject({ type: 'ad_hoc', devices_count: 3, expired: false, team: { name: 'T', id: 'X1' } });
+    expect(before.signing?.profile?.entitlements).toEqual({ 'com.apple.developer.team-identifier': 'X1', 'get-task-allow': false });
+    expect(before.signing?.certificates).toEqual([{ subject: 'CN=A', common_name: 'A', sha256: 'AB:CD', not_before: null, expires_at: '2030-01-01T00:00:00.000Z', expired: false }]);
+    expect(before.android).toBeNull();
+    const after = releaseFields(release({ platform: 'iOS', metadataJson }), '', 'x', new Date('2027-01-01T00:00:00Z'));
+    expect(after.signing?.profile?.expired).toBe(true);
+    expect(after.signing?.certificates[0]?.expired).toBe(false);
+  });
+
+  it('when the build is Android, then android carries SDK levels, permissions and native ABIs; metadata without them gives nulls, bad JSON too', () => {
+    const metadataJson = JSON.stringify({ minSdkVersion: 14, targetSdkVersion: 29, permissions: ['android.permission.INTERNET'], architectures: ['arm64-v8a'] });
+    expect(releaseFields(release({ platform: 'Android', metadataJson }), '', 'x').android).toEqual({
+      min_sdk_version: 14, target_sdk_version: 29, permissions: ['android.permission.INTERNET'], native_abis: ['arm64-v8a'],
+    });
+    const broken = releaseFields(release({ platform: 'Android', metadataJson: '{not json' }), '', 'x');
+    expect(broken.signing).toBeNull();
+    expect(broken.android).toEqual({ min_sdk_version: null, target_sdk_version: null, permissions: [], native_abis: [] });
   });
 });

@@ -1,4 +1,5 @@
 import type { releases } from '@hangar/proto';
+import { androidFields, parseMetadata, signingFields } from './signing-fields';
 
 /**
  * The seed's Release shape, in one place for the two things that speak it: the
@@ -25,7 +26,8 @@ export function releaseUrls(baseUrl: string, release: Pick<releases.Release, 'id
  * Every field of a Release, `created_at` already formatted by the caller (the
  * API answers in the token user's time zone, webhooks in UTC).
  */
-export function releaseFields(release: releases.Release, baseUrl: string, createdAt: string) {
+export function releaseFields(release: releases.Release, baseUrl: string, createdAt: string, now = new Date()) {
+  const metadata = parseMetadata(release.metadataJson);
   return {
     id: release.id,
     version: release.version,
@@ -53,5 +55,8 @@ export function releaseFields(release: releases.Release, baseUrl: string, create
     text_changelog: release.changelog.map((e) => `- ${e.message}`).join('\n'),
     custom_fields: release.customFields.map((f) => ({ name: f.name, value: f.value, ...(f.icon ? { icon: f.icon } : {}) })),
     created_at: createdAt,
+    // Added fields (issue 20): who signed the build and, for Android, what it asks of the device.
+    signing: signingFields(metadata, now),
+    android: androidFields(metadata, release.platform),
   };
 }

@@ -17,6 +17,7 @@ import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { schemesRoutes } from './routes/schemes.routes';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
 import { symbolsRoutes } from './routes/symbols.routes';
+import { teardownRoutes } from './routes/teardown.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
@@ -55,13 +56,14 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(debugFileUploadRoutes(clients, { ...releases, publicBaseUrl }));
   // Resumable uploads read their own bodies (tus), so they come before the body parsers too.
   if (releases.uploads) app.use(tusRoutes(clients, releases.uploads, { publicBaseUrl }));
-  app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload']) }));
+  app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload', '/teardown']) }));
 
   // Before the apps routes: its static paths (upload, versions, latest,
   // version_exist) must not be taken for an app id. It checks tokens per route.
   app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
   app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
   if (releases.uploads) app.use(directUploadRoutes(clients, releases.uploads, { urlTtlSeconds: Math.ceil(releases.uploadUrlTtlMs / 1000) }));
+  app.use(teardownRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.

@@ -66,6 +66,46 @@ describe('receiveUpload', () => {
     expect(outcome).not.toMatch(/stored|still pending/);
     expect(await storage.exists(put.key)).toBe(false);
   });
+
+  describe('with a check of the first bytes (teardown)', () => {
+    const zipHead = (size: number) => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(size - 4, 0x5a)]);
+    const check = { bytes: 1536, check: (head: Buffer) => { if (head.toString('latin1', 0, 2) !== 'PK') throw new Error('not a zip'); } };
+
+    async function storedBytes(key: string): Promise<Buffer> {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await storage.getStream(key)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    }
+
+    it.each([
+      ['smaller than the bytes looked at', 300],
+      ['of many body chunks', 3 * 1024 * 1024 + 17],
+    ])('when the file is %s and passes, then it is stored whole, the looked-at bytes included', async (_label, size) => {
+      const req = multipartRequest();
+      const data = zipHead(size);
+      const received = receiveUpload(req, { storage, maxBytes: 64 * 1024 * 1024, keyPrefix: 'teardowns', checkHead: check });
+      req.write(Buffer.from(fileHead));
+      // Written in small pieces, so the head arrives over several reads.
+      for (let at = 0; at < data.length; at += 700) req.write(data.subarray(at, at + 700));
+      req.end(Buffer.from(`\r\n--${BOUNDARY}--\r\n`));
+
+      const { file } = await received;
+      expect(file!.size).toBe(size);
+      expect((await storedBytes(file!.objectKey)).equals(data)).toBe(true);
+    });
+
+    it('when the first bytes fail the check, then the upload is refused before anything is stored', async () => {
+      const req = multipartRequest();
+      const before = storage.puts.length;
+      const received = receiveUpload(req, { storage, maxBytes: 64 * 1024 * 1024, keyPrefix: 'teardowns', checkHead: check });
+      req.write(Buffer.from(fileHead));
+      req.write(Buffer.alloc(256 * 1024, 'x'));
+
+      await expect(received).rejects.toThrow('not a zip');
+      expect(storage.puts.length).toBe(before);
+      req.destroy();
+    });
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {

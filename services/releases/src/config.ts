@@ -33,6 +33,10 @@ const fields = z.object({
   CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** How long an upload waits for a worker's answer. */
   PARSE_TIMEOUT_MS: milliseconds(120_000),
+  /** Days a teardown (POST /api/teardown) and its file are kept; fractions allowed (tests use seconds' worth). */
+  TEARDOWN_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+  /** Time between sweeps of expired teardowns; 0 turns the sweep off. */
+  TEARDOWN_SWEEP_INTERVAL_MS: milliseconds(3600 * 1000),
 });
 
 const schema = fields.superRefine((config, ctx) => {

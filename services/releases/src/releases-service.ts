@@ -11,6 +11,10 @@ import { apps, releases } from '@hangar/proto';
 import { openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
 import { releaseModel } from './data/release.model';
+import { teardownModel } from './data/teardown.model';
+import { TeardownsRepository } from './data/teardowns.repository';
+import type { TeardownDeps } from './domain/teardown';
+import { startTeardownExpiry, startTeardownOrphanJanitor } from './jobs/teardown-expiry.job';
 import { ReleasesRepository } from './data/releases.repository';
 import type { ReleasesDeps } from './domain/deps';
 import { releaseFilesConsumer } from './events/release-files.consumer';
@@ -34,6 +38,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   if (!config.MONGO_URL) throw new Error('MONGO_URL is required to run the releases service');
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const releaseDocs = releaseModel(connection);
+  const teardowns = new TeardownsRepository(teardownModel(connection));
   await syncIndexes(connection);
 
   const storage = await openStorage(config, metrics);
@@ -90,8 +95,20 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     metrics,
   });
 
+  const teardownDeps: TeardownDeps = { teardowns, storage, parse: deps.parse, retentionDays: config.TEARDOWN_RETENTION_DAYS };
+  const teardownExpiry = startTeardownExpiry({ teardowns, storage, intervalMs: config.TEARDOWN_SWEEP_INTERVAL_MS, connection, logger });
+  const teardownOrphans = startTeardownOrphanJanitor({
+    teardowns,
+    storage,
+    graceMs: config.STORAGE_JANITOR_GRACE_MS,
+    intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
+    connection,
+    logger,
+    metrics,
+  });
+
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
-  server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps));
+  server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps, teardownDeps));
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {
@@ -102,6 +119,8 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
       await janitor.stop();
+      await teardownExpiry.stop();
+      await teardownOrphans.stop();
       await worker?.stop();
       await events.stop();
       await connection.close();

@@ -6,12 +6,14 @@ import { isPng } from './cgbi';
 import { isCpuBudgetExceeded, runWithCpuBudget } from './cpu-budget';
 import { PackageParseError } from './package.errors';
 import type { ParsedPackage } from './package.types';
+import type { SourceReader } from './byte-source';
+import { readApkSigning } from './signing/apk-signing';
 import type { ZipArchive } from './zip-reader';
 import { APK_MANIFEST } from './zip-layout';
 
 type Json = Record<string, unknown>;
 
-export async function parseApk(zip: ZipArchive): Promise<ParsedPackage> {
+export async function parseApk(zip: ZipArchive, file: SourceReader): Promise<ParsedPackage> {
   const manifest = decodeManifest(await zip.read(APK_MANIFEST));
   const resources = zip.has('resources.arsc') ? decodeResources(await zip.read('resources.arsc')) : undefined;
   // Attribute values like "resourceId:0x7f0e0028" become the list of that resource's values.
@@ -54,6 +56,7 @@ export async function parseApk(zip: ZipArchive): Promise<ParsedPackage> {
       permissions: asObjects(info['usesPermissions']).map((p) => asString(p['name'])).filter(isString),
       features: asObjects(info['usesFeatures']).map((f) => asString(f['name'])).filter(isString),
       architectures: nativeAbis(names),
+      signing: await readApkSigning(zip, file),
     },
   };
 }

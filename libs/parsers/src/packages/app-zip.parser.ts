@@ -3,6 +3,7 @@ import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { PackageParseError } from './package.errors';
 import type { ParsedPackage } from './package.types';
 import { macAppInfo } from './mac-app-info';
+import { readEmbeddedProfile } from './mobileprovision';
 import { readPlist } from './plist-reader';
 import type { ZipArchive } from './zip-reader';
 import { findMacAppDir } from './zip-layout';
@@ -22,11 +23,14 @@ export async function parseAppZip(zip: ZipArchive): Promise<ParsedPackage> {
     ? machoArchitectures(await zip.readHead(executablePath, MACHO_HEAD_BYTES))
     : [];
 
+  // Mac App Store and development builds embed their profile here; Developer ID builds often have none.
+  const profile = await readEmbeddedProfile(zip, `${contents}embedded.provisionprofile`);
+
   return {
     format: 'app-zip',
     ...fields,
     icon: await readIcon(zip, contents, iconFile),
-    details: { architectures, ...details },
+    details: { architectures, ...details, ...(profile ? { provisioning: profile.summary, signing: profile.signing } : {}) },
   };
 }
 

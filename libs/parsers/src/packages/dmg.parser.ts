@@ -5,6 +5,7 @@ import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { PackageParseError, UnknownPackageError } from './package.errors';
 import type { ParsedPackage, ParseOptions } from './package.types';
 import { macAppInfo } from './mac-app-info';
+import { MAX_PROFILE_BYTES, readMobileProvision, type ProvisioningProfile } from './mobileprovision';
 import { readPlist } from './plist-reader';
 import { SECTOR, UdifImage } from './udif-reader';
 
@@ -30,6 +31,7 @@ export async function parseDmg(source: SourceReader, options: Required<ParseOpti
     const info = readPlist(await volume.readFile(app.infoPlist, options.maxEntrySize), 'dmg Info.plist');
 
     const { fields, details, executable, iconFile } = macAppInfo(info, `dmg: ${app.path}/Contents/Info.plist`);
+    const profile = await readProfile(volume, app.contents);
     return {
       format: 'dmg',
       ...fields,
@@ -38,9 +40,23 @@ export async function parseDmg(source: SourceReader, options: Required<ParseOpti
         appPath: app.path,
         architectures: executable ? await readArchitectures(volume, app.contents, executable) : [],
         ...details,
+        ...(profile ? { provisioning: profile.summary, signing: profile.signing } : {}),
       },
     };
   });
+}
+
+/** Contents/embedded.provisionprofile, as in a zipped .app (app-zip.parser.ts). */
+async function readProfile(volume: HfsPlusVolume, contents: CatalogEntry): Promise<ProvisioningProfile | undefined> {
+  const entry = await volume.child(contents.id, 'embedded.provisionprofile');
+  if (entry?.kind !== 'file' || entry.symlink) return undefined;
+  try {
+    return readMobileProvision(await volume.readFile(entry, MAX_PROFILE_BYTES));
+  } catch (error) {
+    // An unreadable or oversized profile should not hide the app's name and version.
+    if (error instanceof PackageParseError || error instanceof UnknownPackageError) return undefined;
+    throw error;
+  }
 }
 
 /**

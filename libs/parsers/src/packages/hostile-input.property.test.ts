@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import fc from 'fast-check';
 import { build as buildPlist } from 'plist';
 import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip } from '@hangar/testing';
 import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-image';
-import { detectPackageFormat, PackageParseError, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
+import { couldBePackage, detectPackageFormat, PackageParseError, PACKAGE_HEAD_BYTES, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
 
 // Hostile input, property-based (issue 9): whatever bytes arrive, every package parser either
 // answers with a well-formed ParsedPackage or rejects with PackageParseError / UnknownPackageError
@@ -176,6 +177,10 @@ beforeAll(async () => {
     ],
   });
   members.set('apk resources.arsc', { ...members.get('apk AndroidManifest.xml')!, target: 'resources.arsc' });
+  members.set('apk v1 signature (CMS)', {
+    target: 'META-INF/CERT.RSA',
+    layout: [...members.get('apk AndroidManifest.xml')!.layout, { name: 'META-INF/CERT.RSA', data: unzipMember(apk, 'META-INF/CERT.RSA') }],
+  });
   const aab = join(workDir, 'demo.aab');
   members.set('aab proto manifest', {
     target: 'base/manifest/AndroidManifest.xml',
@@ -199,7 +204,14 @@ function assertWellFormed(parsed: ParsedPackage): void {
   if (parsed.icon !== undefined) expect(Buffer.isBuffer(parsed.icon)).toBe(true);
   const json = JSON.stringify(parsed.details);
   expect(JSON.parse(json)).toEqual(parsed.details);
-  expect(json).not.toMatch(/"(\$[^"]*|[^"]*\.[^"]*)":/);
+  // Keys walked, not matched in the JSON text: a string value may hold escaped JSON with dots.
+  expect(unstorableKeys(parsed.details)).toEqual([]);
+}
+
+function unstorableKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(unstorableKeys);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => [...(key.includes('.') || key.startsWith('$') ? [key] : []), ...unstorableKeys(item)]);
 }
 
 /** parsePackage and detectPackageFormat over `bytes`: only the two parse errors, no hang, source closed. */
@@ -235,6 +247,19 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 // Replays are printed with their seed on failure; the run count keeps the file under ~40 s on 2 cores.
 const runs = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, interruptAfterTimeLimit: 25_000, markInterruptAsFailure: false });
 
+// Info.plist values of every plist type where strings are expected, huge strings, deep nesting.
+const plistScalar = fc.oneof(
+  fc.string({ maxLength: 64 }),
+  fc.string({ unit: 'grapheme', maxLength: 32 }),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }),
+  fc.uint8Array({ maxLength: 32 }).map((a) => Buffer.from(a)),
+);
+const { plistValue } = fc.letrec((tie) => ({
+  plistValue: fc.oneof({ depthSize: 'small', withCrossShrink: true }, plistScalar, fc.array(tie('plistValue'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 12 }), tie('plistValue'), { maxKeys: 4, noNullPrototype: true })),
+}));
 describe('package parsers on hostile bytes (property-based)', () => {
   it('when the bytes are arbitrary (optionally behind a real magic number), then only the two parse errors come back', async () => {
     const magics = ['', 'PK\x03\x04', 'PK\x05\x06', '!<arch>\ndebian-binary   ', '\xed\xab\xee\xdb', '\x7fELF\x02\x01\x01\x00AI\x02', 'MZ', '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1', 'bplist00'];
@@ -278,19 +303,6 @@ describe('package parsers on hostile bytes (property-based)', () => {
     );
   });
 
-  // Info.plist values of every plist type where strings are expected, huge strings, deep nesting.
-  const plistScalar = fc.oneof(
-    fc.string({ maxLength: 64 }),
-    fc.string({ unit: 'grapheme', maxLength: 32 }),
-    fc.integer(),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.boolean(),
-    fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }),
-    fc.uint8Array({ maxLength: 32 }).map((a) => Buffer.from(a)),
-  );
-  const { plistValue } = fc.letrec((tie) => ({
-    plistValue: fc.oneof({ depthSize: 'small', withCrossShrink: true }, plistScalar, fc.array(tie('plistValue'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 12 }), tie('plistValue'), { maxKeys: 4, noNullPrototype: true })),
-  }));
   const INFO_KEYS = ['CFBundleIdentifier', 'CFBundleVersion', 'CFBundleShortVersionString', 'CFBundleName', 'CFBundleDisplayName', 'CFBundleExecutable', 'MinimumOSVersion', 'UIDeviceFamily', 'CFBundleIcons', 'CFBundleIconFiles', 'CFBundleIconFile', 'LSMinimumSystemVersion', 'NSHumanReadableCopyright'];
 
   it('when Info.plist values have absurd types and shapes, then an ipa or macOS app parses to strings or is refused with PackageParseError', async () => {
@@ -314,6 +326,120 @@ describe('package parsers on hostile bytes (property-based)', () => {
     const huge = `<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.huge</string><key>CFBundleVersion</key><string>${'9'.repeat(8 * 1024 * 1024)}</string></dict></plist>`;
     const deep = `<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.deep</string><key>X</key>${'<dict><key>a</key>'.repeat(20_000)}<string/>${'</dict>'.repeat(20_000)}</dict></plist>`;
     for (const plist of [huge, deep]) await checkPackageBytes(storedZip([{ name: 'Payload/Demo.app/Info.plist', data: plist }]));
+  });
+});
+
+/** The zip with `block` inserted just before its central directory, as an APK Signing Block sits. */
+function withBlockBeforeCentralDirectory(zip: Buffer, block: Buffer): Buffer {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const cd = zip.readUInt32LE(eocd + 16);
+  const out = Buffer.concat([zip.subarray(0, cd), block, zip.subarray(cd)]);
+  out.writeUInt32LE(cd + block.length, eocd + block.length + 16);
+  return out;
+}
+
+/** A real CMS SignedData over `plist`, signed by a fresh self-signed certificate (openssl). */
+function signedProfile(plist: string, days = 1): { profile: Buffer; certificate: Buffer } {
+  const dir = join(workDir, `cms-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir, { recursive: true });
+  sh('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=Hostile Signer/O=Hangar Tests', '-days', String(days), '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+  const certificate = sh('openssl', ['x509', '-in', join(dir, 'cert.pem'), '-outform', 'DER']);
+  const signed = execFileSync('openssl', ['cms', '-sign', '-binary', '-nodetach', '-outform', 'DER', '-signer', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem')], { input: plist, maxBuffer: 64 * 1024 * 1024 });
+  return { profile: signed, certificate };
+}
+
+describe('the leading-bytes check of teardown uploads (couldBePackage)', () => {
+  it('when the head of a real package of any format is shown, then it could be a package; text, zeros and random media cannot', () => {
+    for (const [name, bytes] of seeds) expect({ name, ok: couldBePackage(bytes.subarray(0, PACKAGE_HEAD_BYTES)) }).toEqual({ name, ok: true });
+    expect(couldBePackage(Buffer.alloc(PACKAGE_HEAD_BYTES))).toBe(false);
+    expect(couldBePackage(Buffer.from('not a package at all '.repeat(100)))).toBe(false);
+    expect(couldBePackage(Buffer.concat([Buffer.from('\x00\x00\x00\x18ftypmp42', 'latin1'), Buffer.alloc(2000, 1)]))).toBe(false);
+  });
+});
+
+describe('signing details on hostile input', () => {
+  const ipaWithProfile = (profile: Buffer) =>
+    storedZip([
+      { name: 'Payload/Demo.app/Info.plist', data: buildPlist({ CFBundleIdentifier: 'com.example.signed', CFBundleVersion: '1' }) },
+      { name: 'Payload/Demo.app/embedded.mobileprovision', data: profile },
+    ]);
+
+  it('when a signed profile lists 100,000 devices and absurd dates, then the answer is bounded: the count, the first 200 UDIDs, no dates', async () => {
+    const devices = Array.from({ length: 100_000 }, (_, i) => `<string>${i.toString(16).padStart(40, '0')}</string>`).join('');
+    const plist = `<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>Name</key><string>Huge</string>` +
+      `<key>CreationDate</key><date>0001-01-01T00:00:00Z</date><key>ExpirationDate</key><date>99999-12-31T00:00:00Z</date>` +
+      `<key>ProvisionedDevices</key><array>${devices}</array><key>Entitlements</key><dict><key>get-task-allow</key><false/></dict></dict></plist>`;
+    const { profile } = signedProfile(plist);
+    const started = Date.now();
+    const parsed = await parsePackage(new BufferByteSource(ipaWithProfile(profile)));
+    expect(Date.now() - started).toBeLessThan(8_000);
+    assertWellFormed(parsed);
+    const signing = parsed.details['signing'] as { profile: Record<string, unknown> };
+    expect(signing.profile).toMatchObject({ type: 'ad_hoc', devicesCount: 100_000, devicesTruncated: true });
+    expect(signing.profile['devices']).toHaveLength(200);
+    expect(signing.profile['createdAt']).toBeUndefined();
+    expect(signing.profile['expiresAt']).toBeUndefined();
+    expect(JSON.stringify(parsed.details).length).toBeLessThan(64 * 1024);
+  });
+
+  // Profile plists of every shape: devices of any type and number, dates anywhere, certificates
+  // that are not certificates, entitlements of any value. Signed for real, so the CMS is genuine.
+  const profileDict = fc.record({
+    ProvisionedDevices: fc.oneof(fc.array(fc.string({ maxLength: 50 }), { maxLength: 400 }), fc.array(plistValue, { maxLength: 5 }), plistValue),
+    CreationDate: fc.oneof(fc.date({ noInvalidDate: true }), plistValue),
+    ExpirationDate: fc.oneof(fc.date({ noInvalidDate: true }), plistValue),
+    TeamIdentifier: plistValue,
+    DeveloperCertificates: fc.oneof(fc.array(fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), { maxLength: 30 }), plistValue),
+    Entitlements: fc.oneof(fc.dictionary(fc.string({ maxLength: 40 }), plistValue, { maxKeys: 300, noNullPrototype: true }), plistValue),
+    ProvisionsAllDevices: plistValue,
+    Platform: plistValue,
+  }, { requiredKeys: [], noNullPrototype: true });
+
+  it('when a profile has any shape of devices, dates, certificates and entitlements, then the package parses with bounded, JSON-safe signing details', async () => {
+    const { certificate } = signedProfile('<plist/>');
+    await fc.assert(
+      fc.asyncProperty(profileDict, fc.boolean(), async (dict, realCertificate) => {
+        const withCertificate = realCertificate ? { ...dict, DeveloperCertificates: [certificate] } : dict;
+        const xml = buildPlist(withCertificate as Parameters<typeof buildPlist>[0]);
+        // The CMS envelope is Apple's; the parser only needs the plist inside, so wrap it in noise.
+        const profile = Buffer.concat([Buffer.from([0x30, 0x80, 0x06, 0x09]), Buffer.from(xml), Buffer.from([0, 0])]);
+        const bytes = ipaWithProfile(profile);
+        await checkPackageBytes(bytes);
+        const parsed = await parsePackage(new BufferByteSource(bytes));
+        const signing = parsed.details['signing'] as { certificates: unknown[]; profile?: { devices: unknown[]; entitlements: unknown[] } } | undefined;
+        if (signing?.profile) {
+          expect(signing.profile.devices.length).toBeLessThanOrEqual(200);
+          expect(signing.profile.entitlements.length).toBeLessThanOrEqual(100);
+        }
+        if (signing) expect(signing.certificates.length).toBeLessThanOrEqual(20);
+      }),
+      runs(60),
+    );
+  });
+
+  it('when an apk carries an APK Signing Block of any bytes, then the apk parses or is refused with a parse error, and its scheme list stays sane', async () => {
+    const apk = storedZip(members.get('apk AndroidManifest.xml')!.layout);
+    const magic = Buffer.from('APK Sig Block 42', 'latin1');
+    const pair = fc.record({ id: fc.constantFrom(0x7109871a, 0xf05368c0, 0x1b93ad61, 0x42726577, 0), value: fc.uint8Array({ maxLength: 512 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(pair, { maxLength: 4 }), fc.integer({ min: -64, max: 64 }), async (pairs, sizeSkew) => {
+        const body = Buffer.concat(pairs.map(({ id, value }) => {
+          const head = Buffer.alloc(12);
+          head.writeBigUInt64LE(BigInt(value.length + 4));
+          head.writeUInt32LE(id >>> 0, 8);
+          return Buffer.concat([head, Buffer.from(value)]);
+        }));
+        const size = BigInt(Math.max(0, body.length + 24 + sizeSkew));
+        const sizeField = Buffer.alloc(8);
+        sizeField.writeBigUInt64LE(size);
+        const bytes = withBlockBeforeCentralDirectory(apk, Buffer.concat([sizeField, body, sizeField, magic]));
+        await checkPackageBytes(bytes);
+        const parsed = await parsePackage(new BufferByteSource(bytes)).catch(() => undefined);
+        const schemes = (parsed?.details['signing'] as { schemes: string[] } | undefined)?.schemes ?? [];
+        expect(schemes.every((s) => ['v1', 'v2', 'v3', 'v3.1'].includes(s))).toBe(true);
+      }),
+      runs(200),
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { normalizePng } from './cgbi';
 import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
-import { readMobileProvision } from './mobileprovision';
+import { readEmbeddedProfile } from './mobileprovision';
 import type { ParsedPackage } from './package.types';
 import { PackageParseError } from './package.errors';
 import { plistArray, plistDict, plistString, readPlist, type PlistDict } from './plist-reader';
@@ -19,9 +19,7 @@ export async function parseIpa(zip: ZipArchive): Promise<ParsedPackage> {
   const bundleId = plistString(info, 'CFBundleIdentifier');
   if (!bundleId) throw new PackageParseError('ipa: Info.plist has no CFBundleIdentifier');
 
-  const profile = zip.has(`${appDir}embedded.mobileprovision`)
-    ? readMobileProvision(await zip.read(`${appDir}embedded.mobileprovision`))
-    : undefined;
+  const profile = await readEmbeddedProfile(zip, `${appDir}embedded.mobileprovision`);
 
   const executable = plistString(info, 'CFBundleExecutable');
   const architectures = executable && zip.has(appDir + executable)
@@ -42,6 +40,7 @@ export async function parseIpa(zip: ZipArchive): Promise<ParsedPackage> {
     details: {
       architectures,
       provisioning: profile?.summary,
+      signing: profile?.signing,
       extensions: await readExtensions(zip, appDir, names),
       frameworks: frameworkNames(appDir, names),
     },

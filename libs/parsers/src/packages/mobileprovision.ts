@@ -1,5 +1,9 @@
 import { parse as parseXml } from 'plist';
 import { isDict, plistArray, plistDict, plistString, type PlistDict } from './plist-reader';
+import { boundedIsoDate } from './signing/bounded-date';
+import { profileSigning } from './signing/profile-summary';
+import type { PackageSigning } from './signing/signing.types';
+import type { ZipArchive } from './zip-reader';
 
 export type IosReleaseType = 'AdHoc' | 'Enterprise' | 'Development' | 'AppStore';
 
@@ -7,6 +11,19 @@ export interface ProvisioningProfile {
   releaseType: IosReleaseType;
   /** JSON-safe summary for ParsedPackage.details. */
   summary: Record<string, unknown>;
+  /** The profile in full (type as Xcode names it, devices, entitlements) and its certificates. */
+  signing: PackageSigning;
+}
+
+// Real profiles are tens of KiB (a 100-device one about 20 KiB). A hostile one listing 100,000
+// devices is about 6 MiB and still parses; past this its XML is not worth decoding at all.
+export const MAX_PROFILE_BYTES = 16 * 1024 * 1024;
+
+/** Reads the profile at `path` in the archive if there is one of a sane size. */
+export async function readEmbeddedProfile(zip: ZipArchive, path: string): Promise<ProvisioningProfile | undefined> {
+  const entry = zip.entries.find((item) => item.name === path);
+  if (!entry || entry.uncompressedSize > MAX_PROFILE_BYTES) return undefined;
+  return readMobileProvision(await zip.read(path));
 }
 
 /**
@@ -41,6 +58,7 @@ export function readMobileProvision(buffer: Buffer): ProvisioningProfile | undef
       createdAt: isoDate(profile['CreationDate']),
       expiresAt: isoDate(profile['ExpirationDate']),
     },
+    signing: profileSigning(profile),
   };
 }
 
@@ -59,5 +77,5 @@ function firstString(values: unknown[]): string | undefined {
 }
 
 function isoDate(value: unknown): string | undefined {
-  return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : undefined;
+  return boundedIsoDate(value);
 }

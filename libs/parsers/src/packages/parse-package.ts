@@ -16,7 +16,8 @@ import { toJsonSafe } from './json-safe';
 import { detectZipPackage, type ZipPackageFormat } from './zip-layout';
 import { withZip, type ZipArchive } from './zip-reader';
 
-type ZipParser = (zip: ZipArchive) => Promise<ParsedPackage>;
+// The source too, for what lies outside the zip's entries (an apk's signing block).
+type ZipParser = (zip: ZipArchive, source: SourceReader) => Promise<ParsedPackage>;
 type FileParser = (source: SourceReader, options: Required<ParseOptions>) => Promise<ParsedPackage>;
 
 const ZIP_PARSERS: Record<ZipPackageFormat, ZipParser> = {
@@ -52,7 +53,7 @@ export async function parsePackage(source: string | ByteSource, opts: ParseOptio
         return await withZip(reader.source, options.maxEntrySize, async (zip) => {
           const format = detectZipPackage(zip.names());
           if (!format) throw new UnknownPackageError('the zip archive is not an app package (no ipa, apk, aab or .app layout)');
-          return ZIP_PARSERS[format](zip);
+          return ZIP_PARSERS[format](zip, reader.as(format));
         });
       }
       return await FILE_PARSERS[container](reader, options);

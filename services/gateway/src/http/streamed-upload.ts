@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { DomainError, InvalidArgument, MalformedRequest } from '@hangar/errors';
@@ -35,6 +35,11 @@ export interface UploadOptions {
    * untouched, since wrapping it changed how refused uploads are cleaned up.
    */
   onBytes?: (bytes: number) => void;
+  /**
+   * Judges the file's first `headBytes` bytes before anything is stored (throw to refuse):
+   * a teardown refuses what cannot be a package before streaming gigabytes of it.
+   */
+  checkHead?: { bytes: number; check: (head: Buffer) => void };
 }
 
 const FIELD_LIMITS = { fields: 100, fieldSize: 1024 * 1024, parts: 110, files: 1 };
@@ -54,7 +59,7 @@ export function sanitizeFileName(name: string | undefined): string {
  * caller decides what to answer.
  */
 export function receiveUpload(req: Request, options: UploadOptions): Promise<StreamedUpload> {
-  const { storage, maxBytes, keyPrefix, fileField = 'file', beforeFile, onBytes } = options;
+  const { storage, maxBytes, keyPrefix, fileField = 'file', beforeFile, onBytes, checkHead } = options;
   return new Promise<StreamedUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -107,7 +112,19 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
             throw err;
           }
         }
-        const stored = await storage.putStream(objectKey, stream, { maxBytes, contentType: 'application/octet-stream' });
+        let body: Readable = stream;
+        if (checkHead) {
+          const peeked = await peekHead(stream, checkHead.bytes);
+          body = peeked.stream;
+          fileStream = body;
+          try {
+            checkHead.check(peeked.head);
+          } catch (err) {
+            body.resume();
+            throw err;
+          }
+        }
+        const stored = await storage.putStream(objectKey, body, { maxBytes, contentType: 'application/octet-stream' });
         return { objectKey, size: stored.size, fileName };
       })();
       upload.catch(fail);
@@ -135,6 +152,37 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
     if (onBytes) req.on('data', (chunk: Buffer) => onBytes(chunk.length));
     req.pipe(parser);
   });
+}
+
+/**
+ * The first `length` bytes of a stream (fewer if it ends first), read without consuming them:
+ * they are put back, so the stream goes on to storage whole and untouched. A stream that has
+ * already ended cannot take them back; a short one is then replaced by one holding its bytes.
+ */
+async function peekHead(stream: Readable, length: number): Promise<{ head: Buffer; stream: Readable }> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < length && !stream.readableEnded && !stream.destroyed) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk) {
+      chunks.push(chunk);
+      total += chunk.length;
+      continue;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error) => {
+        stream.off('readable', onReady).off('end', onReady).off('close', onReady).off('error', settle);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = () => settle();
+      stream.once('readable', onReady).once('end', onReady).once('close', onReady).once('error', settle);
+    });
+  }
+  const bytes = Buffer.concat(chunks, total);
+  if (stream.readableEnded) return { head: bytes.subarray(0, length), stream: Readable.from(bytes.length ? [bytes] : []) };
+  if (bytes.length) stream.unshift(bytes);
+  return { head: bytes.subarray(0, length), stream };
 }
 
 const LINGER_MAX_BYTES = 64 * 1024 * 1024;

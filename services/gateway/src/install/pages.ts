@@ -1,6 +1,7 @@
 import type { releases } from '@hangar/proto';
 import { formatTimestamp } from '../http/timestamps';
 import { escapeHtml, humanSize, iconClasses, layout } from './html';
+import { signingSection, signingWarnings } from './signing-section';
 
 export interface ReleaseLinks {
   icon: string;
@@ -51,6 +52,7 @@ export function releasePage(release: releases.Release, links: ReleaseLinks): str
     <p class="muted"><a href="${escapeHtml(links.channelPage)}">${escapeHtml(ctx.app!.name)} · ${escapeHtml(ctx.scheme!.name)} · ${escapeHtml(ctx.channel!.name)}</a></p>
   </div>
 </header>
+${signingWarnings(release)}
 <section class="actions" aria-label="Install">
   ${button}
   <figure class="qrcode"><img src="${escapeHtml(links.qrcode)}" alt="QR code linking to this page" width="192" height="192"><figcaption>Scan to open on a phone</figcaption></figure>
@@ -58,6 +60,7 @@ export function releasePage(release: releases.Release, links: ReleaseLinks): str
 <section aria-labelledby="about"><h2 id="about">About this build</h2>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
 </section>
+${signingSection(release)}
 ${changelog}
 ${custom}`,
   );

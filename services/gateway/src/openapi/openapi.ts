@@ -231,6 +231,55 @@ const schemas: Record<string, JsonSchema> = {
   }),
   ChangelogEntry: object({ message: str(), author: str(), email: str(), date: str() }, ['author', 'email', 'date']),
   CustomField: object({ name: str(), value: str(), icon: str('A fontawesome class, e.g. `fa-solid fa-star`.') }, ['icon']),
+  Certificate: object(
+    {
+      subject: str('RDNs as Node prints them, comma-separated.'),
+      common_name: nullableStr(),
+      sha256: str('SHA-256 of the DER certificate, `AB:CD:…` (as keytool and openssl print it).'),
+      not_before: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+      expired: bool('Past `expires_at` when this answer was made.'),
+    },
+    [],
+    'A signing certificate.',
+  ),
+  ProvisioningProfile: object(
+    {
+      type: { type: 'string', enum: ['development', 'ad_hoc', 'enterprise', 'app_store'], description: "As Xcode names it (the release's `release_type` keeps Zealot's precedence)." },
+      name: nullableStr(),
+      uuid: nullableStr(),
+      app_id_name: nullableStr(),
+      team: object({ name: nullableStr(), id: nullableStr() }),
+      platforms: arrayOf(str()),
+      created_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Null when the profile has none in 1970–9999.' },
+      expired: bool(),
+      devices_count: int('How many devices the profile admits.'),
+      devices: arrayOf(str('A device UDID')),
+      devices_truncated: bool('`devices` holds the first 200 only.'),
+      provisions_all_devices: bool(),
+      entitlements: { type: 'object', description: 'Entitlement → its plist value as JSON (data as base64, at most 100 entries).' },
+      entitlements_truncated: bool(),
+    },
+    [],
+    'The embedded provisioning profile of an iOS or macOS build.',
+  ),
+  Signing: object(
+    {
+      schemes: arrayOf({ type: 'string', enum: ['v1', 'v2', 'v3', 'v3.1'] }),
+      certificates: arrayOf(ref('Certificate')),
+      certificates_truncated: bool('At most 20 are listed.'),
+      profile: { anyOf: [ref('ProvisioningProfile'), { type: 'null' }] },
+    },
+    [],
+    'Who signed the build: Android signature schemes and certificates; Apple profile and its developer certificates.',
+  ),
+  AndroidDetails: object({
+    min_sdk_version: { type: ['integer', 'null'] },
+    target_sdk_version: { type: ['integer', 'null'] },
+    permissions: arrayOf(str()),
+    native_abis: arrayOf(str('lib/<abi>/ folders with native code')),
+  }),
   Release: object(
     {
       id: int(),
@@ -256,11 +305,36 @@ const schemas: Record<string, JsonSchema> = {
       text_changelog: str('`- message` lines.'),
       custom_fields: arrayOf(ref('CustomField')),
       created_at: timestamp,
+      signing: { anyOf: [ref('Signing'), { type: 'null' }], description: 'Null when the package carries no signature Hangar reads (or was parsed before it did).' },
+      android: { anyOf: [ref('AndroidDetails'), { type: 'null' }], description: 'Android builds only.' },
       app: ref('AppRef'),
       scheme: ref('SchemeRef'),
       channel: ref('ChannelSummary'),
     },
     ['app', 'scheme', 'channel'],
+  ),
+  Teardown: object(
+    {
+      id: str('Random; names the result.'),
+      url: { type: 'string', format: 'uri', description: 'Where the uploader reads it again until it expires.' },
+      file_name: str(),
+      size: int('Bytes'),
+      format: { type: 'string', enum: ['ipa', 'apk', 'aab', 'app-zip', 'dmg', 'exe', 'msi', 'deb', 'rpm', 'appimage'] },
+      name: str(),
+      bundle_id: str(),
+      release_version: str(),
+      build_version: str(),
+      platform: { type: 'string', enum: ['iOS', 'Android', 'macOS', 'Windows', 'Linux'] },
+      device_type: str(),
+      min_os_version: str(),
+      release_type: str('As an upload would record it (iOS: AdHoc, Enterprise, Development, AppStore).'),
+      signing: { anyOf: [ref('Signing'), { type: 'null' }] },
+      android: { anyOf: [ref('AndroidDetails'), { type: 'null' }] },
+      created_at: timestamp,
+      expires_at: { ...timestamp, description: 'After this the result and its file are deleted (TEARDOWN_RETENTION_DAYS).' },
+    },
+    [],
+    "A package's metadata and signing, read without creating a release.",
   ),
   VersionList: object(
     {
@@ -500,6 +574,25 @@ const paths: Record<string, PathItem> = {
         ),
       },
     ),
+  },
+  '/api/teardown': {
+    post: op(
+      'createTeardown',
+      'Releases',
+      'Read a package without publishing it',
+      { '201': ok('What its release would show, kept for the uploader until `expires_at`', ref('Teardown')), ...errors(400, 401, 413, 422, 503) },
+      {
+        description:
+          'Any signed-in user. Streams the package to storage like an upload; a file whose first bytes match no package format is refused (422) before it is stored, one over the upload limit with 413.',
+        requestBody: uploadBody({}, [], 'multipart/form-data; `token` before the file lets the gateway refuse before storing anything.'),
+      },
+    ),
+  },
+  '/api/teardown/{id}': {
+    parameters: [pathId('id', 'Teardown id', { type: 'string' })],
+    get: op('getTeardown', 'Releases', 'A teardown, for its uploader', { '200': ok('The teardown', ref('Teardown')), ...errors(401, 404, 503) }, {
+      description: 'Only the uploader: anyone else, and everyone once it has expired, gets 404.',
+    }),
   },
   '/api/apps/versions': {
     get: op('listVersions', 'Releases', "A channel's releases, newest upload first", { '200': ok('The channel and a page of its releases', ref('VersionList'), PAGE_HEADERS), ...errors(...READ_WITH_KEY) }, {

@@ -11,6 +11,8 @@ export interface BodyWrite {
   runningHash?: Hash;
   /** Told of every chunk as it arrives (metrics). */
   onBytes?: (bytes: number) => void;
+  /** Hash the body on its own too (the request sent Upload-Checksum): one more pass over every byte otherwise saved. */
+  digestBody?: boolean;
   /** Parts uploading at once while the next one fills. */
   partConcurrency?: number;
 }
@@ -22,8 +24,8 @@ export interface WrittenBody {
   parts: UploadedPart[];
   /** Bytes after the last full part, stored under a key of their own. */
   tail?: UploadTail;
-  /** SHA-256 of this request's body, for the checksum extension. */
-  bodyDigest: Buffer;
+  /** SHA-256 of this request's body, for the checksum extension (when asked for). */
+  bodyDigest?: Buffer;
   /** The body ended before the client said it would: the connection was lost. */
   cutShort: boolean;
 }
@@ -44,7 +46,7 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
   const remaining = record.length - record.offset;
   const concurrency = Math.max(1, write.partConcurrency ?? 2);
   const parts = [...record.parts];
-  const bodyHash = createHash('sha256');
+  const bodyHash = write.digestBody ? createHash('sha256') : undefined;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   let failed = false;
@@ -89,7 +91,7 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
         if (received + chunk.length > remaining) {
           throw new TusRefusal(413, `The body goes past Upload-Length (${record.length} bytes)`);
         }
-        bodyHash.update(chunk);
+        bodyHash?.update(chunk);
         runningHash?.update(chunk);
         received += chunk.length;
         onBytes?.(chunk.length);
@@ -122,7 +124,7 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
     }
     await Promise.all(inFlight);
     if (failed) throw failure;
-    return { received, parts, ...(tail ? { tail } : {}), bodyDigest: bodyHash.digest(), cutShort };
+    return { received, parts, ...(tail ? { tail } : {}), ...(bodyHash ? { bodyDigest: bodyHash.digest() } : {}), cutShort };
   } finally {
     await Promise.allSettled(inFlight);
     if (buffer) pool.release(buffer);

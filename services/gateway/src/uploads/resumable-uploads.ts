@@ -157,11 +157,12 @@ export class ResumableUploads {
         body,
         ...(running ? { runningHash: running } : {}),
         onBytes: (bytes) => this.options.onBytes?.(before.purpose, bytes),
+        digestBody: checksum !== undefined,
       }).catch(async (err) => {
         await this.releaseWriter(holder);
         throw err;
       });
-      if (checksum && (written.cutShort || !timingSafeEqual(checksum, written.bodyDigest))) {
+      if (checksum && (written.cutShort || !timingSafeEqual(checksum, written.bodyDigest!))) {
         // The chunk is dropped whole: the upload stays where it was.
         await this.releaseWriter(holder);
         if (written.cutShort) throw new TusRefusal(400, 'The body ended early; with Upload-Checksum nothing of it is kept');

@@ -3,6 +3,7 @@ import type { ReleaseDocument } from '../data/release.model';
 import { createRelease } from '../domain/create-release';
 import type { ReleasesDeps } from '../domain/deps';
 import { deleteRelease, getDownload, getRelease, updateRelease } from '../domain/manage-releases';
+import { createTeardown, getTeardown, toTeardown, type TeardownDeps } from '../domain/teardown';
 import { latestReleases, listVersions, versionExists } from '../domain/version-queries';
 
 const pageOf = (page?: { page: number; perPage: number }) => ({
@@ -11,7 +12,7 @@ const pageOf = (page?: { page: number; perPage: number }) => ({
 });
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
-export function releasesHandlers(deps: ReleasesDeps): releases.ReleasesServiceImplementation {
+export function releasesHandlers(deps: ReleasesDeps, teardownDeps: TeardownDeps): releases.ReleasesServiceImplementation {
   return {
     async createRelease(req) {
       const { release, context } = await createRelease(deps, req);
@@ -43,6 +44,12 @@ export function releasesHandlers(deps: ReleasesDeps): releases.ReleasesServiceIm
     },
     async getDownload(req) {
       return getDownload(deps, req);
+    },
+    async createTeardown(req) {
+      return toTeardown(await createTeardown(teardownDeps, req));
+    },
+    async getTeardown(req) {
+      return toTeardown(await getTeardown(teardownDeps, req));
     },
   };
 }

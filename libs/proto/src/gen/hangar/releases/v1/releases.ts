@@ -149,6 +149,43 @@ export interface Download {
   contentType: string;
 }
 
+export interface Teardown {
+  /** Random and unguessable (it names the result in URLs). */
+  id: string;
+  ownerId: number;
+  fileName: string;
+  size: number;
+  /** ipa, apk, aab, app-zip, dmg, exe, msi, deb, rpm, appimage */
+  format: string;
+  platform: string;
+  deviceType: string;
+  name: string;
+  bundleId: string;
+  releaseVersion: string;
+  buildVersion: string;
+  minOsVersion: string;
+  releaseType: string;
+  /** Parsed details as JSON, as on Release.metadata_json (signing included). */
+  metadataJson: string;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface CreateTeardownRequest {
+  actor?:
+    | Actor
+    | undefined;
+  /** Object key of the uploaded package; it is kept until the teardown expires. */
+  objectKey: string;
+  size: number;
+  fileName: string;
+}
+
+export interface GetTeardownRequest {
+  actor?: Actor | undefined;
+  id: string;
+}
+
 function createBaseChangelogEntry(): ChangelogEntry {
   return { message: "", author: "", email: "", date: "" };
 }
@@ -2236,6 +2273,540 @@ export const Download: MessageFns<Download> = {
   },
 };
 
+function createBaseTeardown(): Teardown {
+  return {
+    id: "",
+    ownerId: 0,
+    fileName: "",
+    size: 0,
+    format: "",
+    platform: "",
+    deviceType: "",
+    name: "",
+    bundleId: "",
+    releaseVersion: "",
+    buildVersion: "",
+    minOsVersion: "",
+    releaseType: "",
+    metadataJson: "",
+    createdAtMs: 0,
+    expiresAtMs: 0,
+  };
+}
+
+export const Teardown: MessageFns<Teardown> = {
+  encode(message: Teardown, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.ownerId !== 0) {
+      writer.uint32(16).int64(message.ownerId);
+    }
+    if (message.fileName !== "") {
+      writer.uint32(26).string(message.fileName);
+    }
+    if (message.size !== 0) {
+      writer.uint32(32).int64(message.size);
+    }
+    if (message.format !== "") {
+      writer.uint32(42).string(message.format);
+    }
+    if (message.platform !== "") {
+      writer.uint32(50).string(message.platform);
+    }
+    if (message.deviceType !== "") {
+      writer.uint32(58).string(message.deviceType);
+    }
+    if (message.name !== "") {
+      writer.uint32(66).string(message.name);
+    }
+    if (message.bundleId !== "") {
+      writer.uint32(74).string(message.bundleId);
+    }
+    if (message.releaseVersion !== "") {
+      writer.uint32(82).string(message.releaseVersion);
+    }
+    if (message.buildVersion !== "") {
+      writer.uint32(90).string(message.buildVersion);
+    }
+    if (message.minOsVersion !== "") {
+      writer.uint32(98).string(message.minOsVersion);
+    }
+    if (message.releaseType !== "") {
+      writer.uint32(106).string(message.releaseType);
+    }
+    if (message.metadataJson !== "") {
+      writer.uint32(114).string(message.metadataJson);
+    }
+    if (message.createdAtMs !== 0) {
+      writer.uint32(120).int64(message.createdAtMs);
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(128).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Teardown {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeardown();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ownerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fileName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.platform = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.deviceType = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.bundleId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.releaseVersion = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.buildVersion = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.minOsVersion = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.releaseType = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.metadataJson = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Teardown {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      ownerId: isSet(object.ownerId)
+        ? globalThis.Number(object.ownerId)
+        : isSet(object.owner_id)
+        ? globalThis.Number(object.owner_id)
+        : 0,
+      fileName: isSet(object.fileName)
+        ? globalThis.String(object.fileName)
+        : isSet(object.file_name)
+        ? globalThis.String(object.file_name)
+        : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      platform: isSet(object.platform) ? globalThis.String(object.platform) : "",
+      deviceType: isSet(object.deviceType)
+        ? globalThis.String(object.deviceType)
+        : isSet(object.device_type)
+        ? globalThis.String(object.device_type)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      bundleId: isSet(object.bundleId)
+        ? globalThis.String(object.bundleId)
+        : isSet(object.bundle_id)
+        ? globalThis.String(object.bundle_id)
+        : "",
+      releaseVersion: isSet(object.releaseVersion)
+        ? globalThis.String(object.releaseVersion)
+        : isSet(object.release_version)
+        ? globalThis.String(object.release_version)
+        : "",
+      buildVersion: isSet(object.buildVersion)
+        ? globalThis.String(object.buildVersion)
+        : isSet(object.build_version)
+        ? globalThis.String(object.build_version)
+        : "",
+      minOsVersion: isSet(object.minOsVersion)
+        ? globalThis.String(object.minOsVersion)
+        : isSet(object.min_os_version)
+        ? globalThis.String(object.min_os_version)
+        : "",
+      releaseType: isSet(object.releaseType)
+        ? globalThis.String(object.releaseType)
+        : isSet(object.release_type)
+        ? globalThis.String(object.release_type)
+        : "",
+      metadataJson: isSet(object.metadataJson)
+        ? globalThis.String(object.metadataJson)
+        : isSet(object.metadata_json)
+        ? globalThis.String(object.metadata_json)
+        : "",
+      createdAtMs: isSet(object.createdAtMs)
+        ? globalThis.Number(object.createdAtMs)
+        : isSet(object.created_at_ms)
+        ? globalThis.Number(object.created_at_ms)
+        : 0,
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: Teardown): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.ownerId !== 0) {
+      obj.ownerId = Math.round(message.ownerId);
+    }
+    if (message.fileName !== "") {
+      obj.fileName = message.fileName;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.platform !== "") {
+      obj.platform = message.platform;
+    }
+    if (message.deviceType !== "") {
+      obj.deviceType = message.deviceType;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.bundleId !== "") {
+      obj.bundleId = message.bundleId;
+    }
+    if (message.releaseVersion !== "") {
+      obj.releaseVersion = message.releaseVersion;
+    }
+    if (message.buildVersion !== "") {
+      obj.buildVersion = message.buildVersion;
+    }
+    if (message.minOsVersion !== "") {
+      obj.minOsVersion = message.minOsVersion;
+    }
+    if (message.releaseType !== "") {
+      obj.releaseType = message.releaseType;
+    }
+    if (message.metadataJson !== "") {
+      obj.metadataJson = message.metadataJson;
+    }
+    if (message.createdAtMs !== 0) {
+      obj.createdAtMs = Math.round(message.createdAtMs);
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseCreateTeardownRequest(): CreateTeardownRequest {
+  return { actor: undefined, objectKey: "", size: 0, fileName: "" };
+}
+
+export const CreateTeardownRequest: MessageFns<CreateTeardownRequest> = {
+  encode(message: CreateTeardownRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.objectKey !== "") {
+      writer.uint32(18).string(message.objectKey);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int64(message.size);
+    }
+    if (message.fileName !== "") {
+      writer.uint32(34).string(message.fileName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTeardownRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTeardownRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.objectKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fileName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTeardownRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      objectKey: isSet(object.objectKey)
+        ? globalThis.String(object.objectKey)
+        : isSet(object.object_key)
+        ? globalThis.String(object.object_key)
+        : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      fileName: isSet(object.fileName)
+        ? globalThis.String(object.fileName)
+        : isSet(object.file_name)
+        ? globalThis.String(object.file_name)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateTeardownRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.objectKey !== "") {
+      obj.objectKey = message.objectKey;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.fileName !== "") {
+      obj.fileName = message.fileName;
+    }
+    return obj;
+  },
+};
+
+function createBaseGetTeardownRequest(): GetTeardownRequest {
+  return { actor: undefined, id: "" };
+}
+
+export const GetTeardownRequest: MessageFns<GetTeardownRequest> = {
+  encode(message: GetTeardownRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTeardownRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTeardownRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTeardownRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: GetTeardownRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+};
+
 /** Uploaded builds: creation from a stored object, version queries, edits. */
 export type ReleasesServiceDefinition = typeof ReleasesServiceDefinition;
 export const ReleasesServiceDefinition = {
@@ -2312,6 +2883,28 @@ export const ReleasesServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * Teardown: reads an uploaded package (metadata and signing) without
+     * creating a release, and keeps the result for its uploader for the
+     * configured number of days.
+     */
+    createTeardown: {
+      name: "CreateTeardown",
+      requestType: CreateTeardownRequest as typeof CreateTeardownRequest,
+      requestStream: false,
+      responseType: Teardown as typeof Teardown,
+      responseStream: false,
+      options: {},
+    },
+    /** Only the uploader sees a teardown: anyone else gets NOT_FOUND. */
+    getTeardown: {
+      name: "GetTeardown",
+      requestType: GetTeardownRequest as typeof GetTeardownRequest,
+      requestStream: false,
+      responseType: Teardown as typeof Teardown,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -2330,6 +2923,14 @@ export interface ReleasesServiceImplementation<CallContextExt = {}> {
   versionExists(request: VersionExistsRequest, context: CallContext & CallContextExt): Promise<Release>;
   /** A short-lived URL (or object key) to fetch the package or its icon. */
   getDownload(request: GetDownloadRequest, context: CallContext & CallContextExt): Promise<Download>;
+  /**
+   * Teardown: reads an uploaded package (metadata and signing) without
+   * creating a release, and keeps the result for its uploader for the
+   * configured number of days.
+   */
+  createTeardown(request: CreateTeardownRequest, context: CallContext & CallContextExt): Promise<Teardown>;
+  /** Only the uploader sees a teardown: anyone else gets NOT_FOUND. */
+  getTeardown(request: GetTeardownRequest, context: CallContext & CallContextExt): Promise<Teardown>;
 }
 
 export interface ReleasesServiceClient<CallOptionsExt = {}> {
@@ -2347,6 +2948,14 @@ export interface ReleasesServiceClient<CallOptionsExt = {}> {
   versionExists(request: VersionExistsRequest, options?: CallOptions & CallOptionsExt): Promise<Release>;
   /** A short-lived URL (or object key) to fetch the package or its icon. */
   getDownload(request: GetDownloadRequest, options?: CallOptions & CallOptionsExt): Promise<Download>;
+  /**
+   * Teardown: reads an uploaded package (metadata and signing) without
+   * creating a release, and keeps the result for its uploader for the
+   * configured number of days.
+   */
+  createTeardown(request: CreateTeardownRequest, options?: CallOptions & CallOptionsExt): Promise<Teardown>;
+  /** Only the uploader sees a teardown: anyone else gets NOT_FOUND. */
+  getTeardown(request: GetTeardownRequest, options?: CallOptions & CallOptionsExt): Promise<Teardown>;
 }
 
 function longToNumber(int64: { toString(): string }): number {
