@@ -523,6 +523,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teardown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a package without publishing it
+         * @description Any signed-in user. Streams the package to storage like an upload; a file whose first bytes match no package format is refused (422) before it is stored, one over the upload limit with 413.
+         */
+        post: operations["createTeardown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teardown/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Teardown id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A teardown, for its uploader
+         * @description Only the uploader: anyone else, and everyone once it has expired, gets 404.
+         */
+        get: operations["getTeardown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -1051,6 +1094,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AndroidDetails: {
+            min_sdk_version: number | null;
+            native_abis: string[];
+            permissions: string[];
+            target_sdk_version: number | null;
+        };
         /** @description `collaborators` in single-app answers (create, get, update), not in lists. */
         App: {
             collaborators?: components["schemas"]["Collaborator"][];
@@ -1061,6 +1110,20 @@ export interface components {
         AppRef: {
             id: number;
             name: string;
+        };
+        /** @description A signing certificate. */
+        Certificate: {
+            common_name: string | null;
+            /** @description Past `expires_at` when this answer was made. */
+            expired: boolean;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            not_before: string | null;
+            /** @description SHA-256 of the DER certificate, `AB:CD:…` (as keytool and openssl print it). */
+            sha256: string;
+            /** @description RDNs as Node prints them, comma-separated. */
+            subject: string;
         };
         ChangelogEntry: {
             author?: string;
@@ -1229,7 +1292,42 @@ export interface components {
                 users: boolean;
             };
         };
+        /** @description The embedded provisioning profile of an iOS or macOS build. */
+        ProvisioningProfile: {
+            app_id_name: string | null;
+            /** Format: date-time */
+            created_at: string | null;
+            devices: string[];
+            /** @description How many devices the profile admits. */
+            devices_count: number;
+            /** @description `devices` holds the first 200 only. */
+            devices_truncated: boolean;
+            /** @description Entitlement → its plist value as JSON (data as base64, at most 100 entries). */
+            entitlements: Record<string, never>;
+            entitlements_truncated: boolean;
+            expired: boolean;
+            /**
+             * Format: date-time
+             * @description Null when the profile has none in 1970–9999.
+             */
+            expires_at: string | null;
+            name: string | null;
+            platforms: string[];
+            provisions_all_devices: boolean;
+            team: {
+                id: string | null;
+                name: string | null;
+            };
+            /**
+             * @description As Xcode names it (the release's `release_type` keeps Zealot's precedence).
+             * @enum {string}
+             */
+            type: "development" | "ad_hoc" | "enterprise" | "app_store";
+            uuid: string | null;
+        };
         Release: {
+            /** @description Android builds only. */
+            android: components["schemas"]["AndroidDetails"] | null;
             app?: components["schemas"]["AppRef"];
             app_name: string;
             branch: string;
@@ -1273,6 +1371,8 @@ export interface components {
             release_url: string;
             release_version: string;
             scheme?: components["schemas"]["SchemeRef"];
+            /** @description Null when the package carries no signature Hangar reads (or was parsed before it did). */
+            signing: components["schemas"]["Signing"] | null;
             /** @description Bytes */
             size: number;
             /** @description Default `api`. */
@@ -1294,6 +1394,51 @@ export interface components {
         SchemeRef: {
             id: number;
             name: string;
+        };
+        /** @description Who signed the build: Android signature schemes and certificates; Apple profile and its developer certificates. */
+        Signing: {
+            certificates: components["schemas"]["Certificate"][];
+            /** @description At most 20 are listed. */
+            certificates_truncated: boolean;
+            profile: components["schemas"]["ProvisioningProfile"] | null;
+            schemes: ("v1" | "v2" | "v3" | "v3.1")[];
+        };
+        /** @description A package's metadata and signing, read without creating a release. */
+        Teardown: {
+            android: components["schemas"]["AndroidDetails"] | null;
+            build_version: string;
+            bundle_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            device_type: string;
+            /**
+             * Format: date-time
+             * @description After this the result and its file are deleted (TEARDOWN_RETENTION_DAYS).
+             */
+            expires_at: string;
+            file_name: string;
+            /** @enum {string} */
+            format: "ipa" | "apk" | "aab" | "app-zip" | "dmg" | "exe" | "msi" | "deb" | "rpm" | "appimage";
+            /** @description Random; names the result. */
+            id: string;
+            min_os_version: string;
+            name: string;
+            /** @enum {string} */
+            platform: "iOS" | "Android" | "macOS" | "Windows" | "Linux";
+            /** @description As an upload would record it (iOS: AdHoc, Enterprise, Development, AppStore). */
+            release_type: string;
+            release_version: string;
+            signing: components["schemas"]["Signing"] | null;
+            /** @description Bytes */
+            size: number;
+            /**
+             * Format: uri
+             * @description Where the uploader reads it again until it expires.
+             */
+            url: string;
         };
         /** @description A personal access token, without its value. */
         Token: {
@@ -3298,6 +3443,86 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTeardown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description multipart/form-data; `token` before the file lets the gateway refuse before storing anything. Or finish a resumable upload: `upload_id` in place of `file`, in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description With `upload_id`: the SHA-256 (hex) of the whole file as the client computed it; a mismatch discards the upload (422). */
+                    sha256?: string;
+                    /** @description The access token, when not in the header or query. */
+                    token?: string;
+                    /** @description Instead of `file`: a complete resumable upload (`/api/uploads`) of the caller. Retried, it answers the build it already made. */
+                    upload_id: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description With `upload_id`: the SHA-256 (hex) of the whole file as the client computed it; a mismatch discards the upload (422). */
+                    sha256?: string;
+                    /** @description The access token, when not in the header or query. */
+                    token?: string;
+                    /** @description Instead of `file`: a complete resumable upload (`/api/uploads`) of the caller. Retried, it answers the build it already made. */
+                    upload_id: string;
+                };
+                "multipart/form-data": {
+                    file?: string;
+                    /** @description With `upload_id`: the SHA-256 (hex) of the whole file as the client computed it; a mismatch discards the upload (422). */
+                    sha256?: string;
+                    /** @description The access token, when not in the header or query (send it before the file). */
+                    token?: string;
+                    /** @description Instead of `file`: a complete resumable upload (`/api/uploads`) of the caller. Retried, it answers the build it already made. */
+                    upload_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What its release would show, kept for the uploader until `expires_at` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Teardown"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTeardown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Teardown id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teardown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Teardown"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["Unavailable"];
         };
     };
