@@ -81,12 +81,19 @@ describe('the hangar CLI under faults', () => {
       // answers: creation, HEAD, the finishing call); the rest somewhere in their first 3 MiB.
       // Besides, the first finishing call of each upload is cut once the server has answered
       // its first bytes: the build exists, the client never heard; its retry must not make another.
+      // So is the first joining of the parallel parts (Upload-Concat: final): the server joined them,
+      // the client must not be refused when it asks again.
       let finishingCalls = 0;
+      let finalConcats = 0;
       const proxy = new CuttingProxy(gateway(), (request) => {
         if (request.method === 'POST' && request.path.startsWith('/api/apps/upload')) {
           finishingCalls += 1;
           // Calls 1 and 3 (each upload's first) are cut in their answer; their retries pass.
           return finishingCalls % 2 === 1 ? request.headBytes + request.contentLength + 20 : Infinity;
+        }
+        if (request.method === 'POST' && /\r\nupload-concat: *final;/i.test(request.head)) {
+          finalConcats += 1;
+          return finalConcats === 1 ? request.headBytes + request.contentLength + 20 : Infinity;
         }
         return random() < 0.33 ? 100 + Math.floor(random() * 4_000) : 16_384 + Math.floor(random() * 3 * 1024 * 1024);
       });
@@ -112,10 +119,16 @@ describe('the hangar CLI under faults', () => {
         expect(await storedSha256(paddedRelease.id)).toBe(await sha256Of(padded));
         expect(await storedSha256(apkRelease.id)).toBe(await sha256Of(apk));
         const cutsBy = (prefix: string) => proxy.cutRequests.filter((r) => r.startsWith(prefix)).length;
-        const figures = { patch: cutsBy('PATCH /api/uploads/'), creation: cutsBy('POST /api/uploads'), finishing: cutsBy('POST /api/apps/upload'), all: proxy.cuts };
+        const figures = { patch: cutsBy('PATCH /api/uploads/'), creation: cutsBy('POST /api/uploads'), finishing: cutsBy('POST /api/apps/upload'), finalConcats, all: proxy.cuts };
         process.stdout.write(`cutting proxy (seed ${seed}): ${proxy.connections} connections, cuts ${JSON.stringify(figures)}\n`);
         // The proxy did its job: many requests were cut, among them bodies and finished builds' answers.
-        expect({ seed, many: figures.all >= 20, patches: figures.patch >= 5, finishing: figures.finishing >= 2 }).toEqual({ seed, many: true, patches: true, finishing: true });
+        expect({ seed, many: figures.all >= 20, patches: figures.patch >= 5, finishing: figures.finishing >= 2, joinedAgain: finalConcats >= 2 }).toEqual({
+          seed,
+          many: true,
+          patches: true,
+          finishing: true,
+          joinedAgain: true,
+        });
         expect(second.stderr).toMatch(/retrying/);
         // The server's SHA-256 of what it received, shown on the release.
         expect([apkRelease.sha256, paddedRelease.sha256]).toEqual([await sha256Of(apk), await sha256Of(padded)]);

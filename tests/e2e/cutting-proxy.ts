@@ -7,6 +7,8 @@ export interface SeenRequest {
   /** Bytes of the request line and headers. */
   headBytes: number;
   contentLength: number;
+  /** The request line and headers, as text. */
+  head: string;
 }
 
 const REQUEST_LINE = /^(GET|HEAD|POST|PATCH|PUT|DELETE|OPTIONS) (\S+) HTTP\/1\.[01]\r\n/;
@@ -67,7 +69,8 @@ export class CuttingProxy {
             const end = head.indexOf('\r\n\r\n');
             const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
             current = `${line[1]} ${line[2]!.split('?')[0]}`;
-            budget = this.cutAfter({ method: line[1]!, path: line[2]!, headBytes: end >= 0 ? end + 4 : head.length, contentLength: length ? Number(length[1]) : 0 });
+            const headBytes = end >= 0 ? end + 4 : head.length;
+            budget = this.cutAfter({ method: line[1]!, path: line[2]!, headBytes, contentLength: length ? Number(length[1]) : 0, head: head.slice(0, headBytes) });
           }
         }
         const take = Math.min(chunk.length, budget);

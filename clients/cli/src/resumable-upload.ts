@@ -76,7 +76,34 @@ export async function sendResumable(options: ResumableUploadOptions): Promise<Se
 
   // A part below a few MiB buys nothing but requests.
   const parallel = Math.max(1, Math.min(options.parallel, Math.floor(options.size / (5 * 1024 * 1024)) || 1));
-  const uploadUrl = await new Promise<string>((resolve, reject) => {
+  // tus-js-client retries each request but one: the POST joining parallel parts, whose lost
+  // answer ends the upload. Another round resumes from the stored part URLs and joins again.
+  let uploadUrl: string | undefined;
+  for (let round = 0; uploadUrl === undefined; round++) {
+    try {
+      uploadUrl = await sendOnce(options, endpoint, fingerprint, parallel);
+    } catch (err) {
+      const delay = OUTER_RETRY_DELAYS_MS[round];
+      if (delay === undefined || !worthAnotherRound(err)) throw err;
+      options.onRetry?.(`${(err as Error).message}; resuming the upload`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+  const uploadId = uploadIdOf(uploadUrl);
+  options.store.markFinished(fingerprint, uploadId);
+  return { uploadId, fingerprint, alreadySent: false };
+}
+
+const OUTER_RETRY_DELAYS_MS = [1_000, 3_000, 10_000, 30_000];
+
+/** A lost connection or a server briefly unable: yes; a refusal: no. */
+function worthAnotherRound(err: unknown): boolean {
+  if (err instanceof ApiError) return err.status >= 500 || err.status === 409 || err.status === 423 || err.status === 429;
+  return true;
+}
+
+function sendOnce(options: ResumableUploadOptions, endpoint: string, fingerprint: string, parallel: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const tusOptions: UploadOptions = {
       endpoint,
       headers: options.headers,
@@ -114,7 +141,4 @@ export async function sendResumable(options: ResumableUploadOptions): Promise<Se
       })
       .catch(reject);
   });
-  const uploadId = uploadIdOf(uploadUrl);
-  options.store.markFinished(fingerprint, uploadId);
-  return { uploadId, fingerprint, alreadySent: false };
 }
