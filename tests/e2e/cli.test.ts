@@ -47,7 +47,7 @@ describe('the hangar CLI', () => {
   let channelKey: string;
   let first: any;
 
-  it('when a real package is uploaded without a channel key, then one release is created with the file\'s sha256, and --json prints it', async () => {
+  it('when a real package is uploaded without a channel key, then one release is created from the same bytes, and --json prints it', async () => {
     const run = await runCli(['upload', apk, '--json', '--changelog', 'first build\nsecond line', '--branch', 'main', '--git-commit', 'abc123'], env);
     expectSuccess(run);
     first = JSON.parse(run.stdout);
@@ -55,12 +55,15 @@ describe('the hangar CLI', () => {
     expect(channelKey).toEqual(expect.any(String));
     expect(first).toMatchObject({ platform: 'Android', branch: 'main', git_commit: 'abc123', source: 'hangar-cli' });
     expect(first.changelog.map((e: { message: string }) => e.message)).toEqual(['first build', 'second line']);
-    expect(first.sha256).toBe(sha256Of(apk));
     const versions = await get(`/api/apps/versions?channel_key=${channelKey}`);
     expect(versions.body.releases.map((r: { id: number }) => r.id)).toEqual([first.id]);
     expect(await downloadedSha256(first.id)).toBe(sha256Of(apk));
     // Nothing is left to resume once the release exists.
     expect(fs.readdirSync(path.join(home.cacheDir, 'uploads'))).toEqual([]);
+  });
+
+  it("when an upload finishes, then the release shows the SHA-256 the server computed, equal to the file's (issue 14 point 2)", () => {
+    expect(first.sha256).toBe(sha256Of(apk));
   });
 
   it('when run in a GitHub Actions job, then branch, commit and run URL come from its variables, and a flag overrides one', async () => {
