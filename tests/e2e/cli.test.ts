@@ -142,7 +142,7 @@ describe('the hangar CLI', () => {
     expect(debugFile).toMatchObject({ release_version: '1.2.3', build_version: '45' });
   });
 
-  it('when the server refuses the upload, then the CLI exits 1 with the server\'s own error message and creates nothing', async () => {
+  it('when the server refuses the upload, then the CLI exits 1 with the server\'s own error message and prints no result', async () => {
     const raw = await fetch(`${hangar.baseUrl}/api/uploads`, {
       method: 'POST',
       headers: {
