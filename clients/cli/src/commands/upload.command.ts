@@ -89,6 +89,8 @@ export async function sendAndFinish<T>(
   const label = path.basename(absolute);
 
   if (!interactive) stderrLine(`hangar: hashing ${label} (${formatBytes(size)})`);
+  // On a terminal the bar replaces this line; a big build takes seconds to hash.
+  else process.stderr.write(`\r\x1b[2Khashing ${label} (${formatBytes(size)})…`);
   const sha256 = await sha256OfFile(absolute);
   const store = new ResumeStore(path.join(userDirs().cache, 'uploads'));
   if (!interactive) stderrLine(`hangar: uploading ${label} to ${api.baseUrl}`);
