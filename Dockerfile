@@ -1,5 +1,6 @@
 # One image for the gateway and every service; the command picks which runs:
 #   docker run hangar node services/users/dist/main.js
+# and carries the `hangar` CLI: docker run hangar hangar upload app.apk …
 # Build: docker build --build-arg VERSION=… --build-arg VCS_REF=$(git rev-parse HEAD) --build-arg BUILD_DATE=$(date -u +%FT%TZ) -t hangar:… .
 # docker-compose.yml and deploy/k8s run it; tests/deploy checks they agree with the code.
 FROM node:24-bookworm-slim AS build
@@ -8,6 +9,7 @@ COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 # Every workspace's package.json must be there for npm to resolve the workspace links.
 COPY libs libs
 COPY services services
+COPY clients clients
 COPY tests/package.json tests/package.json
 # npm install, not npm ci: the lock file lacks other platforms' optional
 # packages and npm ci refuses it (see scripts/install-dependencies.mjs); install still follows the lock.
@@ -24,6 +26,9 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/libs libs
 COPY --from=build /app/services services
+COPY --from=build /app/clients clients
+# The CLI on the PATH: `docker run hangar hangar upload …` in a CI job.
+RUN ln -s /app/clients/cli/bin/hangar.js /usr/local/bin/hangar
 # Numeric uid:gid of the image's "node" user, so Kubernetes' runAsNonRoot can
 # verify it without looking the name up.
 USER 1000:1000

@@ -204,6 +204,8 @@ export class ResumableUploads {
    * are joined inside S3 when they can be, into an upload that is complete at once.
    */
   async concatenate(final: Omit<NewUpload, 'length' | 'concat'>, partIds: string[]): Promise<StoredRecord> {
+    const joined = await this.alreadyJoined(final.ownerId, partIds);
+    if (joined) return joined;
     const partials: StoredRecord[] = [];
     for (const partId of partIds) {
       const part = await this.find(partId, final.ownerId).catch((err) => {
@@ -244,6 +246,29 @@ export class ResumableUploads {
     const created = await this.records.create(record);
     for (const part of partials) await this.discardBytes(part.record);
     return created;
+  }
+
+  /**
+   * The same caller joining the same parts again — a client whose connection was lost while
+   * the server joined them (tus-js-client asks again): the final upload those parts became, or
+   * 423 while that join is still running. Parts of different finals, or not all joined, are not this.
+   */
+  private async alreadyJoined(ownerId: number, partIds: string[]): Promise<StoredRecord | undefined> {
+    const finals = new Set<string>();
+    let length = 0;
+    for (const partId of partIds) {
+      const stored = /^[A-Za-z0-9_-]{1,64}$/.test(partId) ? await this.records.get(partId) : undefined;
+      if (!stored || stored.record.ownerId !== ownerId || !stored.record.usedBy) return undefined;
+      finals.add(stored.record.usedBy);
+      length += stored.record.length;
+    }
+    if (finals.size !== 1) return undefined;
+    const [finalId] = finals;
+    const final = await this.records.get(finalId!);
+    if (!final) throw new TusRefusal(423, 'These parts are being joined by an earlier request; try again');
+    // Every part of that final, not some of them.
+    if (final.record.ownerId !== ownerId || final.record.concat !== 'final' || final.record.length !== length) return undefined;
+    return final;
   }
 
   /**

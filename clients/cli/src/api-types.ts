@@ -1,0 +1,14 @@
+import type { components, paths } from './generated/openapi';
+
+/** The gateway's answers, as its OpenAPI document names them (src/generated/openapi.ts). */
+type Schemas = components['schemas'];
+
+/**
+ * A build. `sha256` (the server's hash of the bytes it received, issue 14) is read when the
+ * server sends it; the document does not name it yet.
+ */
+export type Release = Schemas['Release'] & { sha256?: string };
+export type VersionList = Schemas['VersionList'];
+export type DebugFile = Schemas['DebugFile'];
+export type User = Schemas['User'];
+export type DirectUpload = paths['/api/direct_uploads']['post']['responses']['201']['content']['application/json'];

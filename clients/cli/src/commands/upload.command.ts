@@ -1,0 +1,231 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { detectCi } from '../ci-environment';
+import { CliError, EXIT, action, apiClientFor, interactiveStderr, printJson, stderrLine } from '../command-context';
+import { sha256OfFile } from '../file-digest';
+import { changelogSince, localCheckout } from '../git-history';
+import { formatBytes, ProgressReporter } from '../progress';
+import { ResumeStore } from '../resume-store';
+import { sendDirect } from '../direct-upload';
+import { sendResumable, type SentUpload } from '../resumable-upload';
+import { userDirs } from '../user-dirs';
+import type { ApiClient } from '../api-client';
+import type { Release, VersionList } from '../api-types';
+
+export interface TransferFlags {
+  via: 'auto' | 'tus' | 's3';
+  parallel: string;
+  chunkSize: string;
+  json?: boolean;
+}
+
+interface UploadFlags extends TransferFlags {
+  channelKey?: string;
+  changelog?: string;
+  changelogFromGit?: boolean;
+  branch?: string;
+  gitCommit?: string;
+  ciUrl?: string;
+  releaseType?: string;
+  source: string;
+  name?: string;
+  password?: string;
+  customFields?: string;
+  releaseVersion?: string;
+  buildVersion?: string;
+}
+
+/** Retries between parts of a tus transfer: quick at first, then up to half a minute apart. */
+export const TUS_RETRY_DELAYS_MS = [0, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 30_000, 30_000];
+
+export function transferOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--via <route>', 'auto: straight to S3 when the server hands out part URLs (S3_PUBLIC_ENDPOINT), else through the gateway (tus)')
+        .choices(['auto', 'tus', 's3'])
+        .default('auto'),
+    )
+    .addOption(new Option('--parallel <n>', 'parts sent at once').default('4'))
+    .addOption(new Option('--chunk-size <MiB>', 'largest request body, in MiB; a cut connection costs at most this much').default('32'))
+    .option('--json', 'print the server\'s JSON answer on stdout (progress stays on stderr)');
+}
+
+function positiveInteger(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a whole number above 0, not ${JSON.stringify(value)}`, EXIT.usage);
+  return n;
+}
+
+export function readableFile(file: string): { path: string; size: number } {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new CliError(`${file}: no such file`, EXIT.usage);
+  }
+  if (!stat.isFile()) throw new CliError(`${file}: not a file`, EXIT.usage);
+  if (stat.size === 0) throw new CliError(`${file}: the file is empty`, EXIT.usage);
+  return { path: path.resolve(file), size: stat.size };
+}
+
+/**
+ * Sends a file over tus with progress on stderr and resolves with the
+ * finishing call's answer; the resume state is dropped only once the server
+ * has answered the finishing call, so a kill at any point loses nothing.
+ */
+export async function sendAndFinish<T>(
+  command: Command,
+  file: string,
+  flags: TransferFlags,
+  metadata: Record<string, string>,
+  finish: (api: ApiClient, uploadId: string, sha256: string) => Promise<T>,
+): Promise<T> {
+  const api = apiClientFor(command);
+  const { path: absolute, size } = readableFile(file);
+  const parallel = positiveInteger(flags.parallel, '--parallel');
+  const chunkSize = positiveInteger(flags.chunkSize, '--chunk-size') * 1024 * 1024;
+  const interactive = interactiveStderr();
+  const label = path.basename(absolute);
+
+  if (!interactive) stderrLine(`hangar: hashing ${label} (${formatBytes(size)})`);
+  // On a terminal the bar replaces this line; a big build takes seconds to hash.
+  else process.stderr.write(`\r\x1b[2Khashing ${label} (${formatBytes(size)})…`);
+  const sha256 = await sha256OfFile(absolute);
+  const store = new ResumeStore(path.join(userDirs().cache, 'uploads'));
+  if (!interactive) stderrLine(`hangar: uploading ${label} to ${api.baseUrl}`);
+  const progress = new ProgressReporter({ out: process.stderr, label, total: size, interactive });
+  progress.update(0);
+  let sent: SentUpload | 'unavailable' = 'unavailable';
+  try {
+    const common = {
+      file: absolute,
+      size,
+      sha256,
+      store,
+      parallel,
+      retryDelaysMs: TUS_RETRY_DELAYS_MS,
+      onResume: (detail: string) => {
+        progress.rebase();
+        stderrLine(`${interactive ? '\r\x1b[2K' : ''}hangar: ${detail}`);
+      },
+      onRetry: (reason: string) => {
+        if (!interactive) stderrLine(`hangar: ${reason}; retrying`);
+      },
+    };
+    if (flags.via !== 'tus') {
+      sent = await sendDirect({ ...common, api, metadata: { filename: label, purpose: 'package', ...metadata }, onProgress: (bytes) => progress.update(bytes) });
+      if (sent === 'unavailable' && flags.via === 's3') throw new CliError(`${api.baseUrl} hands out no S3 part URLs (it has no S3_PUBLIC_ENDPOINT): use --via tus`, EXIT.failed);
+    }
+    if (sent === 'unavailable') {
+      sent = await sendResumable({
+        ...common,
+        baseUrl: api.baseUrl,
+        headers: api.headers(),
+        metadata: { filename: label, ...metadata },
+        chunkSize,
+        onProgress: (bytes) => progress.update(bytes),
+      });
+    }
+  } catch (err) {
+    progress.abandon();
+    throw err;
+  }
+  progress.finish();
+  const uploaded = sent;
+  try {
+    const answer = await finish(api, uploaded.uploadId, sha256);
+    store.forget(uploaded.fingerprint);
+    return answer;
+  } catch (err) {
+    // A refusal will not change on a rerun of the same bytes; a lost answer may, so that state stays.
+    if (err instanceof Error && 'status' in err && typeof err.status === 'number' && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429) {
+      store.forget(uploaded.fingerprint);
+    }
+    throw err;
+  }
+}
+
+async function lastBuildCommit(api: ApiClient, channelKey: string | undefined): Promise<string | undefined> {
+  if (!channelKey) return undefined;
+  const list = await api.get<VersionList>('/api/apps/versions', { channel_key: channelKey, page: 1, per_page: 1 });
+  return list.releases?.[0]?.git_commit || undefined;
+}
+
+export function uploadCommand(): Command {
+  const command = new Command('upload')
+    .summary('upload a build (ipa, apk, aab, dmg, exe, msi, deb, rpm, AppImage…)')
+    .description(
+      'Uploads a build over resumable uploads (tus): parts in parallel, retried with backoff, and resumed by a later run after the process is killed. Branch, commit and CI URL are read from GitHub Actions, GitLab CI, Jenkins, CircleCI, Bitrise and Azure Pipelines variables, else from the git checkout; flags override them.',
+    )
+    .argument('<file>', 'the package to upload')
+    .option('-c, --channel-key <key>', 'the channel to upload to; without it the app, scheme and channel are found or created')
+    .option('--changelog <text>', 'the changelog: plain text, one entry a line')
+    .option('--changelog-from-git', "the changelog from `git log` since the channel's last build's commit")
+    .option('--branch <name>', 'branch (default: detected)')
+    .option('--git-commit <sha>', 'commit (default: detected)')
+    .option('--ci-url <url>', 'the CI job URL (default: detected)')
+    .option('--release-type <type>', 'release type, e.g. debug, adhoc')
+    .option('--name <name>', "overrides the app name read from the package")
+    .option('--password <password>', "sets the channel's visit password")
+    .option('--custom-fields <json>', 'a JSON array of {name, value, icon}')
+    .option('--release-version <version>', 'for a file Hangar cannot read: its version')
+    .option('--build-version <build>', 'for a file Hangar cannot read: its build')
+    .addOption(new Option('--source <source>', 'where the upload comes from').default('hangar-cli'));
+  transferOptions(command).addHelpText(
+    'after',
+    `
+Examples:
+  $ hangar upload app-release.apk --channel-key 8f2ab31c --changelog-from-git
+  $ hangar upload build/MyApp.ipa --json | jq -r .install_url`,
+  );
+  return command.action(
+    action(async (file: string, flags: UploadFlags, cmd: Command) => {
+      if (flags.changelog !== undefined && flags.changelogFromGit) throw new CliError('give --changelog or --changelog-from-git, not both', EXIT.usage);
+      if (flags.customFields !== undefined) {
+        try {
+          JSON.parse(flags.customFields);
+        } catch {
+          throw new CliError('--custom-fields must be a JSON array', EXIT.usage);
+        }
+      }
+      readableFile(file);
+      const api = apiClientFor(cmd);
+      const ci = detectCi(process.env);
+      const checkout = ci?.branch && ci.gitCommit ? {} : localCheckout(process.cwd());
+      let changelog = flags.changelog;
+      if (flags.changelogFromGit) {
+        const since = await lastBuildCommit(api, flags.channelKey);
+        const { entries, range } = changelogSince(since, process.cwd());
+        stderrLine(`hangar: changelog from git log ${range} (${entries.length} commit${entries.length === 1 ? '' : 's'})`);
+        changelog = JSON.stringify(entries);
+      }
+      const fields: Record<string, string | undefined> = {
+        channel_key: flags.channelKey,
+        changelog,
+        branch: flags.branch ?? ci?.branch ?? checkout.branch,
+        git_commit: flags.gitCommit ?? ci?.gitCommit ?? checkout.gitCommit,
+        ci_url: flags.ciUrl ?? ci?.ciUrl,
+        release_type: flags.releaseType,
+        source: flags.source,
+        name: flags.name,
+        password: flags.password,
+        custom_fields: flags.customFields,
+        release_version: flags.releaseVersion,
+        build_version: flags.buildVersion,
+      };
+      const body = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const release = await sendAndFinish(cmd, file, flags, { purpose: 'package', ...(flags.channelKey ? { channel_key: flags.channelKey } : {}) }, (client, uploadId, sha256) =>
+        client.postJson<Release>('/api/apps/upload', { ...body, upload_id: uploadId, sha256 }),
+      );
+      if (flags.json) printJson(release);
+      else {
+        const channel = release.channel?.name ? ` to channel ${release.channel.name}` : '';
+        process.stdout.write(
+          `Uploaded ${release.app_name ?? ''} ${release.release_version ?? ''} (${release.build_version ?? ''})${channel}\n` +
+            `  release: ${release.release_url ?? release.id}\n  install: ${release.install_url ?? ''}\n${release.sha256 ? `  sha256:  ${release.sha256}\n` : ''}`,
+        );
+      }
+    }),
+  );
+}
