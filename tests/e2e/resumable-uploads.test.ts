@@ -159,7 +159,7 @@ describe('resumable uploads (tus 1.0)', () => {
 
     const stale = await patch(url, developer.token, 0, Buffer.alloc(100, 2));
     expect(stale.status).toBe(409);
-    expect((await stale.json()).error).toMatch(/Upload-Offset 0 does not match the upload's offset 100/);
+    expect(((await stale.json()) as { error: string }).error).toMatch(/Upload-Offset 0 does not match the upload's offset 100/);
 
     const chunk = Buffer.alloc(100, 3);
     const wrong = createHash('sha256').update('something else').digest('base64');
@@ -203,7 +203,7 @@ describe('resumable uploads (tus 1.0)', () => {
     expect((await patch(partUrl, developer.token, 0, Buffer.alloc(10))).status).toBe(204);
     const joined = await fetch(endpoint(), { method: 'POST', headers: tusHeaders(stranger.token, { 'upload-concat': `final;${partUrl}`, 'upload-metadata': `filename ${b64('joined.apk')}` }) });
     expect(joined.status).toBe(400);
-    expect((await joined.json()).error).toMatch(/not found/i);
+    expect(((await joined.json()) as { error: string }).error).toMatch(/not found/i);
     expect((await head(partUrl, developer.token)).status).toBe(200);
   });
 

@@ -62,7 +62,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   // version_exist) must not be taken for an app id. It checks tokens per route.
   app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
   app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
-  if (releases.uploads) app.use(directUploadRoutes(clients, releases.uploads, { urlTtlSeconds: Math.ceil(releases.uploadUrlTtlMs / 1000) }));
+  if (releases.uploads) app.use(directUploadRoutes(clients, releases.uploads, { urlTtlSeconds: Math.ceil((releases.uploadUrlTtlMs ?? 24 * 3600 * 1000) / 1000) }));
   app.use(teardownRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(symbolsRoutes(clients, releases));

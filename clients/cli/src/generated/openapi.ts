@@ -147,6 +147,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/update_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * In-app update check: is there a newer build, and must it be installed?
+         * @description Newer means what `latest` means: a higher release version, or the same release version and a higher build version.
+         */
+        get: operations["updateCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/upload": {
         parameters: {
             query?: never;
@@ -472,6 +492,29 @@ export interface paths {
         };
         /** QR code of the release page URL */
         get: operations["getReleaseQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/releases/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Release id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Downloads and installs of a release, per UTC day
+         * @description For collaborators of the app (member and up). Counted off the request path: a download shows here within seconds.
+         */
+        get: operations["getReleaseStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1140,6 +1183,8 @@ export interface components {
             /** @description A visit password guards the install pages; it is never answered. */
             has_password: boolean;
             id: number;
+            /** @description Installs with an older release version must update (`update_check` answers `mandatory: true`). */
+            min_supported_version: string | null;
             name: string;
             /** @description The channel key (`channel_key`): generated unguessable, or chosen ([A-Za-z0-9_-]{3,64}). */
             slug: string;
@@ -1273,6 +1318,13 @@ export interface components {
             success: boolean;
             webhook_id: number;
         };
+        DownloadDay: {
+            /** @description UTC day */
+            date: string;
+            total: number;
+            /** @description Distinct clients that day (a salted hash of address and user agent, rotated daily; never the address). */
+            unique: number;
+        };
         /** @description Every error: 4xx and 503. */
         Error: {
             /** @description Field problems of a validation error: field → messages. */
@@ -1345,6 +1397,8 @@ export interface components {
             custom_fields: components["schemas"]["CustomField"][];
             /** @description iPhone, iPad, Universal, Phone, Tablet, TV, Watch, … */
             device_type: string;
+            /** @description Package downloads and iOS manifest fetches through Hangar, all time (counted off the request path: a few seconds behind). */
+            download_count: number;
             git_commit: string;
             /** Format: uri */
             icon_url: string;
@@ -1354,6 +1408,8 @@ export interface components {
              * @description iOS: `itms-services://?action=download-manifest&url=…`; others: a download URL.
              */
             install_url: string;
+            /** @description Installs of older builds must update to this one (`update_check`). */
+            mandatory: boolean;
             min_os_version: string;
             /** @enum {string} */
             platform: "iOS" | "Android" | "macOS" | "Windows" | "Linux";
@@ -1371,6 +1427,8 @@ export interface components {
             release_url: string;
             release_version: string;
             scheme?: components["schemas"]["SchemeRef"];
+            /** @description Lowercase hex SHA-256 of the package as uploaded; null for builds uploaded before it was recorded. */
+            sha256: string | null;
             /** @description Null when the package carries no signature Hangar reads (or was parsed before it did). */
             signing: components["schemas"]["Signing"] | null;
             /** @description Bytes */
@@ -1381,6 +1439,14 @@ export interface components {
             text_changelog: string;
             /** @description Sequence number of the release in its channel. */
             version: number;
+        };
+        ReleaseStats: {
+            days: components["schemas"]["DownloadDay"][];
+            release_id: number;
+            /** @description Downloads and iOS manifest fetches, all time. */
+            total: number;
+            /** @description The sum of each day's distinct clients. */
+            unique: number;
         };
         Scheme: {
             channels: components["schemas"]["Channel"][];
@@ -1456,6 +1522,18 @@ export interface components {
              */
             last_used_at: string | null;
             name: string;
+        };
+        UpdateCheck: {
+            /** @description The package. */
+            download_url: string | null;
+            /** @description iOS: `itms-services://…`; others: the download URL. */
+            install_url: string | null;
+            /** @description It must be installed: the newest build or one between is mandatory, or the installed version is below the channel's min_supported_version. */
+            mandatory: boolean;
+            /** @description The newest build, when `update_available`. */
+            release: components["schemas"]["Release"] | null;
+            /** @description A newer build than the installed one exists in the channel. */
+            update_available: boolean;
         };
         /** @description Never a password. */
         User: {
@@ -2267,6 +2345,50 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    updateCheck: {
+        parameters: {
+            query: {
+                /** @description Installed build version */
+                build_version: string;
+                /** @description Package id of the installed app */
+                bundle_id: string;
+                /** @description The channel's key (its slug) */
+                channel_key: components["parameters"]["channel_key"];
+                /** @description SHA-256 (64 hex digits) of the installed package; anything else is 422 */
+                release_hash?: string;
+                /** @description Installed release version */
+                release_version: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; `ETag` and `Cache-Control: no-cache` (revalidate each time: a 304 costs no database read) */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateCheck"];
+                };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match still names this content */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     uploadRelease: {
         parameters: {
             query?: never;
@@ -2501,6 +2623,8 @@ export interface operations {
                     device_type?: "ios" | "android" | "macos" | "windows" | "linux";
                     /** @description Empty clears it. */
                     git_url?: string;
+                    /** @description Installs with an older release version must update; empty clears it. */
+                    min_supported_version?: string;
                     name?: string;
                     /** @description Sets the visit password; empty clears it. */
                     password?: string;
@@ -2513,6 +2637,8 @@ export interface operations {
                     device_type?: "ios" | "android" | "macos" | "windows" | "linux";
                     /** @description Empty clears it. */
                     git_url?: string;
+                    /** @description Installs with an older release version must update; empty clears it. */
+                    min_supported_version?: string;
                     name?: string;
                     /** @description Sets the visit password; empty clears it. */
                     password?: string;
@@ -2525,6 +2651,8 @@ export interface operations {
                     device_type?: "ios" | "android" | "macos" | "windows" | "linux";
                     /** @description Empty clears it. */
                     git_url?: string;
+                    /** @description Installs with an older release version must update; empty clears it. */
+                    min_supported_version?: string;
                     name?: string;
                     /** @description Sets the visit password; empty clears it. */
                     password?: string;
@@ -3026,6 +3154,8 @@ export interface operations {
                     ci_url?: string;
                     custom_fields?: string;
                     git_commit?: string;
+                    /** @description true/false: installs of older builds must update to this one. */
+                    mandatory?: boolean | string;
                     release_type?: string;
                     release_version?: string;
                 };
@@ -3036,6 +3166,8 @@ export interface operations {
                     ci_url?: string;
                     custom_fields?: string;
                     git_commit?: string;
+                    /** @description true/false: installs of older builds must update to this one. */
+                    mandatory?: boolean | string;
                     release_type?: string;
                     release_version?: string;
                 };
@@ -3046,6 +3178,8 @@ export interface operations {
                     ci_url?: string;
                     custom_fields?: string;
                     git_commit?: string;
+                    /** @description true/false: installs of older builds must update to this one. */
+                    mandatory?: boolean | string;
                     release_type?: string;
                     release_version?: string;
                 };
@@ -3237,6 +3371,34 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getReleaseStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Release id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Totals and days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseStats"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getScheme: {
         parameters: {
             query?: never;
@@ -3394,6 +3556,8 @@ export interface operations {
                     device_type: "ios" | "android" | "macos" | "windows" | "linux";
                     /** @description Empty clears it. */
                     git_url?: string;
+                    /** @description Installs with an older release version must update; empty clears it. */
+                    min_supported_version?: string;
                     name: string;
                     /** @description Sets the visit password; empty clears it. */
                     password?: string;
@@ -3406,6 +3570,8 @@ export interface operations {
                     device_type: "ios" | "android" | "macos" | "windows" | "linux";
                     /** @description Empty clears it. */
                     git_url?: string;
+                    /** @description Installs with an older release version must update; empty clears it. */
+                    min_supported_version?: string;
                     name: string;
                     /** @description Sets the visit password; empty clears it. */
                     password?: string;
@@ -3418,6 +3584,8 @@ export interface operations {
                     device_type: "ios" | "android" | "macos" | "windows" | "linux";
                     /** @description Empty clears it. */
                     git_url?: string;
+                    /** @description Installs with an older release version must update; empty clears it. */
+                    min_supported_version?: string;
                     name: string;
                     /** @description Sets the visit password; empty clears it. */
                     password?: string;

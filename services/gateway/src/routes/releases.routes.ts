@@ -23,8 +23,8 @@ export interface ReleasesRouteOptions {
   publicBaseUrl?: string;
   /** Resumable uploads, finished by `upload_id` in place of `file`. */
   uploads?: ResumableUploads;
-  /** How long a presigned part URL of a direct upload is good for. */
-  uploadUrlTtlMs: number;
+  /** How long a presigned part URL of a direct upload is good for (default a day). */
+  uploadUrlTtlMs?: number;
   /** Bytes of upload bodies as they arrive (hangar_upload_bytes_total). */
   onUploadBytes?: (kind: 'package' | 'debug_file', bytes: number) => void;
 }
