@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Upload paths at wire speed (issue 14), the same file in one run:
+//   (a) one direct S3 PUT (a presigned URL, streamed from disk: no signing, one request)
+//   (b) the hangar CLI through the gateway over tus, parallel parts
+//   (c) the hangar CLI with presigned parts straight to S3 (S3_PUBLIC_ENDPOINT)
+//   (d) the legacy multipart POST /api/apps/upload
+// then 20 concurrent CLI uploads of 50 MB against 20 concurrent direct PUTs.
+// Each Hangar mode's time runs until its 201 (finishing call, parse and record included);
+// the gateway's peak RSS is reset before each mode (/proc/<pid>/clear_refs) and read after.
+// Targets: (b)/(a) >= 1.0, (c)/(a) >= 1.0, (d)/(a) >= 0.9, gateway peak < 100 MB,
+// 20 CLI / 20 direct >= 0.9.
+//   node bench/resumable-upload.bench.mjs            # 1 GiB
+//   BENCH_SIZE_MB=256 node bench/resumable-upload.bench.mjs
+import { execFile, execFileSync } from 'node:child_process';
+import { randomFillSync, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+const { resolveInfrastructure } = require(path.join(root, 'libs/infra/dist'));
+const { startHangar } = require(path.join(root, 'libs/testing/dist'));
+const { ObjectStorage } = require(path.join(root, 'libs/storage/dist'));
+const run = promisify(execFile);
+
+const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
+const concurrentMb = Number(process.env.BENCH_CONCURRENT_MB ?? 50);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const MiB = 1024 * 1024;
+const mib = (n) => (n / MiB).toFixed(1);
+const seconds = (from) => Number(process.hrtime.bigint() - from) / 1e9;
+const cli = path.join(root, 'clients', 'cli', 'bin', 'hangar.js');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-bench-'));
+
+const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench') });
+Object.assign(process.env, {
+  MONGO_URL: infra.mongoUrl,
+  NATS_URL: infra.natsUrl,
+  S3_ENDPOINT: infra.s3.endpoint,
+  S3_ACCESS_KEY: infra.s3.accessKey,
+  S3_SECRET_KEY: infra.s3.secretKey,
+  HANGAR_SKIP_BUILD: '1',
+});
+const bucket = `bench-${Date.now()}`;
+// The same S3 server as clients reach it: turns on presigned parts (c).
+const hangar = await startHangar({ S3_BUCKET: bucket, LOG_LEVEL: 'warn', MAX_UPLOAD_BYTES: String((sizeMb + 64) * MiB), S3_PUBLIC_ENDPOINT: infra.s3.endpoint });
+const storage = new ObjectStorage({ ...infra.s3, bucket });
+const gatewayPid = hangar.pidOf('gateway');
+const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))[1]) * 1024;
+const resetPeak = () => fs.writeFileSync(`/proc/${gatewayPid}/clear_refs`, '5');
+
+try {
+  const big = randomFile('big.bin', sizeMb);
+  const size = fs.statSync(big).size;
+
+  // A channel to upload into: the real Android fixture creates it.
+  const form = new FormData();
+  form.append('token', hangar.adminToken);
+  form.append('file', new Blob([fs.readFileSync(path.join(root, '..', 'shared', 'fixtures', 'apps', 'android.apk'))]), 'android.apk');
+  const channelKey = (await (await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form })).json()).channel.slug;
+  // Separate cache and config dirs: no resume state from an earlier run is picked up.
+  const cliEnv = { ...process.env, HANGAR_URL: hangar.baseUrl, HANGAR_TOKEN: hangar.adminToken, XDG_CACHE_HOME: path.join(work, 'cache'), XDG_CONFIG_HOME: path.join(work, 'config'), CI: 'true' };
+  let build = 0;
+  const cliUpload = (file, via) =>
+    run('node', [cli, 'upload', file, '--channel-key', channelKey, '--release-version', '9.9.9', '--build-version', String(++build), '--via', via, '--json'], { env: cliEnv, maxBuffer: 64 * MiB });
+
+  const results = [];
+  const measure = async (name, fn) => {
+    resetPeak();
+    const t = process.hrtime.bigint();
+    await fn();
+    const s = seconds(t);
+    results.push({ name, s, peak: peakRss() });
+    console.error(`${name}: ${s.toFixed(2)} s`);
+    return s;
+  };
+
+  const direct = await measure('(a) direct S3 PUT', () => presignedPut(big, size));
+  const viaTus = await measure('(b) CLI over tus', () => cliUpload(big, 'tus'));
+  const viaS3 = await measure('(c) CLI, presigned parts', () => cliUpload(big, 's3'));
+  const legacy = await measure('(d) legacy POST', async () => {
+    const status = await postMultipart(`${hangar.baseUrl}/api/apps/upload`, hangar.adminToken, channelKey, big, size, ++build);
+    if (status !== 201) throw new Error(`legacy upload answered ${status}`);
+  });
+
+  // Many at once: 20 CLI uploads of 50 MB against 20 direct PUTs of the same files.
+  const small = Array.from({ length: concurrency }, (_, i) => randomFile(`small-${i}.bin`, concurrentMb));
+  const manyDirect = await measure(`${concurrency} direct PUTs`, () => Promise.all(small.map((f) => presignedPut(f, fs.statSync(f).size))));
+  const manyCli = await measure(`${concurrency} CLI uploads`, () => Promise.all(small.map((f) => cliUpload(f, 'tus'))));
+
+  const rate = (s, bytes = size) => `${(bytes / MiB / s).toFixed(1)} MiB/s`;
+  console.log(`\nresumable upload benchmark — ${os.cpus().length} cores, ${mib(os.totalmem())} MiB RAM, ${new Date().toISOString()}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`file: ${mib(size)} MiB; many: ${concurrency} × ${concurrentMb} MiB`);
+  console.log('| mode | time | throughput | ratio to (a) | target | gateway peak RSS |');
+  console.log('|---|---|---|---|---|---|');
+  const targets = { '(b) CLI over tus': 1.0, '(c) CLI, presigned parts': 1.0, '(d) legacy POST': 0.9 };
+  for (const r of results.slice(0, 4)) {
+    const ratio = direct / r.s;
+    const target = targets[r.name];
+    console.log(`| ${r.name} | ${r.s.toFixed(2)} s | ${rate(r.s)} | ${r === results[0] ? '—' : ratio.toFixed(2)} | ${target ? `≥ ${target}${ratio >= target ? ' met' : ' missed'}` : '—'} | ${mib(r.peak)} MiB |`);
+  }
+  const manyBytes = concurrency * concurrentMb * MiB;
+  console.log(`| ${concurrency} direct PUTs | ${manyDirect.toFixed(2)} s | ${rate(manyDirect, manyBytes)} | — | — | ${mib(results[4].peak)} MiB |`);
+  const manyRatio = manyDirect / manyCli;
+  console.log(`| ${concurrency} CLI uploads | ${manyCli.toFixed(2)} s | ${rate(manyCli, manyBytes)} | ${manyRatio.toFixed(2)} | ≥ 0.9${manyRatio >= 0.9 ? ' met' : ' missed'} | ${mib(results[5].peak)} MiB |`);
+  const worstPeak = Math.max(...results.slice(1).map((r) => r.peak));
+  console.log(`gateway peak RSS over the Hangar modes: ${mib(worstPeak)} MiB (target < 100 MB: ${worstPeak < 100e6 ? 'met' : 'missed'})`);
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+  await hangar.stop();
+  await infra.stop();
+}
+
+/** Random bytes: nothing along the way can compress them away. */
+function randomFile(name, megabytes) {
+  const file = path.join(work, name);
+  const chunk = Buffer.alloc(8 * MiB);
+  const fd = fs.openSync(file, 'w');
+  for (let written = 0; written < megabytes * MiB; written += chunk.length) fs.writeSync(fd, randomFillSync(chunk), 0, Math.min(chunk.length, megabytes * MiB - written));
+  fs.closeSync(fd);
+  return file;
+}
+
+/** One PUT of the whole file to a presigned URL, streamed from disk. */
+async function presignedPut(file, size) {
+  const url = await storage.client.presignedPutObject(bucket, `bench/direct-${randomUUID()}`, 3600);
+  await new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', headers: { 'content-length': String(size) } });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`direct PUT answered ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    fs.createReadStream(file, { highWaterMark: MiB }).pipe(req);
+  });
+}
+
+/** A multipart body streamed from disk, fields first as Zealot clients send them. */
+function postMultipart(url, token, channelKey, filePath, size, buildNumber) {
+  const boundary = `hangar${randomUUID()}`;
+  const field = (name, value) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    field('token', token) + field('channel_key', channelKey) + field('release_version', '9.9.9') + field('build_version', String(buildNumber)) +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) } });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    req.write(head);
+    const stream = fs.createReadStream(filePath, { highWaterMark: MiB });
+    stream.on('end', () => req.end(tail));
+    stream.pipe(req, { end: false });
+  });
+}
