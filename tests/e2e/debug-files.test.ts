@@ -124,7 +124,7 @@ describe('debug files over HTTP', () => {
     it('when the fat fixture is uploaded, then exactly its armv7 and arm64 UUIDs come back in the metadata shape B', () => {
       expect(multi.status).toBe(200);
       expect(multi.body).toMatchObject({ id: expect.any(Number), device_type: 'ios', release_version: '1.0', build_version: '2', app_name: expect.any(String) });
-      expect(Object.keys(multi.body)).toEqual(['id', 'app_name', 'device_type', 'release_version', 'build_version', 'file_url', 'metadata', 'created_at', 'updated_at']);
+      expect(Object.keys(multi.body)).toEqual(['id', 'kind', 'app_name', 'device_type', 'release_version', 'build_version', 'file_url', 'metadata', 'releases', 'created_at', 'updated_at']);
       expect(multi.body.metadata.map((m: { uuid: string; type: string }) => [m.uuid, m.type])).toEqual([
         [ARMV7_UUID, 'armv7'],
         [ARM64_UUID, 'arm64'],

@@ -1,1 +1,2 @@
 export { releaseFields, releaseUrls } from './release-fields';
+export { debugFileLinks, debugFileUrl, releaseLinks } from './debug-file-links';

@@ -112,6 +112,18 @@ export class DebugFilesRepository {
       .lean<DebugFileDocument[]>();
   }
 
+  /**
+   * Live files of one build of a channel, newest upload first: what a release lists. A build has
+   * a handful (a dSYM, a mapping, the ELF files of a Linux build); the limit bounds a pathological one.
+   */
+  liveOfBuild(channelId: number, releaseVersion: string, buildVersion: string, limit = 50): Promise<DebugFileDocument[]> {
+    return this.files
+      .find({ channelId, releaseVersion, buildVersion, ...LIVE })
+      .sort({ uploadedAt: -1, _id: -1 })
+      .limit(limit)
+      .lean<DebugFileDocument[]>();
+  }
+
   /** The first file of the channel matching `match` in `order` (see download-rule.ts). */
   findForDownload(channelId: number, match: DownloadMatch, order: DownloadOrder): Promise<DebugFileDocument | null> {
     const sort: Record<string, 1 | -1> = order === 'version' ? { versionKey: -1, uploadedAt: -1, _id: -1 } : { uploadedAt: -1, _id: -1 };

@@ -221,12 +221,16 @@ const schemas: Record<string, JsonSchema> = {
       changelog: arrayOf(ref('ChangelogEntry')),
       text_changelog: str('`- message` lines.'),
       custom_fields: arrayOf(ref('CustomField')),
+      debug_files: {
+        ...arrayOf(ref('DebugFileLink')),
+        description: "The live debug files of this version and build in its channel, newest upload first. Left out only in an upload's or edit's answer when the debug-files service did not answer (the release is stored).",
+      },
       created_at: timestamp,
       app: ref('AppRef'),
       scheme: ref('SchemeRef'),
       channel: ref('ChannelSummary'),
     },
-    ['app', 'scheme', 'channel'],
+    ['app', 'scheme', 'channel', 'debug_files'],
   ),
   VersionList: object(
     {
@@ -257,17 +261,45 @@ const schemas: Record<string, JsonSchema> = {
     [],
     'One Mach-O slice (iOS) or one file of a mapping archive (Android): the seed\'s "Shape B".',
   ),
+  DebugFileLink: object(
+    {
+      id: int(),
+      kind: { type: 'string', enum: ['dsym', 'proguard', 'elf', 'breakpad', 'pdb', 'pe'] },
+      file_name: str('The name it was uploaded with.'),
+      size: int('Bytes'),
+      debug_ids: { ...arrayOf(str()), description: 'The ids debuggers ask with (Mach-O UUIDs, GNU build-ids, PDB GUID+age, Breakpad module ids), lowercased.' },
+      file_url: { type: 'string', format: 'uri', description: 'Downloads this file; present when the answer knows the channel key.' },
+    },
+    ['file_url'],
+    "One debug file of a release's version and build.",
+  ),
+  ReleaseLink: object(
+    {
+      id: int(),
+      version: int('Sequence number of the release in its channel.'),
+      release_version: str(),
+      build_version: str(),
+      release_url: { type: 'string', format: 'uri', description: 'The install page.' },
+    },
+    [],
+    'A release of the same channel, version and build as a debug file.',
+  ),
   DebugFile: object({
     id: int(),
+    kind: { type: 'string', enum: ['dsym', 'proguard', 'elf', 'breakpad', 'pdb', 'pe'] },
     app_name: str(),
     device_type: str('ios, android, or linux (ELF debug files)'),
     release_version: str(),
     build_version: str(),
     file_url: { type: 'string', format: 'uri', description: 'Downloads this exact file (needs its channel key, which the URL carries).' },
     metadata: arrayOf(ref('DebugFileMetadata')),
+    releases: {
+      ...arrayOf(ref('ReleaseLink')),
+      description: "The live releases of this version and build in its channel, newest upload first. Left out only in an upload's or replacement's answer when the releases service did not answer (the file is stored).",
+    },
     created_at: timestamp,
     updated_at: timestamp,
-  }),
+  }, ['releases']),
   Webhook: object(
     {
       id: int(),
