@@ -90,6 +90,8 @@ interface Fixture {
   linuxKey: string;
   /** A Windows channel beside it, holding the PDB. */
   windowsKey: string;
+  /** An Android channel beside it, holding the ProGuard mapping of 1.0 (1). */
+  androidKey: string;
   webhookId: number;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
@@ -205,6 +207,11 @@ const ROUTES: Record<string, RouteCase> = {
   getDebugFile: { access: app('member'), ok: 200, params: (f) => ({ id: f.debugFileId }), query: key },
   replaceDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], file: 'dsym-multi', params: (f) => ({ id: f.debugFileId }), form: key },
   deleteDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], params: (f) => ({ id: f.debugFileId }), query: key },
+  retraceStackTrace: {
+    access: KEY,
+    ok: 200,
+    form: (f) => ({ channel_key: f.androidKey, release_version: '1.0', build_version: '1', stack_trace: 'java.lang.IllegalStateException: boom\n\tat a.a.k.l.onCreate(SourceFile:1)\n' }),
+  },
 
   // Symbol servers: the fixture's ELF debug file by its build-id.
   debuginfodWithToken: { access: app('member'), ok: 302, params: () => ({ build_id: elf.buildId, kind: 'debuginfo' }) },
@@ -276,6 +283,7 @@ describe('authorization matrix over HTTP', () => {
     ipa: fs.readFileSync(path.join(fixturesDir(), 'apps', 'iphone.ipa')),
     dsym: fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip')),
     'dsym-multi': fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'multi_ios.dSYM.zip')),
+    mapping: fs.readFileSync(path.join(fixturesDir(), 'proguards', 'single_mapping.zip')),
   };
   /** operationId → what each caller got, for the docs table. */
   const results = new Map<string, Cell[]>();
@@ -327,7 +335,7 @@ describe('authorization matrix over HTTP', () => {
   async function fixture(parts: Part[]): Promise<Fixture> {
     const want = new Set<Part>(parts);
     if (want.has('release') || want.has('debugFile') || want.has('webhook')) want.add('app');
-    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0 };
+    const f: Fixture = { appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', androidKey: '', webhookId: 0 };
     const owner = people.owner.token;
     const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
       const r = await res;
@@ -373,6 +381,13 @@ describe('authorization matrix over HTTP', () => {
             ? made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'Linux', device_type: 'linux' } }), 'linux channel').then(async (linux) => {
                 f.linuxKey = linux.body.slug;
                 await made(api('POST', '/api/debug_files/upload', { token: owner, form: { channel_key: f.linuxKey }, files: { file: { data: elf.debug, fileName: 'app.debug' } } }), 'ELF debug file');
+              })
+            : undefined,
+          want.has('debugFile')
+            ? made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'Android', device_type: 'android' } }), 'android channel').then(async (android) => {
+                f.androidKey = android.body.slug;
+                const form = { channel_key: f.androidKey, release_version: '1.0', build_version: '1' };
+                await made(api('POST', '/api/debug_files/upload', { token: owner, form, files: { file: { data: files.mapping, fileName: 'mapping.zip' } } }), 'ProGuard mapping');
               })
             : undefined,
           want.has('webhook')

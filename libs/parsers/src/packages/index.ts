@@ -4,3 +4,4 @@ export { detectPackageFormat } from './format-detector';
 export { parsePackage } from './parse-package';
 export type { ByteSource } from './byte-source';
 export { RandomAccessFile } from './random-access-file';
+export { ZipArchive, withZip } from './zip-reader';

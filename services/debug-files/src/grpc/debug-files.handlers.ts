@@ -4,6 +4,7 @@ import type { DebugFilesDeps } from '../domain/deps';
 import { deleteDebugFile, findDownload, getDebugFile, listDebugFiles } from '../domain/manage-debug-files';
 import { findSymbolFile } from '../domain/find-symbol-file';
 import { listBuildDebugFiles } from '../domain/build-debug-files';
+import { retraceStackTrace } from '../domain/retrace-stack-trace';
 import { replaceDebugFile, uploadDebugFile } from '../domain/upload-debug-file';
 
 const pageOf = (page?: { page: number; perPage: number }) => ({
@@ -39,6 +40,9 @@ export function debugFilesHandlers(deps: DebugFilesDeps): debugFiles.DebugFilesS
     },
     async findSymbolFile(req) {
       return findSymbolFile(deps, req);
+    },
+    async retrace(req) {
+      return retraceStackTrace(deps, req);
     },
     async listBuildDebugFiles(req) {
       const builds = await listBuildDebugFiles(deps, req.builds);

@@ -261,6 +261,7 @@ const schemas: Record<string, JsonSchema> = {
     [],
     'One Mach-O slice (iOS) or one file of a mapping archive (Android): the seed\'s "Shape B".',
   ),
+  Retraced: object({ stack_trace: str('One line per output line, each ending in a newline.'), debug_file_id: int('The mapping archive used.') }),
   DebugFileLink: object(
     {
       id: int(),
@@ -692,6 +693,28 @@ const paths: Record<string, PathItem> = {
     get: op('listDebugFiles', 'Debug files', "A channel's debug files", { '200': ok('Debug files', arrayOf(ref('DebugFile')), PAGE_HEADERS), ...errors(...READ_WITH_TOKEN) }, {
       parameters: [param('channel_key'), query('uuid', 'Only the file with a slice of this UUID'), param('page'), param('per_page')],
     }),
+  },
+  '/api/debug_files/retrace': {
+    post: op(
+      'retraceStackTrace',
+      'Debug files',
+      'Deobfuscate an Android stack trace',
+      { '200': ok('The trace as ProGuard ReTrace 6.2.2 prints it', ref('Retraced')), ...errors(400, 401, 404, 413, 422, 503) },
+      {
+        security: OPTIONAL_TOKEN,
+        description:
+          "With the ProGuard/R8 mapping of that build in the channel (its newest upload). The body is bounded by the gateway's MAX_BODY_BYTES (413 above it); no mapping for the build: 404.",
+        requestBody: formBody(
+          {
+            channel_key: str('The credential: the channel whose mapping is used.'),
+            release_version: str(),
+            build_version: str(),
+            stack_trace: str('The obfuscated trace, as the crash reporter sent it.'),
+          },
+          ['channel_key', 'release_version', 'build_version', 'stack_trace'],
+        ),
+      },
+    ),
   },
   '/api/debug_files/download': {
     get: op('downloadDebugFile', 'Debug files', 'Download a debug file by version', { ...downloadResponses('the archive', 'application/zip'), ...errors(...READ_WITH_KEY) }, {

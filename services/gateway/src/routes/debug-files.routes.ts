@@ -161,6 +161,19 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
     await sendFile(res, download);
   });
 
+  // Android retrace: the channel key is the credential, as for downloads (a crash tool holds it).
+  // The body is bounded by MAX_BODY_BYTES before it reaches here: a larger one is 413, unread.
+  router.post('/api/debug_files/retrace', identifyIfToken(clients), async (req, res) => {
+    const fields = readTextFields(req.body, ['channel_key', 'release_version', 'build_version', 'stack_trace'] as const);
+    const result = await clients.debugFiles.retrace({
+      channelKey: fields.channel_key ?? '',
+      releaseVersion: fields.release_version ?? '',
+      buildVersion: fields.build_version ?? '',
+      stackTrace: fields.stack_trace ?? '',
+    });
+    res.json({ stack_trace: result.stackTrace, debug_file_id: result.debugFileId });
+  });
+
   router.get('/api/debug_files', authenticate(clients), async (req, res) => {
     const page = parsePage(req);
     const channelKey = requiredQuery(req, 'channel_key');

@@ -162,6 +162,21 @@ export interface BuildDebugFilesList {
   builds: BuildDebugFiles[];
 }
 
+export interface RetraceRequest {
+  /** The credential, as for downloads: the channel whose mapping is used. */
+  channelKey: string;
+  releaseVersion: string;
+  buildVersion: string;
+  /** The obfuscated trace; the gateway bounds its size. */
+  stackTrace: string;
+}
+
+export interface RetraceResult {
+  stackTrace: string;
+  /** The mapping archive used. */
+  debugFileId: number;
+}
+
 function createBaseDebugFileMetadata(): DebugFileMetadata {
   return {
     id: 0,
@@ -2207,6 +2222,210 @@ export const BuildDebugFilesList: MessageFns<BuildDebugFilesList> = {
   },
 };
 
+function createBaseRetraceRequest(): RetraceRequest {
+  return { channelKey: "", releaseVersion: "", buildVersion: "", stackTrace: "" };
+}
+
+export const RetraceRequest: MessageFns<RetraceRequest> = {
+  encode(message: RetraceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelKey !== "") {
+      writer.uint32(10).string(message.channelKey);
+    }
+    if (message.releaseVersion !== "") {
+      writer.uint32(18).string(message.releaseVersion);
+    }
+    if (message.buildVersion !== "") {
+      writer.uint32(26).string(message.buildVersion);
+    }
+    if (message.stackTrace !== "") {
+      writer.uint32(34).string(message.stackTrace);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetraceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetraceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.releaseVersion = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.buildVersion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stackTrace = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetraceRequest {
+    return {
+      channelKey: isSet(object.channelKey)
+        ? globalThis.String(object.channelKey)
+        : isSet(object.channel_key)
+        ? globalThis.String(object.channel_key)
+        : "",
+      releaseVersion: isSet(object.releaseVersion)
+        ? globalThis.String(object.releaseVersion)
+        : isSet(object.release_version)
+        ? globalThis.String(object.release_version)
+        : "",
+      buildVersion: isSet(object.buildVersion)
+        ? globalThis.String(object.buildVersion)
+        : isSet(object.build_version)
+        ? globalThis.String(object.build_version)
+        : "",
+      stackTrace: isSet(object.stackTrace)
+        ? globalThis.String(object.stackTrace)
+        : isSet(object.stack_trace)
+        ? globalThis.String(object.stack_trace)
+        : "",
+    };
+  },
+
+  toJSON(message: RetraceRequest): unknown {
+    const obj: any = {};
+    if (message.channelKey !== "") {
+      obj.channelKey = message.channelKey;
+    }
+    if (message.releaseVersion !== "") {
+      obj.releaseVersion = message.releaseVersion;
+    }
+    if (message.buildVersion !== "") {
+      obj.buildVersion = message.buildVersion;
+    }
+    if (message.stackTrace !== "") {
+      obj.stackTrace = message.stackTrace;
+    }
+    return obj;
+  },
+};
+
+function createBaseRetraceResult(): RetraceResult {
+  return { stackTrace: "", debugFileId: 0 };
+}
+
+export const RetraceResult: MessageFns<RetraceResult> = {
+  encode(message: RetraceResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stackTrace !== "") {
+      writer.uint32(10).string(message.stackTrace);
+    }
+    if (message.debugFileId !== 0) {
+      writer.uint32(16).int64(message.debugFileId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetraceResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetraceResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stackTrace = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.debugFileId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetraceResult {
+    return {
+      stackTrace: isSet(object.stackTrace)
+        ? globalThis.String(object.stackTrace)
+        : isSet(object.stack_trace)
+        ? globalThis.String(object.stack_trace)
+        : "",
+      debugFileId: isSet(object.debugFileId)
+        ? globalThis.Number(object.debugFileId)
+        : isSet(object.debug_file_id)
+        ? globalThis.Number(object.debug_file_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RetraceResult): unknown {
+    const obj: any = {};
+    if (message.stackTrace !== "") {
+      obj.stackTrace = message.stackTrace;
+    }
+    if (message.debugFileId !== 0) {
+      obj.debugFileId = Math.round(message.debugFileId);
+    }
+    return obj;
+  },
+};
+
 /** dSYM and ProGuard mapping archives of a channel's builds. */
 export type DebugFilesServiceDefinition = typeof DebugFilesServiceDefinition;
 export const DebugFilesServiceDefinition = {
@@ -2284,6 +2503,18 @@ export const DebugFilesServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * An Android stack trace deobfuscated with the build's stored ProGuard/R8 mapping, as ProGuard
+     * 6.2.2's ReTrace prints it; the mapping is streamed from storage, never loaded whole.
+     */
+    retrace: {
+      name: "Retrace",
+      requestType: RetraceRequest as typeof RetraceRequest,
+      requestStream: false,
+      responseType: RetraceResult as typeof RetraceResult,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -2306,6 +2537,11 @@ export interface DebugFilesServiceImplementation<CallContextExt = {}> {
     request: ListBuildDebugFilesRequest,
     context: CallContext & CallContextExt,
   ): Promise<BuildDebugFilesList>;
+  /**
+   * An Android stack trace deobfuscated with the build's stored ProGuard/R8 mapping, as ProGuard
+   * 6.2.2's ReTrace prints it; the mapping is streamed from storage, never loaded whole.
+   */
+  retrace(request: RetraceRequest, context: CallContext & CallContextExt): Promise<RetraceResult>;
 }
 
 export interface DebugFilesServiceClient<CallOptionsExt = {}> {
@@ -2327,6 +2563,11 @@ export interface DebugFilesServiceClient<CallOptionsExt = {}> {
     request: ListBuildDebugFilesRequest,
     options?: CallOptions & CallOptionsExt,
   ): Promise<BuildDebugFilesList>;
+  /**
+   * An Android stack trace deobfuscated with the build's stored ProGuard/R8 mapping, as ProGuard
+   * 6.2.2's ReTrace prints it; the mapping is streamed from storage, never loaded whole.
+   */
+  retrace(request: RetraceRequest, options?: CallOptions & CallOptionsExt): Promise<RetraceResult>;
 }
 
 function longToNumber(int64: { toString(): string }): number {
