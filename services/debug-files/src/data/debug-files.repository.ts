@@ -103,13 +103,17 @@ export class DebugFilesRepository {
     return { files, total };
   }
 
-  /** Live files carrying this debug id in any channel, newest first; few in practice (one per build and app). */
-  findLiveByDebugId(debugId: string, limit: number): Promise<DebugFileDocument[]> {
-    return this.files
-      .find({ uuids: debugId, ...LIVE })
-      .sort({ _id: -1 })
-      .limit(limit)
-      .lean<DebugFileDocument[]>();
+  /**
+   * Live files carrying this debug id in any channel, newest first, read a batch at a time from
+   * the (uuids) index: a symbol server walks them until one answers, however many there are.
+   */
+  async *eachLiveByDebugId(debugId: string, batch = 100): AsyncGenerator<DebugFileDocument> {
+    yield* this.files.find({ uuids: debugId, ...LIVE }).sort({ _id: -1 }).batchSize(batch).lean<DebugFileDocument[]>().cursor();
+  }
+
+  /** Live files of one channel carrying this debug id, newest first: the (channelId, uuids) index. */
+  async *eachLiveByDebugIdInChannel(channelId: number, debugId: string, batch = 100): AsyncGenerator<DebugFileDocument> {
+    yield* this.files.find({ channelId, uuids: debugId, ...LIVE }).sort({ _id: -1 }).batchSize(batch).lean<DebugFileDocument[]>().cursor();
   }
 
   /**

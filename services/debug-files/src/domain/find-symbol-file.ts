@@ -10,9 +10,6 @@ import { normalizeUuid } from './uuid';
 const WANTS = { debuginfo: 'has_debug_info', executable: 'has_code', breakpad: 'module_name', dsym: 'uuid', pdb: 'symbol_server_id' } as const;
 type Want = keyof typeof WANTS;
 
-/** Files carrying one build-id; more than this many would be the same build uploaded to many apps. */
-const CANDIDATES = 50;
-
 /**
  * A GNU build-id as clients send it: hex, 8 to 64 bytes (ld's default sha1 is 20). Anything else
  * is refused before the database is asked, so a wrong id costs nothing.
@@ -71,30 +68,46 @@ export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindS
   const channelKey = req.channelKey.trim();
   const actor = channelKey ? undefined : requireActor(req.actor);
   const channelId = channelKey ? (await resolveChannel(deps, channelKey)).channel!.id : undefined;
-  const candidates = (await deps.files.findLiveByDebugId(debugId, CANDIDATES)).filter((f) => canAnswer(f, debugId, want, req.fileName));
 
+  // Every file carrying the id is a candidate, walked from the index a batch at a time (an earlier
+  // cut at the 50 newest missed a caller's file behind 50 others' copies of the same build).
   let file: DebugFileDocument | undefined;
+  let refusedAny = false;
   if (channelId !== undefined) {
-    file = candidates.find((f) => f.channelId === channelId);
-  } else {
-    const refused = new Set<number>();
-    for (const candidate of candidates) {
-      if (refused.has(candidate.appId)) continue;
-      try {
-        await deps.apps.checkPermission({ actor: actor!, appId: candidate.appId, role: 'member' });
+    for await (const candidate of deps.files.eachLiveByDebugIdInChannel(channelId, debugId)) {
+      if (canAnswer(candidate, debugId, want, req.fileName)) {
         file = candidate;
         break;
-      } catch (err) {
-        if (!(err instanceof PermissionDenied) && !(err instanceof NotFound)) throw err;
-        refused.add(candidate.appId);
       }
     }
+  } else {
+    const decided = new Map<number, boolean>();
+    for await (const candidate of deps.files.eachLiveByDebugId(debugId)) {
+      if (!canAnswer(candidate, debugId, want, req.fileName)) continue;
+      if (!decided.has(candidate.appId)) decided.set(candidate.appId, await mayRead(deps, actor!, candidate.appId));
+      if (decided.get(candidate.appId)) {
+        file = candidate;
+        break;
+      }
+      refusedAny = true;
+    }
   }
-  if (!file && actor && candidates.length > 0) throw new PermissionDenied(`You may not read the apps that hold debug id ${debugId}`);
+  if (!file && refusedAny) throw new PermissionDenied(`You may not read the apps that hold debug id ${debugId}`);
   if (!file) throw notFound();
 
   const expires = Math.min(Math.max(req.expiresInSeconds || 300, 10), 7 * 24 * 3600);
   const fileName = downloadFileName(file);
   const url = await deps.storage.presignedGetUrl(file.objectKey, expires, { fileName, contentType: contentTypeOf(file) });
   return { url, fileName, objectKey: file.objectKey, size: file.size, debugFileId: file._id };
+}
+
+/** Whether the caller may read the app's files; other failures (an outage) propagate. */
+async function mayRead(deps: DebugFilesDeps, actor: NonNullable<debugFiles.FindSymbolFileRequest['actor']>, appId: number): Promise<boolean> {
+  try {
+    await deps.apps.checkPermission({ actor, appId, role: 'member' });
+    return true;
+  } catch (err) {
+    if (err instanceof PermissionDenied || err instanceof NotFound) return false;
+    throw err;
+  }
 }
