@@ -7,11 +7,14 @@ import { isElf, readElfIdentity } from './elf.reader';
 import { isBreakpad, readBreakpadModule } from './breakpad.reader';
 import { MSF_MAGIC, readPdbIdentity } from './pdb.reader';
 import { isPe, readPeCodeId } from './pe-code-id.reader';
-import { open, stat } from 'node:fs/promises';
+import { mkdtemp, open, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { parseElfArchive } from './elf-archive.parser';
 
 /**
  * Reads the symbol metadata of an uploaded debug-file zip: the slices of its dSYM bundles (iOS)
- * or its ProGuard mapping files (Android); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
+ * or its ProGuard mapping files (Android) or the ELF files it holds (Linux, each extracted next to
+ * the archive: see `extractedPath`); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
  * damaged, hostile or truncated ones — is a DebugFileParseError; I/O errors of the server pass
  * through unchanged.
  */
@@ -31,7 +34,9 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
     }
     if (bundles.length > 0) return await parseDsymArchive(zip, bundles);
     if (proguardFiles.length > 0) return await parseProguardArchive(zip, proguardFiles);
-    throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt');
+    const elf = await parseElfArchive(zip, () => mkdtemp(join(dirname(zipPath), 'members-')));
+    if (elf) return elf;
+    throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt nor an ELF file');
   } finally {
     zip.close();
   }

@@ -40,6 +40,16 @@ function isUniqueViolation(err: unknown): boolean {
   return isDuplicateKeyError(err) || (err instanceof Error && /UNIQUE constraint failed|duplicate key/i.test(err.message));
 }
 
+/** Where a member of an archive is stored: beside the archive, under the prefix the janitor owns. */
+export const memberKeyOf = (archiveKey: string, index: number) => `${archiveKey}.member-${index}`;
+const archiveKeyOf = (key: string) => key.replace(/\.member-\d+$/, '');
+
+/** Every object a file's record stands for: its archive and its stored members. */
+export const objectKeysOf = (file: Pick<DebugFileDocument, 'objectKey' | 'entries'>): string[] => [
+  file.objectKey,
+  ...file.entries.flatMap((e) => (e.objectKey ? [e.objectKey] : [])),
+];
+
 export class DebugFilesRepository {
   constructor(
     private readonly connection: Connection,
@@ -159,10 +169,15 @@ export class DebugFilesRepository {
     await this.files.deleteOne({ _id: id });
   }
 
-  /** Of these storage keys, the ones a debug file (live or tombstoned) refers to as its archive. */
+  /**
+   * Of these storage keys, the ones a debug file (live or tombstoned) refers to: its archive, or a
+   * member stored beside it (`<archive key>.member-<n>`, referenced while its archive is).
+   */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
-    const found = await findEach(keys, (objectKey) => this.files.find({ objectKey }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>());
-    return new Set(found.map((f) => f.objectKey));
+    const archiveOf = (key: string) => archiveKeyOf(key);
+    const found = await findEach(keys.map(archiveOf), (objectKey) => this.files.find({ objectKey }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>());
+    const archives = new Set(found.map((f) => f.objectKey));
+    return new Set(keys.filter((key) => archives.has(archiveOf(key))));
   }
 
   private async idOfContent(appId: number, checksum: string): Promise<number | undefined> {

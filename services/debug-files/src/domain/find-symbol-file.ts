@@ -1,6 +1,6 @@
 import { InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
-import type { DebugFileDocument } from '../data/debug-file.model';
+import type { DebugFileDocument, DebugFileEntry } from '../data/debug-file.model';
 import { requireActor, resolveChannel } from './channel-access';
 import type { DebugFilesDeps } from './deps';
 import { contentTypeOf, downloadFileName } from './manage-debug-files';
@@ -36,13 +36,14 @@ export function normalizeSymStoreId(value: string): string {
   return hex;
 }
 
-function canAnswer(file: DebugFileDocument, debugId: string, want: Want, fileName: string): boolean {
-  if ((want === 'breakpad') !== (file.kind === 'breakpad')) return false;
+/** The entry of `file` that answers the request, if one does. */
+function answeringEntry(file: DebugFileDocument, debugId: string, want: Want, fileName: string): DebugFileEntry | undefined {
+  if ((want === 'breakpad') !== (file.kind === 'breakpad')) return undefined;
   // A PDB: its GUID and age, and the name it was uploaded with (symbol servers ask by both; any case).
-  if (want === 'pdb') return (file.kind === 'pdb' || file.kind === 'pe') && file.entries.some((entry) => entry.uuid === debugId && entry.object.toLowerCase() === fileName.toLowerCase());
+  if (want === 'pdb') return file.kind === 'pdb' || file.kind === 'pe' ? file.entries.find((entry) => entry.uuid === debugId && entry.object.toLowerCase() === fileName.toLowerCase()) : undefined;
   // A dSYM zip answers for every Mach-O UUID it holds.
-  if (want === 'dsym') return file.kind === 'dsym' && file.entries.some((entry) => entry.uuid === debugId);
-  return file.entries.some((entry) => {
+  if (want === 'dsym') return file.kind === 'dsym' ? file.entries.find((entry) => entry.uuid === debugId) : undefined;
+  return file.entries.find((entry) => {
     if (entry.uuid !== debugId) return false;
     try {
       const data = JSON.parse(entry.dataJson) as Record<string, unknown>;
@@ -51,6 +52,12 @@ function canAnswer(file: DebugFileDocument, debugId: string, want: Want, fileNam
       return false;
     }
   });
+}
+
+/** Where the answering bytes are: an ELF member stored on its own, or else the file's whole object. */
+function bytesOf(file: DebugFileDocument, entry: DebugFileEntry): { objectKey: string; size: number; fileName: string; contentType: string } {
+  if (entry.objectKey) return { objectKey: entry.objectKey, size: entry.size, fileName: entry.object || 'debuginfo', contentType: 'application/octet-stream' };
+  return { objectKey: file.objectKey, size: file.size, fileName: downloadFileName(file), contentType: contentTypeOf(file) };
 }
 
 /**
@@ -71,34 +78,36 @@ export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindS
 
   // Every file carrying the id is a candidate, walked from the index a batch at a time (an earlier
   // cut at the 50 newest missed a caller's file behind 50 others' copies of the same build).
-  let file: DebugFileDocument | undefined;
+  let found: { file: DebugFileDocument; entry: DebugFileEntry } | undefined;
   let refusedAny = false;
   if (channelId !== undefined) {
     for await (const candidate of deps.files.eachLiveByDebugIdInChannel(channelId, debugId)) {
-      if (canAnswer(candidate, debugId, want, req.fileName)) {
-        file = candidate;
+      const entry = answeringEntry(candidate, debugId, want, req.fileName);
+      if (entry) {
+        found = { file: candidate, entry };
         break;
       }
     }
   } else {
     const decided = new Map<number, boolean>();
     for await (const candidate of deps.files.eachLiveByDebugId(debugId)) {
-      if (!canAnswer(candidate, debugId, want, req.fileName)) continue;
+      const entry = answeringEntry(candidate, debugId, want, req.fileName);
+      if (!entry) continue;
       if (!decided.has(candidate.appId)) decided.set(candidate.appId, await mayRead(deps, actor!, candidate.appId));
       if (decided.get(candidate.appId)) {
-        file = candidate;
+        found = { file: candidate, entry };
         break;
       }
       refusedAny = true;
     }
   }
-  if (!file && refusedAny) throw new PermissionDenied(`You may not read the apps that hold debug id ${debugId}`);
-  if (!file) throw notFound();
+  if (!found && refusedAny) throw new PermissionDenied(`You may not read the apps that hold debug id ${debugId}`);
+  if (!found) throw notFound();
 
   const expires = Math.min(Math.max(req.expiresInSeconds || 300, 10), 7 * 24 * 3600);
-  const fileName = downloadFileName(file);
-  const url = await deps.storage.presignedGetUrl(file.objectKey, expires, { fileName, contentType: contentTypeOf(file) });
-  return { url, fileName, objectKey: file.objectKey, size: file.size, debugFileId: file._id };
+  const bytes = bytesOf(found.file, found.entry);
+  const url = await deps.storage.presignedGetUrl(bytes.objectKey, expires, { fileName: bytes.fileName, contentType: bytes.contentType });
+  return { url, fileName: bytes.fileName, objectKey: bytes.objectKey, size: bytes.size, debugFileId: found.file._id };
 }
 
 /** Whether the caller may read the app's files; other failures (an outage) propagate. */
