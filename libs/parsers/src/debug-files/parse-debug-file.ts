@@ -25,6 +25,9 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
   if (start.length === 8 && start.equals(MSF_MAGIC.subarray(0, 8))) return parsePdbFile(zipPath);
   if (isPe(start)) return parsePeFile(zipPath);
   const zip = await ZipEntries.open(zipPath, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits });
+  // One folder for the members extracted from this archive, made only when the first one is.
+  let extracted: Promise<string> | undefined;
+  const extractDir = () => (extracted ??= mkdtemp(join(dirname(zipPath), 'members-')));
   try {
     const bundles = findDsymBundles(zip.files);
     const proguardFiles = findProguardFiles(zip.files);
@@ -32,9 +35,9 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
     if (bundles.length > 0 && proguardFiles.length > 0) {
       throw new DebugFileParseError('the archive holds both dSYM bundles and a mapping.txt; upload them separately');
     }
-    if (bundles.length > 0) return await parseDsymArchive(zip, bundles);
+    if (bundles.length > 0) return await parseDsymArchive(zip, bundles, extractDir);
     if (proguardFiles.length > 0) return await parseProguardArchive(zip, proguardFiles);
-    const elf = await parseElfArchive(zip, () => mkdtemp(join(dirname(zipPath), 'members-')));
+    const elf = await parseElfArchive(zip, extractDir);
     if (elf) return elf;
     throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt nor an ELF file');
   } finally {

@@ -161,8 +161,8 @@ export class DebugFilesRepository {
   }
 
   /** A batch of files (live or tombstoned) under a scope, for removal with their archives. */
-  batchUnder(scope: Scope, limit: number): Promise<Pick<DebugFileDocument, '_id' | 'objectKey'>[]> {
-    return this.files.find(scope, { _id: 1, objectKey: 1 }).sort({ _id: 1 }).limit(limit).lean<Pick<DebugFileDocument, '_id' | 'objectKey'>[]>();
+  batchUnder(scope: Scope, limit: number): Promise<Pick<DebugFileDocument, '_id' | 'objectKey' | 'entries'>[]> {
+    return this.files.find(scope, { _id: 1, objectKey: 1, entries: 1 }).sort({ _id: 1 }).limit(limit).lean<Pick<DebugFileDocument, '_id' | 'objectKey' | 'entries'>[]>();
   }
 
   async remove(id: number): Promise<void> {

@@ -7,7 +7,7 @@ import { contentTypeOf, downloadFileName } from './manage-debug-files';
 import { normalizeUuid } from './uuid';
 
 /** What a client may ask for: debuginfod's two kinds (and the entry flag that says a file can answer), a Breakpad `.sym`. */
-const WANTS = { debuginfo: 'has_debug_info', executable: 'has_code', breakpad: 'module_name', dsym: 'uuid', pdb: 'symbol_server_id' } as const;
+const WANTS = { debuginfo: 'has_debug_info', executable: 'has_code', breakpad: 'module_name', dsym: 'uuid', macho: 'uuid', pdb: 'symbol_server_id' } as const;
 type Want = keyof typeof WANTS;
 
 /**
@@ -43,6 +43,9 @@ function answeringEntry(file: DebugFileDocument, debugId: string, want: Want, fi
   if (want === 'pdb') return file.kind === 'pdb' || file.kind === 'pe' ? file.entries.find((entry) => entry.uuid === debugId && entry.object.toLowerCase() === fileName.toLowerCase()) : undefined;
   // A dSYM zip answers for every Mach-O UUID it holds.
   if (want === 'dsym') return file.kind === 'dsym' ? file.entries.find((entry) => entry.uuid === debugId) : undefined;
+  // One slice of a dSYM, stored on its own when it was uploaded (Sentry's unified layout, lldb).
+  if (want === 'macho') return file.kind === 'dsym' ? file.entries.find((entry) => entry.uuid === debugId && entry.objectKey) : undefined;
+  if (file.kind === 'dsym') return undefined;
   return file.entries.find((entry) => {
     if (entry.uuid !== debugId) return false;
     try {
@@ -54,9 +57,12 @@ function answeringEntry(file: DebugFileDocument, debugId: string, want: Want, fi
   });
 }
 
-/** Where the answering bytes are: an ELF member stored on its own, or else the file's whole object. */
-function bytesOf(file: DebugFileDocument, entry: DebugFileEntry): { objectKey: string; size: number; fileName: string; contentType: string } {
-  if (entry.objectKey) return { objectKey: entry.objectKey, size: entry.size, fileName: entry.object || 'debuginfo', contentType: 'application/octet-stream' };
+/**
+ * Where the answering bytes are: the member stored on its own (an ELF file of a zip, a dSYM's
+ * slice when a slice is asked for), or else the file's whole object (a dSYM zip by UUID).
+ */
+function bytesOf(file: DebugFileDocument, entry: DebugFileEntry, want: Want): { objectKey: string; size: number; fileName: string; contentType: string } {
+  if (entry.objectKey && want !== 'dsym') return { objectKey: entry.objectKey, size: entry.size, fileName: entry.object || 'debuginfo', contentType: 'application/octet-stream' };
   return { objectKey: file.objectKey, size: file.size, fileName: downloadFileName(file), contentType: contentTypeOf(file) };
 }
 
@@ -67,10 +73,11 @@ function bytesOf(file: DebugFileDocument, entry: DebugFileEntry): { objectKey: s
  */
 export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindSymbolFileRequest): Promise<debugFiles.SymbolFileLocation> {
   const want = req.want as Want;
-  if (!(want in WANTS)) throw InvalidArgument.field('want', 'must be debuginfo, executable, breakpad, dsym or pdb');
-  const debugId = want === 'breakpad' ? normalizeModuleId(req.debugId) : want === 'pdb' ? normalizeSymStoreId(req.debugId) : want === 'dsym' ? normalizeUuid(req.debugId) : normalizeBuildId(req.debugId);
+  if (!(want in WANTS)) throw InvalidArgument.field('want', 'must be debuginfo, executable, breakpad, dsym, macho or pdb');
+  const debugId =
+    want === 'breakpad' ? normalizeModuleId(req.debugId) : want === 'pdb' ? normalizeSymStoreId(req.debugId) : want === 'dsym' || want === 'macho' ? normalizeUuid(req.debugId) : normalizeBuildId(req.debugId);
   const notFound = () =>
-    new NotFound(want === 'breakpad' || want === 'pdb' ? `No ${want === 'pdb' ? 'PDB' : 'Breakpad symbols'} for ${req.fileName} ${debugId}` : want === 'dsym' ? `No dSYM with UUID ${debugId}` : `No ${want} for build-id ${debugId}`);
+    new NotFound(want === 'breakpad' || want === 'pdb' ? `No ${want === 'pdb' ? 'PDB' : 'Breakpad symbols'} for ${req.fileName} ${debugId}` : want === 'dsym' ? `No dSYM with UUID ${debugId}` : want === 'macho' ? `No Mach-O slice with UUID ${debugId}` : `No ${want} for build-id ${debugId}`);
 
   const channelKey = req.channelKey.trim();
   const actor = channelKey ? undefined : requireActor(req.actor);
@@ -105,7 +112,7 @@ export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindS
   if (!found) throw notFound();
 
   const expires = Math.min(Math.max(req.expiresInSeconds || 300, 10), 7 * 24 * 3600);
-  const bytes = bytesOf(found.file, found.entry);
+  const bytes = bytesOf(found.file, found.entry, want);
   const url = await deps.storage.presignedGetUrl(bytes.objectKey, expires, { fileName: bytes.fileName, contentType: bytes.contentType });
   return { url, fileName: bytes.fileName, objectKey: bytes.objectKey, size: bytes.size, debugFileId: found.file._id };
 }

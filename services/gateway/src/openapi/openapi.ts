@@ -394,6 +394,11 @@ const breakpadParams: Parameter[] = [
   { name: 'sym', in: 'path', required: true, description: 'The module name without .pdb/.exe/.dll, then `.sym`', schema: { type: 'string' } },
 ];
 
+const unifiedParams: Parameter[] = [
+  { name: 'prefix', in: 'path', required: true, description: 'The first 2 hex digits of the UUID', schema: { type: 'string' } },
+  { name: 'rest', in: 'path', required: true, description: 'The other 30 hex digits', schema: { type: 'string' } },
+  { name: 'kind', in: 'path', required: true, description: 'debuginfo', schema: { type: 'string', enum: ['debuginfo'] } },
+];
 const dsymFileParam: Parameter = { name: 'file', in: 'path', required: true, description: '`<UUID>.zip`', schema: { type: 'string' } };
 
 const microsoftParams: Parameter[] = [
@@ -790,6 +795,20 @@ const paths: Record<string, PathItem> = {
     parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, dsymFileParam],
     get: op('dsymByUuidWithCredentialInPath', 'Symbol servers', 'Apple dSYM by UUID, the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
       security: NO_TOKEN,
+    }),
+  },
+  '/apple/unified/{prefix}/{rest}/{kind}': {
+    parameters: unifiedParams,
+    get: op('machoSliceUnifiedWithToken', 'Symbol servers', "Apple: one Mach-O slice of a dSYM in Sentry's unified layout", { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: [{ bearer: [] }, { token: [] }],
+      description: 'The thin Mach-O DWARF file of one UUID (lowercase hex without dashes: the first 2 digits, then the other 30), stored when its dSYM was uploaded.',
+    }),
+  },
+  '/apple/{credential}/unified/{prefix}/{rest}/{kind}': {
+    parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, ...unifiedParams],
+    get: op('machoSliceUnifiedWithCredentialInPath', 'Symbol servers', 'Apple Mach-O slice (unified layout), the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      description: "For Sentry's custom HTTP repository with layout `unified`: `<origin>/apple/<token or channel key>/unified`.",
     }),
   },
   '/symbols/{file}/{id}/{again}': {
