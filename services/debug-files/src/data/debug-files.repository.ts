@@ -114,16 +114,16 @@ export class DebugFilesRepository {
   }
 
   /**
-   * Live files carrying this debug id in any channel, newest first, read a batch at a time from
-   * the (uuids) index: a symbol server walks them until one answers, however many there are.
+   * A page of the live files carrying this debug id in any channel, newest first, from the (uuids)
+   * index: a symbol server walks the pages until one answers, however many files there are.
    */
-  async *eachLiveByDebugId(debugId: string, batch = 100): AsyncGenerator<DebugFileDocument> {
-    yield* this.files.find({ uuids: debugId, ...LIVE }).sort({ _id: -1 }).batchSize(batch).lean<DebugFileDocument[]>().cursor();
+  liveByDebugId(debugId: string, skip: number, limit: number): Promise<DebugFileDocument[]> {
+    return this.files.find({ uuids: debugId, ...LIVE }).sort({ _id: -1 }).skip(skip).limit(limit).lean<DebugFileDocument[]>();
   }
 
-  /** Live files of one channel carrying this debug id, newest first: the (channelId, uuids) index. */
-  async *eachLiveByDebugIdInChannel(channelId: number, debugId: string, batch = 100): AsyncGenerator<DebugFileDocument> {
-    yield* this.files.find({ channelId, uuids: debugId, ...LIVE }).sort({ _id: -1 }).batchSize(batch).lean<DebugFileDocument[]>().cursor();
+  /** The same within one channel: the (channelId, uuids) index. */
+  liveByDebugIdInChannel(channelId: number, debugId: string, skip: number, limit: number): Promise<DebugFileDocument[]> {
+    return this.files.find({ channelId, uuids: debugId, ...LIVE }).sort({ _id: -1 }).skip(skip).limit(limit).lean<DebugFileDocument[]>();
   }
 
   /**

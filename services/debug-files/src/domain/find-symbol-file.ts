@@ -88,7 +88,7 @@ export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindS
   let found: { file: DebugFileDocument; entry: DebugFileEntry } | undefined;
   let refusedAny = false;
   if (channelId !== undefined) {
-    for await (const candidate of deps.files.eachLiveByDebugIdInChannel(channelId, debugId)) {
+    for await (const candidate of pages((skip, limit) => deps.files.liveByDebugIdInChannel(channelId, debugId, skip, limit))) {
       const entry = answeringEntry(candidate, debugId, want, req.fileName);
       if (entry) {
         found = { file: candidate, entry };
@@ -97,7 +97,7 @@ export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindS
     }
   } else {
     const decided = new Map<number, boolean>();
-    for await (const candidate of deps.files.eachLiveByDebugId(debugId)) {
+    for await (const candidate of pages((skip, limit) => deps.files.liveByDebugId(debugId, skip, limit))) {
       const entry = answeringEntry(candidate, debugId, want, req.fileName);
       if (!entry) continue;
       if (!decided.has(candidate.appId)) decided.set(candidate.appId, await mayRead(deps, actor!, candidate.appId));
@@ -125,5 +125,14 @@ async function mayRead(deps: DebugFilesDeps, actor: NonNullable<debugFiles.FindS
   } catch (err) {
     if (err instanceof PermissionDenied || err instanceof NotFound) return false;
     throw err;
+  }
+}
+
+/** Candidates a page at a time, until a short page says there are no more. */
+async function* pages(read: (skip: number, limit: number) => Promise<DebugFileDocument[]>, size = 100): AsyncGenerator<DebugFileDocument> {
+  for (let skip = 0; ; skip += size) {
+    const page = await read(skip, size);
+    yield* page;
+    if (page.length < size) return;
   }
 }
