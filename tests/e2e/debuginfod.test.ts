@@ -170,10 +170,10 @@ describe('debuginfod over HTTP', () => {
       expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
     }
   });
-  describe('a Linux build\'s ELF files uploaded together in a zip', () => {
+  describe('a Linux build\'s ELF files uploaded together in a zip or tar', () => {
     const LIB = 'int twice(int x)\n{\n  return x * 2;\n}\n\nint main(void)\n{\n  return twice(2) - 4;\n}\n';
     let zipBuildId: string;
-    let zipped: { debug: Buffer; stripped: Buffer; zip: Buffer };
+    let zipped: { debug: Buffer; stripped: Buffer; zip: Buffer; tarGz: Buffer };
 
     async function storedKeys(): Promise<string[]> {
       const names: string[] = [];
@@ -192,10 +192,12 @@ describe('debuginfod over HTTP', () => {
       fs.writeFileSync(path.join(dir, 'pack', 'README.txt'), 'symbols of twice\n');
       execFileSync('zip', ['-q', '-r', '-X', path.join(dir, 'symbols.zip'), '.'], { cwd: path.join(dir, 'pack') });
       zipBuildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', path.join(dir, 'twice')], { encoding: 'utf8' }))![1]!;
+      execFileSync('tar', ['-czf', path.join(dir, 'symbols.tar.gz'), '-C', path.join(dir, 'pack'), 'usr']);
       zipped = {
         debug: fs.readFileSync(path.join(dir, 'pack', 'usr', 'lib', 'debug', 'twice.debug')),
         stripped: fs.readFileSync(path.join(dir, 'pack', 'usr', 'bin', 'twice')),
         zip: fs.readFileSync(path.join(dir, 'symbols.zip')),
+        tarGz: fs.readFileSync(path.join(dir, 'symbols.tar.gz')),
       };
     });
 
@@ -229,6 +231,20 @@ describe('debuginfod over HTTP', () => {
       const deadline = Date.now() + 15_000;
       while ((await storedKeys()).length !== before.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
       expect(await storedKeys()).toEqual(before);
+    });
+
+    it('when the same files go up as a .tar.gz made by GNU tar, then debuginfod-find gets each of them too', async () => {
+      const channel = await newLinuxChannel();
+      const up = await uploadElf(zipped.tarGz, 'symbols.tar.gz', channel);
+      expect(up.status).toBe(200);
+      expect(up.body.metadata.map((m: { data: { path: string } }) => m.data.path).sort()).toEqual(['usr/bin/twice', 'usr/lib/debug/twice.debug']);
+      const url = `${hangar.baseUrl}/debuginfod/${channel}`;
+      const info = debuginfodFind(url, 'debuginfo', zipBuildId);
+      expect(info.status).toBe(0);
+      expect(fs.readFileSync(info.stdout.trim()).equals(zipped.debug)).toBe(true);
+      const exe = debuginfodFind(url, 'executable', zipBuildId);
+      expect(exe.status).toBe(0);
+      expect(fs.readFileSync(exe.stdout.trim()).equals(zipped.stripped)).toBe(true);
     });
 
     it('when the same zip goes to a channel that takes no ELF files, then a 4xx and no member is left in storage', async () => {

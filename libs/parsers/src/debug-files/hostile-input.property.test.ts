@@ -38,6 +38,12 @@ beforeAll(async () => {
     { name: 'README', data: Buffer.from('symbols\n') },
   ];
   seeds.set('ELF files in a zip', storedZip(elfMembers));
+  // And as GNU tar writes them, plain and gzipped (read front to back, members copied out).
+  await writeFile(join(workDir, 'README'), 'symbols\n');
+  execFileSync('tar', ['-cf', join(workDir, 'linux-build.tar'), '-C', workDir, 'app', 'app.debug', 'README']);
+  execFileSync('tar', ['-czf', join(workDir, 'linux-build.tar.gz'), '-C', workDir, 'app', 'app.debug', 'README']);
+  seeds.set('ELF files in a tar', await readFile(join(workDir, 'linux-build.tar')));
+  seeds.set('ELF files in a tar.gz', await readFile(join(workDir, 'linux-build.tar.gz')));
   layouts.set('ELF .debug file in a zip', { target: 'usr/lib/debug/app.debug', members: elfMembers });
   const unzip = (archive: string, member: string) => execFileSync('unzip', ['-p', join(FIXTURES, archive), member], { maxBuffer: 64 * 1024 * 1024 });
   const dsym = [
@@ -166,6 +172,29 @@ describe('debug-file parser on hostile bytes (property-based)', () => {
     ]);
     expect(await readFile(parsed.entries[0]!.extractedPath!)).toEqual(seeds.get('ELF binary'));
     expect(await readFile(parsed.entries[1]!.extractedPath!)).toEqual(seeds.get('ELF .debug file'));
+    await rm(path, { force: true });
+  });
+
+  it.each(['tar', 'tar.gz'])('when a Linux build\'s binary and .debug file come as a %s made by GNU tar, then each is an entry with its build-id, extracted byte for byte', async (kind) => {
+    const path = join(workDir, `copy.${kind}`);
+    await writeFile(path, seeds.get(`ELF files in a ${kind}`)!);
+    const parsed = await parseDebugFile(path);
+    const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(workDir, 'app')], { encoding: 'utf8' }))![1]!;
+    expect(parsed.entries.map((e) => [e.uuid, e.object, e.data.path, e.data.has_code])).toEqual([
+      [buildId, 'app', 'app', true],
+      [buildId, 'app.debug', 'app.debug', false],
+    ]);
+    expect(await readFile(parsed.entries[0]!.extractedPath!)).toEqual(seeds.get('ELF binary'));
+    expect(await readFile(parsed.entries[1]!.extractedPath!)).toEqual(seeds.get('ELF .debug file'));
+    await rm(path, { force: true });
+  });
+
+  it('when a tar holds no ELF file, or more entries than allowed, then DebugFileParseError', async () => {
+    const path = join(workDir, 'readme-only.tar');
+    execFileSync('tar', ['-cf', path, '-C', workDir, 'README']);
+    await expect(parseDebugFile(path)).rejects.toThrow(/the tar holds no ELF file/);
+    execFileSync('tar', ['-cf', path, '-C', workDir, 'app', 'app.debug', 'README']);
+    await expect(parseDebugFile(path, { maxEntries: 2 })).rejects.toThrow(/more than the 2 entries allowed/);
     await rm(path, { force: true });
   });
 

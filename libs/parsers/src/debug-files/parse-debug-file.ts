@@ -10,11 +10,12 @@ import { isPe, readPeCodeId } from './pe-code-id.reader';
 import { mkdtemp, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseElfArchive } from './elf-archive.parser';
+import { parseElfTar, tarCompressionOf } from './tar-archive.parser';
 
 /**
  * Reads the symbol metadata of an uploaded debug-file zip: the slices of its dSYM bundles (iOS)
  * or its ProGuard mapping files (Android) or the ELF files it holds (Linux, each extracted next to
- * the archive: see `extractedPath`); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
+ * the archive: see `extractedPath`; also from a `.tar` or `.tar.gz`); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
  * damaged, hostile or truncated ones — is a DebugFileParseError; I/O errors of the server pass
  * through unchanged.
  */
@@ -24,10 +25,12 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
   if (isBreakpad(start)) return parseBreakpadFile(zipPath);
   if (start.length === 8 && start.equals(MSF_MAGIC.subarray(0, 8))) return parsePdbFile(zipPath);
   if (isPe(start)) return parsePeFile(zipPath);
-  const zip = await ZipEntries.open(zipPath, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits });
   // One folder for the members extracted from this archive, made only when the first one is.
   let extracted: Promise<string> | undefined;
   const extractDir = () => (extracted ??= mkdtemp(join(dirname(zipPath), 'members-')));
+  const tar = isZipMagic(start) ? undefined : await tarCompressionOf(zipPath, start);
+  if (tar) return parseElfTar(zipPath, tar, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits }, extractDir);
+  const zip = await ZipEntries.open(zipPath, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits });
   try {
     const bundles = findDsymBundles(zip.files);
     const proguardFiles = findProguardFiles(zip.files);
@@ -44,6 +47,9 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
     zip.close();
   }
 }
+
+/** A zip's local-header or end-record magic: never read as a tar. */
+const isZipMagic = (start: Buffer) => start[0] === 0x50 && start[1] === 0x4b;
 
 async function head(filePath: string): Promise<Buffer> {
   const fd = await open(filePath, 'r');
