@@ -40,7 +40,8 @@ describe('builds and their debug files, linked', () => {
     api('POST', '/api/debug_files/upload', { token: admin, form: { channel_key: channelKey, release_version: '1.2.3', build_version: buildVersion }, files: { file: { data, fileName } } });
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-linked') });
+    // A short deadline, so the outage test below sees a frozen service time out quickly.
+    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-linked'), GRPC_DEADLINE_MS: '2000' });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     firstRelease = await uploadApk({ name: uniqueName('Linked') });
@@ -140,6 +141,24 @@ describe('builds and their debug files, linked', () => {
       await page.screenshot({ path: path.join(SCREENSHOTS, `release-${label}.png`), fullPage: true });
       await context.close();
     });
+  });
+
+  it('when the debug-files service does not answer, then version reads still answer, without debug_files rather than with a wrong empty list', async () => {
+    const pid = hangar.pidOf('debug-files');
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const versions = await api('GET', `/api/apps/versions?channel_key=${channelKey}`);
+      expect(versions.status).toBe(200);
+      expect(versions.body.releases).toHaveLength(2);
+      for (const release of versions.body.releases) expect(release).not.toHaveProperty('debug_files');
+      const exists = await api('GET', `/api/apps/version_exist?channel_key=${channelKey}&bundle_id=${bundleId}&release_version=1.2.3&build_version=5`);
+      expect(exists.status).toBe(200);
+      expect(exists.body).not.toHaveProperty('debug_files');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const again = await api('GET', `/api/apps/versions?channel_key=${channelKey}`);
+    expect(again.body.releases[0].debug_files).toEqual([expectedLink()]);
   });
 
   it('when the debug file is deleted, then the releases of its build list none', async () => {

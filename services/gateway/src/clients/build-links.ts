@@ -1,3 +1,4 @@
+import { DeadlineExceeded, Unavailable } from '@hangar/errors';
 import type { common, debugFiles, releases } from '@hangar/proto';
 import type { ServiceClients } from './service-clients';
 
@@ -40,14 +41,16 @@ export async function releasesOfDebugFiles(clients: Pick<ServiceClients, 'releas
 }
 
 /**
- * After a write the record is stored whatever happens next: a link that cannot be fetched (the
- * other service down) leaves the field out of the answer rather than failing an upload the
- * client would then repeat.
+ * The links are extras on answers that must not depend on the other service: with it down (or
+ * past its deadline) the field is left out rather than the upload failing (the client would
+ * repeat it) or `latest` / `version_exist` — what CI and the fastlane plugin call — going 503.
+ * Any other error is a bug and goes on.
  */
-export async function linksAfterWrite<T>(fetch: Promise<Map<number, T[]>>): Promise<Map<number, T[]> | undefined> {
+export async function linksIfAvailable<T>(fetch: Promise<Map<number, T[]>>): Promise<Map<number, T[]> | undefined> {
   try {
     return await fetch;
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (err instanceof Unavailable || err instanceof DeadlineExceeded) return undefined;
+    throw err;
   }
 }

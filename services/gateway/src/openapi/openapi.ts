@@ -223,7 +223,7 @@ const schemas: Record<string, JsonSchema> = {
       custom_fields: arrayOf(ref('CustomField')),
       debug_files: {
         ...arrayOf(ref('DebugFileLink')),
-        description: "The live debug files of this version and build in its channel, newest upload first. Left out only in an upload's or edit's answer when the debug-files service did not answer (the release is stored).",
+        description: "The live debug files of this version and build in its channel, newest upload first. Left out when the debug-files service did not answer (the rest of the answer stands).",
       },
       created_at: timestamp,
       app: ref('AppRef'),
@@ -296,7 +296,7 @@ const schemas: Record<string, JsonSchema> = {
     metadata: arrayOf(ref('DebugFileMetadata')),
     releases: {
       ...arrayOf(ref('ReleaseLink')),
-      description: "The live releases of this version and build in its channel, newest upload first. Left out only in an upload's or replacement's answer when the releases service did not answer (the file is stored).",
+      description: "The live releases of this version and build in its channel, newest upload first. Left out when the releases service did not answer (the rest of the answer stands).",
     },
     created_at: timestamp,
     updated_at: timestamp,

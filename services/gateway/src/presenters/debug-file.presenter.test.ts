@@ -63,7 +63,7 @@ describe('debug file presentation', () => {
     expect(body.updated_at).toBe('2026-11-22T18:04:06.123+08:00');
   });
 
-  it('when the releases of its build could not be fetched after an upload, then `releases` is left out rather than claimed empty', () => {
+  it('when the releases of its build could not be fetched (the releases service down), then `releases` is left out rather than claimed empty', () => {
     const file = { id: 3, appId: 1, channelId: 2, appName: 'D', deviceType: 'ios', kind: 'dsym', fileName: 'x', releaseVersion: '1', buildVersion: '2', bundleId: '', size: 1, checksum: '', metadata: [], createdAtMs: at, updatedAtMs: at };
     expect(presentDebugFile(file, undefined, '', 'k')).not.toHaveProperty('releases');
     expect(presentDebugFile(file, [], '', 'k').releases).toEqual([]);

@@ -35,7 +35,7 @@ export function presentDebugFileMetadata(row: debugFiles.DebugFileMetadata, time
 /**
  * The seed's Debug file shape, plus its kind, created_at / updated_at and the releases of its
  * version and build (clients/build-links.ts fetches them for a whole answer at once; left out
- * only when an upload's answer could not fetch them).
+ * when the releases service did not answer).
  */
 export function presentDebugFile(file: debugFiles.DebugFile, linked: releases.Release[] | undefined, baseUrl: string, channelKey: string, timeZone?: string) {
   return {

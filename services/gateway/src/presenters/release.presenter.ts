@@ -16,7 +16,7 @@ export function presentChannelSummary(channel: apps.Channel) {
 /**
  * The seed's Release shape, with app, scheme and channel when known, and the debug files of its
  * version and build (clients/build-links.ts fetches them for a whole answer at once; left out
- * only when an upload's answer could not fetch them).
+ * when the debug-files service did not answer).
  */
 export function presentRelease(release: releases.Release, files: debugFiles.DebugFile[] | undefined, baseUrl: string, timeZone?: string, context = release.context) {
   return {
@@ -33,7 +33,7 @@ export function presentRelease(release: releases.Release, files: debugFiles.Debu
 }
 
 /** The seed's "Version list (channel view)". */
-export function presentVersionList(list: releases.ReleaseList, files: Map<number, debugFiles.DebugFile[]>, baseUrl: string, timeZone?: string) {
+export function presentVersionList(list: releases.ReleaseList, files: Map<number, debugFiles.DebugFile[]> | undefined, baseUrl: string, timeZone?: string) {
   const context = list.context!;
   return {
     id: context.channel!.id,
@@ -43,6 +43,6 @@ export function presentVersionList(list: releases.ReleaseList, files: Map<number
     app: { id: context.app!.id, name: context.app!.name },
     scheme: { id: context.scheme!.id, name: context.scheme!.name },
     channel: presentChannelSummary(context.channel!),
-    releases: list.releases.map((r) => presentRelease(r, files.get(r.id) ?? [], baseUrl, timeZone, context)),
+    releases: list.releases.map((r) => presentRelease(r, files && (files.get(r.id) ?? []), baseUrl, timeZone, context)),
   };
 }

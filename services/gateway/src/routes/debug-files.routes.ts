@@ -1,7 +1,7 @@
 import { NextFunction, Request, Response, Router } from 'express';
 import { InvalidArgument, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
-import { linksAfterWrite, releasesOfDebugFiles } from '../clients/build-links';
+import { linksIfAvailable, releasesOfDebugFiles } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
@@ -88,7 +88,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       return { file: created, channelKey: fields.channelKey };
     });
     // The seed answers 200 for this upload (builds answer 201).
-    const linked = await linksAfterWrite(releasesOfDebugFiles(clients, [file]));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
     res.status(200).json(presentDebugFile(file, linked?.get(file.id), base(req), channelKey, currentUser(req).timezone));
   });
 
@@ -104,7 +104,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       );
       return { file: updated, channelKey: fields.channelKey };
     });
-    const linked = await linksAfterWrite(releasesOfDebugFiles(clients, [file]));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
     res.json(presentDebugFile(file, linked?.get(file.id), base(req), channelKey, currentUser(req).timezone));
   });
 
@@ -179,16 +179,16 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
     const channelKey = requiredQuery(req, 'channel_key');
     const list = await clients.debugFiles.listDebugFiles({ actor: actorOf(req), channelKey, page, uuid: queryText(req, 'uuid') ?? '' });
     setPageHeaders(req, res, page, list.total, base(req));
-    const linked = await releasesOfDebugFiles(clients, list.debugFiles);
-    res.json(list.debugFiles.map((f) => presentDebugFile(f, linked.get(f.id) ?? [], base(req), channelKey, zone(req))));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, list.debugFiles));
+    res.json(list.debugFiles.map((f) => presentDebugFile(f, linked && (linked.get(f.id) ?? []), base(req), channelKey, zone(req))));
   });
 
   router.get('/api/debug_files/:id', authenticate(clients), async (req, res) => {
     const id = parseId(req.params.id);
     const channelKey = requiredQuery(req, 'channel_key');
     const file = await clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey, id });
-    const linked = await releasesOfDebugFiles(clients, [file]);
-    res.json(presentDebugFile(file, linked.get(file.id) ?? [], base(req), channelKey, zone(req)));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
+    res.json(presentDebugFile(file, linked && (linked.get(file.id) ?? []), base(req), channelKey, zone(req)));
   });
 
   router.delete('/api/debug_files/:id', authenticate(clients), async (req, res) => {

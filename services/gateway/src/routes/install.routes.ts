@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 import { InvalidArgument, NotFound, Unauthenticated, isDomainError } from '@hangar/errors';
 import type { apps, releases } from '@hangar/proto';
 import { debugFileUrl } from '@hangar/release-shape';
-import { debugFilesOfReleases } from '../clients/build-links';
+import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText } from '../http/input';
@@ -97,7 +97,8 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
         return sendPage(res, 401, passwordPage(channel.name, `/channels/${encodeURIComponent(channel.slug)}/unlock`, req.originalUrl));
       }
       const api = `${base(req)}/api/releases/${release.id}`;
-      const files = (await debugFilesOfReleases(clients, [release])).get(release.id) ?? [];
+      // The page is for installing: with the debug-files service down it shows no symbols section.
+      const files = (await linksIfAvailable(debugFilesOfReleases(clients, [release])))?.get(release.id) ?? [];
       const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
       const install = release.platform === 'iOS' ? `itms-services://?action=download-manifest&url=${encodeURIComponent(`${api}/manifest.plist?t=${t}`)}` : `${api}/download?t=${t}`;
       sendPage(

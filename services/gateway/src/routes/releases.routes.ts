@@ -2,7 +2,7 @@ import { Request, Response, Router } from 'express';
 import { InvalidArgument, NotFound, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
-import { debugFilesOfReleases, linksAfterWrite } from '../clients/build-links';
+import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
@@ -90,7 +90,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
         },
         { deadline: options.uploadDeadlineMs },
       );
-      const files = await linksAfterWrite(debugFilesOfReleases(clients, [release]));
+      const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
       res.status(201).json(presentRelease(release, files?.get(release.id), base(req), zone(req)));
     } catch (err) {
       // Only a refusal says no release was recorded. After a deadline or a releases process
@@ -105,7 +105,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     const page = parsePage(req);
     const list = await clients.releases.listVersions({ channelKey: requiredQuery(req, 'channel_key'), page });
     setPageHeaders(req, res, page, list.total, base(req));
-    res.json(presentVersionList(list, await debugFilesOfReleases(clients, list.releases), base(req), zone(req)));
+    res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), base(req), zone(req)));
   });
 
   router.get('/api/apps/latest', identifyIfToken(clients), async (req, res) => {
@@ -118,7 +118,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       page,
     });
     setPageHeaders(req, res, page, list.total, base(req));
-    res.json(presentVersionList(list, await debugFilesOfReleases(clients, list.releases), base(req), zone(req)));
+    res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), base(req), zone(req)));
   });
 
   router.get('/api/apps/version_exist', identifyIfToken(clients), async (req, res) => {
@@ -129,8 +129,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       buildVersion: queryText(req, 'build_version') ?? '',
       gitCommit: queryText(req, 'git_commit') ?? '',
     });
-    const files = await debugFilesOfReleases(clients, [release]);
-    res.json(presentRelease(release, files.get(release.id), base(req), zone(req)));
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+    res.json(presentRelease(release, files?.get(release.id), base(req), zone(req)));
   });
 
   router.put('/api/releases/:id', authenticate(clients), async (req, res) => {
@@ -148,7 +148,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       ciUrl: fields.ci_url,
       releaseType: fields.release_type,
     });
-    const files = await linksAfterWrite(debugFilesOfReleases(clients, [release]));
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
     res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
   });
 
