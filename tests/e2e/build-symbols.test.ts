@@ -143,7 +143,7 @@ describe('builds and their debug files, linked', () => {
     });
   });
 
-  it('when the debug-files service does not answer, then version reads still answer, without debug_files rather than with a wrong empty list', async () => {
+  it('when the debug-files service does not answer, then version reads and the release page still answer, without debug_files rather than with a wrong empty list', async () => {
     const pid = hangar.pidOf('debug-files');
     process.kill(pid, 'SIGSTOP');
     try {
@@ -154,6 +154,10 @@ describe('builds and their debug files, linked', () => {
       const exists = await api('GET', `/api/apps/version_exist?channel_key=${channelKey}&bundle_id=${bundleId}&release_version=1.2.3&build_version=5`);
       expect(exists.status).toBe(200);
       expect(exists.body).not.toHaveProperty('debug_files');
+      // The install page still installs; it just has no symbols section.
+      const page = await fetch(secondRelease.body.release_url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain('Debug symbols');
     } finally {
       process.kill(pid, 'SIGCONT');
     }
