@@ -438,6 +438,27 @@ describe('debug-files service over gRPC', () => {
       expect((await client.getDebugFile({ actor: dev, channelKey: kept.key, id: c.file.id })).id).toBe(c.file.id);
     });
   });
+  describe('debug files of builds', () => {
+    it('when the files of several builds are asked for at once, then each build gets exactly its live files, newest first; more than a page of builds is refused', async () => {
+      const dev = await newUser();
+      const { key, channel } = await channelOf(dev, 'Android');
+      const a = await upload(dev, key, mappingZip('build-a-1'), { releaseVersion: '3.0', buildVersion: '1' });
+      const b = await upload(dev, key, mappingZip('build-a-2'), { releaseVersion: '3.0', buildVersion: '1' });
+      const other = await upload(dev, key, mappingZip('build-b'), { releaseVersion: '3.0', buildVersion: '2' });
+      await client.deleteDebugFile({ actor: dev, channelKey: key, id: a.file.id });
+      const builds = [
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '1' },
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '2' },
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '9' },
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '1' },
+      ];
+      const answer = await client.listBuildDebugFiles({ builds });
+      expect(answer.builds.map((x) => x.debugFiles.map((f) => [f.id, f.kind]))).toEqual([[[b.file.id, 'proguard']], [[other.file.id, 'proguard']], [], [[b.file.id, 'proguard']]]);
+      const tooMany = Array.from({ length: 101 }, (_, i) => ({ channelId: channel.id, releaseVersion: '3.0', buildVersion: String(i) }));
+      expect(await failure(client.listBuildDebugFiles({ builds: tooMany }))).toBeInstanceOf(InvalidArgument);
+    });
+  });
+
   describe('symbol-server lookups', () => {
     it("when 60 other apps hold copies of the same build-id and the caller's own is the oldest, then a lookup by token or channel key still finds the caller's", async () => {
       fs.writeFileSync(path.join(workDir, 'shared.c'), 'int shared(int x) { return x * 3; }\nint main(void) { return shared(1); }\n');
