@@ -8,8 +8,6 @@ export type MappingLines = () => AsyncIterable<string>;
 export interface RetraceResult {
   /** The deobfuscated trace, one `\n`-terminated line per output line, as ReTrace prints it. */
   text: string;
-  /** Obfuscated class names the trace mentions that the mapping knows. */
-  classesFound: number;
 }
 
 /**
@@ -66,7 +64,7 @@ export async function retrace(trace: string, mappingLines: MappingLines, pattern
       previous = formatted;
     }
   }
-  return { text, classesFound: [...mentioned].filter((name) => classMap.has(name)).length };
+  return { text };
 }
 
 /** A frame, or none for a line ReTrace leaves alone — also one whose line number is no Java int (ReTrace would stop there). */
