@@ -75,4 +75,43 @@ describe('Apple dSYMs by UUID over HTTP', () => {
       expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
     }
   });
+  it("when one slice is fetched in Sentry's unified layout, then it is the thin Mach-O of that UUID and llvm-symbolizer resolves the same addresses with it", async () => {
+    const hex = UUID.replace(/-/g, '');
+    const res = await fetch(`${hangar.baseUrl}/apple/${ios}/unified/${hex.slice(0, 2)}/${hex.slice(2)}/debuginfo`);
+    expect(res.status).toBe(200); // after the 302 to storage
+    const slice = path.join(workDir, 'slice');
+    fs.writeFileSync(slice, Buffer.from(await res.arrayBuffer()));
+    // The fixture's DWARF file is thin already: the slice is that file, byte for byte.
+    const original = execFileSync('unzip', ['-p', path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip'), 'ios.DSYM/Contents/Resources/DWARF/iOS'], { maxBuffer: 64 * 1024 * 1024 });
+    expect(fs.readFileSync(slice).equals(original)).toBe(true);
+    const out = execFileSync('llvm-symbolizer', [`--obj=${slice}`, '0x100006aa8', '0x100006a70'], { encoding: 'utf8' });
+    expect(out.split('\n').filter(Boolean)).toEqual(['main', '/Users/icyleaf/Desktop/iOS/iOS/main.m:12:0', '-[ViewController viewDidLoad]', '/Users/icyleaf/Desktop/iOS/iOS/ViewController.m:18:5']);
+  });
+
+  it('when a slice of the fat fixture is fetched in the unified layout, then it is exactly that architecture\'s Mach-O, as llvm-lipo thins it', async () => {
+    const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('fat-dsym') } });
+    const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: admin, form: { name: 'Beta' } });
+    const channel = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: admin, form: { name: 'iOS', device_type: 'ios' } });
+    const fat = fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'multi_ios.dSYM.zip'));
+    const up = await api('POST', '/api/debug_files/upload', { token: admin, form: { channel_key: channel.body.slug }, files: { file: { data: fat, fileName: 'fat.zip' } } });
+    expect(up.status).toBe(200);
+    const fatDwarf = path.join(workDir, 'fat-dwarf');
+    fs.writeFileSync(fatDwarf, execFileSync('unzip', ['-p', path.join(fixturesDir(), 'dsyms', 'multi_ios.dSYM.zip'), 'iOS.app.dSYM/Contents/Resources/DWARF/iOS'], { maxBuffer: 64 * 1024 * 1024 }));
+    expect(up.body.metadata.map((m: { type: string }) => m.type)).toEqual(['armv7', 'arm64']);
+    for (const row of up.body.metadata as { uuid: string; type: string }[]) {
+      const hex = row.uuid.replace(/-/g, '');
+      const res = await fetch(`${hangar.baseUrl}/apple/unified/${hex.slice(0, 2)}/${hex.slice(2)}/debuginfo`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      // LLVM's lipo thins the fat file independently: the same bytes.
+      const thinned = path.join(workDir, `thin-${row.type}`);
+      execFileSync('llvm-lipo-14', [fatDwarf, '-thin', row.type, '-output', thinned]);
+      expect(bytes.equals(fs.readFileSync(thinned))).toBe(true);
+      // A thin Mach-O (64- or 32-bit magic), not the fat file.
+      expect([0xfeedfacf, 0xfeedface]).toContain(bytes.readUInt32LE(0));
+    }
+    const bad = await api('GET', `/apple/${channel.body.slug}/unified/zz/${'0'.repeat(30)}/debuginfo`);
+    expect(bad.status).toBe(404);
+    expect(bad.body).toEqual({ error: expect.any(String) });
+  });
 });

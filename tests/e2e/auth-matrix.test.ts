@@ -94,6 +94,8 @@ interface Fixture {
   linuxKey: string;
   /** A Windows channel beside it, holding the PDB. */
   windowsKey: string;
+  /** An Android channel beside it, holding the ProGuard mapping of 1.0 (1). */
+  androidKey: string;
   webhookId: number;
   /** Resumable uploads of the app owner, one per tus operation (termination would end the others'). */
   uploadIds: Record<'head' | 'patch' | 'delete', string>;
@@ -240,11 +242,18 @@ const ROUTES: Record<string, RouteCase> = {
   getDebugFile: { access: app('member'), ok: 200, params: (f) => ({ id: f.debugFileId }), query: key },
   replaceDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], file: 'dsym-multi', params: (f) => ({ id: f.debugFileId }), form: key },
   deleteDebugFile: { access: app('developer'), ok: 200, writes: ['debugFile'], params: (f) => ({ id: f.debugFileId }), query: key },
+  retraceStackTrace: {
+    access: KEY,
+    ok: 200,
+    form: (f) => ({ channel_key: f.androidKey, release_version: '1.0', build_version: '1', stack_trace: 'java.lang.IllegalStateException: boom\n\tat a.a.k.l.onCreate(SourceFile:1)\n' }),
+  },
 
   // Symbol servers: the fixture's ELF debug file by its build-id.
   debuginfodWithToken: { access: app('member'), ok: 302, params: () => ({ build_id: elf.buildId, kind: 'debuginfo' }) },
   debuginfodWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.linuxKey, build_id: elf.buildId, kind: 'debuginfo' }) },
   dsymByUuidWithToken: { access: app('member'), ok: 302, params: () => ({ file: 'EA9BBF2DBFDD3CE085B21CBE7152FCA5.zip' }) },
+  machoSliceUnifiedWithToken: { access: app('member'), ok: 302, params: () => ({ prefix: 'ea', rest: '9bbf2dbfdd3ce085b21cbe7152fca5', kind: 'debuginfo' }) },
+  machoSliceUnifiedWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.channelKey, prefix: 'EA', rest: '9BBF2DBFDD3CE085B21CBE7152FCA5', kind: 'debuginfo' }) },
   dsymByUuidWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.channelKey, file: 'ea9bbf2d-bfdd-3ce0-85b2-1cbe7152fca5.zip' }) },
   microsoftSymbolsWithToken: { access: app('member'), ok: 302, params: () => ({ file: 'app.pdb', id: pdb.id, again: 'app.pdb' }) },
   microsoftSymbolsWithCredentialInPath: { access: KEY, ok: 302, params: (f) => ({ credential: f.windowsKey, file: 'app.pdb', id: pdb.id.toLowerCase(), again: 'app.pdb' }) },
@@ -313,6 +322,7 @@ describe('authorization matrix over HTTP', () => {
     ipa: fs.readFileSync(path.join(fixturesDir(), 'apps', 'iphone.ipa')),
     dsym: fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip')),
     'dsym-multi': fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'multi_ios.dSYM.zip')),
+    mapping: fs.readFileSync(path.join(fixturesDir(), 'proguards', 'single_mapping.zip')),
   };
   /** operationId → what each caller got, for the docs table. */
   const results = new Map<string, Cell[]>();
@@ -369,6 +379,7 @@ describe('authorization matrix over HTTP', () => {
       appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0,
       uploadIds: { head: '', patch: '', delete: '' },
       teardownId: '',
+      androidKey: '',
     };
     const owner = people.owner.token;
     const made = async (res: Promise<ApiResponse>, what: string): Promise<ApiResponse> => {
@@ -427,6 +438,13 @@ describe('authorization matrix over HTTP', () => {
                   f.uploadIds[op] = created.headers.get('location')!.split('/').pop()!;
                 }),
               )
+            : undefined,
+          want.has('debugFile')
+            ? made(api('POST', `/api/schemes/${f.schemeId}/channels`, { token: owner, form: { name: 'Android', device_type: 'android' } }), 'android channel').then(async (android) => {
+                f.androidKey = android.body.slug;
+                const form = { channel_key: f.androidKey, release_version: '1.0', build_version: '1' };
+                await made(api('POST', '/api/debug_files/upload', { token: owner, form, files: { file: { data: files.mapping, fileName: 'mapping.zip' } } }), 'ProGuard mapping');
+              })
             : undefined,
           want.has('webhook')
             ? made(api('POST', `/api/apps/${f.appId}/webhooks`, { token: owner, form: { url: receiver.url('/fixture'), events: 'release.deleted' } }), 'webhook').then(

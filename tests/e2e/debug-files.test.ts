@@ -124,7 +124,7 @@ describe('debug files over HTTP', () => {
     it('when the fat fixture is uploaded, then exactly its armv7 and arm64 UUIDs come back in the metadata shape B', () => {
       expect(multi.status).toBe(200);
       expect(multi.body).toMatchObject({ id: expect.any(Number), device_type: 'ios', release_version: '1.0', build_version: '2', app_name: expect.any(String) });
-      expect(Object.keys(multi.body)).toEqual(['id', 'app_name', 'device_type', 'release_version', 'build_version', 'file_url', 'metadata', 'created_at', 'updated_at']);
+      expect(Object.keys(multi.body)).toEqual(['id', 'kind', 'app_name', 'device_type', 'release_version', 'build_version', 'file_url', 'metadata', 'releases', 'created_at', 'updated_at']);
       expect(multi.body.metadata.map((m: { uuid: string; type: string }) => [m.uuid, m.type])).toEqual([
         [ARMV7_UUID, 'armv7'],
         [ARM64_UUID, 'arm64'],
@@ -308,9 +308,13 @@ describe('debug files over HTTP', () => {
   describe('replace and delete', () => {
     it('when a file is replaced, then it is parsed again and the old archive leaves storage; without a file, 422', async () => {
       const { ios: channel } = await newApp();
+      const initial = await storedObjects();
       const created = await upload(SINGLE(), { channel_key: channel });
       expect(created.status).toBe(200);
       const before = await storedObjects();
+      const added = (list: string[]) => list.filter((key) => !initial.includes(key));
+      // The archive and its one slice, stored on its own for the unified layout.
+      expect(added(before)).toHaveLength(2);
       const noFile = await api('PUT', `/api/debug_files/${created.body.id}`, { token: admin, json: { channel_key: channel } });
       expect(noFile.status).toBe(422);
       const replaced = await upload(MULTI(), { channel_key: channel }, admin, { method: 'PUT', path: `/api/debug_files/${created.body.id}` });
@@ -318,8 +322,9 @@ describe('debug files over HTTP', () => {
       expect(replaced.body).toMatchObject({ id: created.body.id, build_version: '2' });
       expect(replaced.body.metadata.map((m: { uuid: string }) => m.uuid)).toEqual([ARMV7_UUID, ARM64_UUID]);
       const after = await storedObjects();
-      expect(after).toHaveLength(before.length);
-      expect(after).not.toEqual(before);
+      // The new archive and its two slices; nothing of the old one is left.
+      expect(added(after)).toHaveLength(3);
+      expect(added(after).filter((key) => before.includes(key))).toEqual([]);
       const unknown = await upload(MULTI(), { channel_key: channel }, admin, { method: 'PUT', path: '/api/debug_files/987654321' });
       expect(unknown.status).toBe(404);
       expect(await storedObjects()).toEqual(after);
@@ -336,7 +341,8 @@ describe('debug files over HTTP', () => {
       expect(deleted.body).toEqual({ mesage: 'OK' });
       expect((await api('GET', `/api/debug_files/${created.body.id}?channel_key=${channel}`, { token: admin })).status).toBe(404);
       expect((await api('DELETE', `/api/debug_files/${created.body.id}?channel_key=${channel}`, { token: admin })).status).toBe(404);
-      await eventually(async () => (await storedObjects()).length === withIt.length - 1);
+      // The archive and its two slices.
+      await eventually(async () => (await storedObjects()).length === withIt.length - 3);
       expect((await api('GET', `/api/debug_files/download?channel_key=${channel}`)).status).toBe(404);
     });
 
@@ -346,7 +352,8 @@ describe('debug files over HTTP', () => {
       expect(created.status).toBe(200);
       const withIt = await storedObjects();
       expect((await api('DELETE', `/api/apps/${doomed.appId}`, { token: admin })).status).toBe(200);
-      await eventually(async () => (await storedObjects()).length === withIt.length - 1);
+      // The archive and its slice.
+      await eventually(async () => (await storedObjects()).length === withIt.length - 2);
     });
   });
 });

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, createUserWithToken, startHangar, testS3Client, uniqueName } from '@hangar/testing';
 
 /**
  * Linux symbols served where debuggers look: a binary built here with `gcc -g`, split with
@@ -13,6 +13,7 @@ import { RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName 
 describe('debuginfod over HTTP', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-debuginfod-'));
   const SOURCE = 'int add(int a, int b)\n{\n  return a + b;\n}\n\nint main(void)\n{\n  return add(1, 2) - 3;\n}\n';
+  const bucket = uniqueName('e2e-debuginfod');
   let hangar: RunningHangar;
   let api: ReturnType<typeof apiClient>;
   let admin: string;
@@ -56,7 +57,7 @@ describe('debuginfod over HTTP', () => {
     debugFile = fs.readFileSync(path.join(workDir, 'app.debug'));
     executable = fs.readFileSync(strippedPath);
 
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-debuginfod') });
+    hangar = await startHangar({ S3_BUCKET: bucket });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     linux = await newLinuxChannel();
@@ -168,5 +169,92 @@ describe('debuginfod over HTTP', () => {
       expect([route, res.status]).toEqual([route, status]);
       expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
     }
+  });
+  describe('a Linux build\'s ELF files uploaded together in a zip or tar', () => {
+    const LIB = 'int twice(int x)\n{\n  return x * 2;\n}\n\nint main(void)\n{\n  return twice(2) - 4;\n}\n';
+    let zipBuildId: string;
+    let zipped: { debug: Buffer; stripped: Buffer; zip: Buffer; tarGz: Buffer };
+
+    async function storedKeys(): Promise<string[]> {
+      const names: string[] = [];
+      for await (const item of testS3Client().listObjectsV2(bucket, 'debug-files/', true)) if (item.name) names.push(item.name);
+      return names.sort();
+    }
+
+    beforeAll(() => {
+      const dir = fs.mkdtempSync(path.join(workDir, 'zipped-'));
+      fs.writeFileSync(path.join(dir, 'twice.c'), LIB);
+      execFileSync('gcc', ['-g', '-O0', '-Wl,--build-id', '-o', path.join(dir, 'twice'), path.join(dir, 'twice.c')]);
+      fs.mkdirSync(path.join(dir, 'pack', 'usr', 'lib', 'debug'), { recursive: true });
+      fs.mkdirSync(path.join(dir, 'pack', 'usr', 'bin'), { recursive: true });
+      execFileSync('objcopy', ['--only-keep-debug', path.join(dir, 'twice'), path.join(dir, 'pack', 'usr', 'lib', 'debug', 'twice.debug')]);
+      execFileSync('objcopy', ['--strip-debug', path.join(dir, 'twice'), path.join(dir, 'pack', 'usr', 'bin', 'twice')]);
+      fs.writeFileSync(path.join(dir, 'pack', 'README.txt'), 'symbols of twice\n');
+      execFileSync('zip', ['-q', '-r', '-X', path.join(dir, 'symbols.zip'), '.'], { cwd: path.join(dir, 'pack') });
+      zipBuildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', path.join(dir, 'twice')], { encoding: 'utf8' }))![1]!;
+      execFileSync('tar', ['-czf', path.join(dir, 'symbols.tar.gz'), '-C', path.join(dir, 'pack'), 'usr']);
+      zipped = {
+        debug: fs.readFileSync(path.join(dir, 'pack', 'usr', 'lib', 'debug', 'twice.debug')),
+        stripped: fs.readFileSync(path.join(dir, 'pack', 'usr', 'bin', 'twice')),
+        zip: fs.readFileSync(path.join(dir, 'symbols.zip')),
+        tarGz: fs.readFileSync(path.join(dir, 'symbols.tar.gz')),
+      };
+    });
+
+    it('when the zip is uploaded, then each ELF file in it is listed by its build-id and debuginfod-find gets each file itself, not the zip', async () => {
+      const channel = await newLinuxChannel();
+      const before = await storedKeys();
+      const up = await uploadElf(zipped.zip, 'symbols.zip', channel);
+      expect(up.status).toBe(200);
+      expect(up.body.kind).toBe('elf');
+      expect(up.body.metadata.map((m: { uuid: string; data: { path: string; has_code: boolean; has_debug_info: boolean } }) => [m.uuid, m.data.path, m.data.has_debug_info])).toEqual(
+        expect.arrayContaining([
+          [zipBuildId, 'usr/lib/debug/twice.debug', true],
+          [zipBuildId, 'usr/bin/twice', false],
+        ]),
+      );
+      expect(up.body.metadata).toHaveLength(2);
+      // The archive and one object per ELF member, nothing for the README.
+      expect((await storedKeys()).length - before.length).toBe(3);
+
+      const url = `${hangar.baseUrl}/debuginfod/${channel}`;
+      const info = debuginfodFind(url, 'debuginfo', zipBuildId);
+      expect(info.status).toBe(0);
+      expect(fs.readFileSync(info.stdout.trim()).equals(zipped.debug)).toBe(true);
+      const exe = debuginfodFind(url, 'executable', zipBuildId);
+      expect(exe.status).toBe(0);
+      expect(fs.readFileSync(exe.stdout.trim()).equals(zipped.stripped)).toBe(true);
+
+      // Deleted: the archive and its members leave storage.
+      const deleted = await api('DELETE', `/api/debug_files/${up.body.id}?channel_key=${channel}`, { token: admin });
+      expect(deleted.status).toBe(200);
+      const deadline = Date.now() + 15_000;
+      while ((await storedKeys()).length !== before.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+      expect(await storedKeys()).toEqual(before);
+    });
+
+    it('when the same files go up as a .tar.gz made by GNU tar, then debuginfod-find gets each of them too', async () => {
+      const channel = await newLinuxChannel();
+      const up = await uploadElf(zipped.tarGz, 'symbols.tar.gz', channel);
+      expect(up.status).toBe(200);
+      expect(up.body.metadata.map((m: { data: { path: string } }) => m.data.path).sort()).toEqual(['usr/bin/twice', 'usr/lib/debug/twice.debug']);
+      const url = `${hangar.baseUrl}/debuginfod/${channel}`;
+      const info = debuginfodFind(url, 'debuginfo', zipBuildId);
+      expect(info.status).toBe(0);
+      expect(fs.readFileSync(info.stdout.trim()).equals(zipped.debug)).toBe(true);
+      const exe = debuginfodFind(url, 'executable', zipBuildId);
+      expect(exe.status).toBe(0);
+      expect(fs.readFileSync(exe.stdout.trim()).equals(zipped.stripped)).toBe(true);
+    });
+
+    it('when the same zip goes to a channel that takes no ELF files, then a 4xx and no member is left in storage', async () => {
+      const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('not-linux') } });
+      const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: admin, form: { name: 'Beta' } });
+      const ios = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: admin, form: { name: 'iOS', device_type: 'ios' } });
+      const before = await storedKeys();
+      const up = await uploadElf(zipped.zip, 'symbols.zip', ios.body.slug);
+      expect(up.status).toBe(422);
+      expect(await storedKeys()).toEqual(before);
+    });
   });
 });

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import type { Client } from 'minio';
 import { build as buildPlist } from 'plist';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, testS3Client } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, storedZip, uniqueName, testS3Client } from '@hangar/testing';
 
 /**
  * Hostile input over HTTP (issue 9): a corpus of malformed packages made with real tools or by
@@ -156,6 +156,30 @@ describe('hostile input over HTTP', () => {
       const res = await upload('/api/apps/upload', await make(), {}, fileName);
       expectRefusal(res);
       await expectStorage(before);
+    });
+
+    it('when a debug-file zip of 10,000 tiny files, or of 300 ELF files, goes to a Linux channel, then a 4xx with a message and nothing stays in storage', async () => {
+      const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('hostile-linux') } });
+      const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: admin, form: { name: 'Beta' } });
+      const linux = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: admin, form: { name: 'Linux', device_type: 'linux' } });
+      const tiny = storedZip(Array.from({ length: 10_000 }, (_, i) => ({ name: `junk/${i}.txt`, data: Buffer.from('x') })));
+      const dir = fs.mkdtempSync(path.join(workDir, 'elves-'));
+      fs.writeFileSync(path.join(dir, 'one.c'), 'int main(void) { return 0; }\n');
+      execFileSync('gcc', ['-g', '-Wl,--build-id', '-o', path.join(dir, 'one'), path.join(dir, 'one.c')]);
+      const elf = fs.readFileSync(path.join(dir, 'one'));
+      const elves = zipOf(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`lib/lib${i}.so`, elf])));
+      for (const [bytes, message] of [
+        [tiny, /found neither/],
+        [elves, /more than 256 ELF files/],
+      ] as const) {
+        const before = await storedObjects();
+        const started = Date.now();
+        const res = await upload('/api/debug_files/upload', bytes, { channel_key: linux.body.slug, release_version: '1.0', build_version: '1' }, 'symbols.zip');
+        expectRefusal(res);
+        expect(res.body.error).toMatch(message);
+        expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS);
+        await expectStorage(before);
+      }
     });
 
     it('when the multipart file name climbs out with ../, then the build is stored under a generated key and named without a path', async () => {

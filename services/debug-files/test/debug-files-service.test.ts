@@ -438,4 +438,53 @@ describe('debug-files service over gRPC', () => {
       expect((await client.getDebugFile({ actor: dev, channelKey: kept.key, id: c.file.id })).id).toBe(c.file.id);
     });
   });
+  describe('debug files of builds', () => {
+    it('when the files of several builds are asked for at once, then each build gets exactly its live files, newest first; more than a page of builds is refused', async () => {
+      const dev = await newUser();
+      const { key, channel } = await channelOf(dev, 'Android');
+      const a = await upload(dev, key, mappingZip('build-a-1'), { releaseVersion: '3.0', buildVersion: '1' });
+      const b = await upload(dev, key, mappingZip('build-a-2'), { releaseVersion: '3.0', buildVersion: '1' });
+      const other = await upload(dev, key, mappingZip('build-b'), { releaseVersion: '3.0', buildVersion: '2' });
+      await client.deleteDebugFile({ actor: dev, channelKey: key, id: a.file.id });
+      const builds = [
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '1' },
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '2' },
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '9' },
+        { channelId: channel.id, releaseVersion: '3.0', buildVersion: '1' },
+      ];
+      const answer = await client.listBuildDebugFiles({ builds });
+      expect(answer.builds.map((x) => x.debugFiles.map((f) => [f.id, f.kind]))).toEqual([[[b.file.id, 'proguard']], [[other.file.id, 'proguard']], [], [[b.file.id, 'proguard']]]);
+      const tooMany = Array.from({ length: 101 }, (_, i) => ({ channelId: channel.id, releaseVersion: '3.0', buildVersion: String(i) }));
+      expect(await failure(client.listBuildDebugFiles({ builds: tooMany }))).toBeInstanceOf(InvalidArgument);
+    });
+  });
+
+  describe('symbol-server lookups', () => {
+    it("when 60 other apps hold copies of the same build-id and the caller's own is the oldest, then a lookup by token or channel key still finds the caller's", async () => {
+      fs.writeFileSync(path.join(workDir, 'shared.c'), 'int shared(int x) { return x * 3; }\nint main(void) { return shared(1); }\n');
+      execFileSync('gcc', ['-g', '-Wl,--build-id', '-o', path.join(workDir, 'shared'), path.join(workDir, 'shared.c')]);
+      execFileSync('objcopy', ['--only-keep-debug', path.join(workDir, 'shared'), path.join(workDir, 'shared.debug')]);
+      const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', path.join(workDir, 'shared')], { encoding: 'utf8' }))![1]!;
+      const debug = fs.readFileSync(path.join(workDir, 'shared.debug'));
+
+      const dev = await newUser();
+      const mine = await channelOf(dev, 'Linux');
+      const { file: own } = await upload(dev, mine.key, debug, { releaseVersion: '1.0', buildVersion: '1' });
+      const stranger = await newUser();
+      for (let batch = 0; batch < 6; batch++) {
+        await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            const theirs = await channelOf(stranger, 'Linux');
+            await upload(stranger, theirs.key, debug, { releaseVersion: '1.0', buildVersion: '1' });
+          }),
+        );
+      }
+
+      const ask = { debugId: buildId, want: 'debuginfo', expiresInSeconds: 60, fileName: '' };
+      await expect(client.findSymbolFile({ ...ask, actor: dev, channelKey: '' })).resolves.toMatchObject({ debugFileId: own.id });
+      await expect(client.findSymbolFile({ ...ask, channelKey: mine.key })).resolves.toMatchObject({ debugFileId: own.id });
+      // Someone who may read none of the 61 copies: refused, not told "none".
+      expect(await failure(client.findSymbolFile({ ...ask, actor: await newUser('member'), channelKey: '' }))).toBeInstanceOf(PermissionDenied);
+    });
+  });
 });

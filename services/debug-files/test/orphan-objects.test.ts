@@ -8,7 +8,7 @@ import { ObjectStorage } from '@hangar/storage';
 import { closedPort, incompleteUploadIds, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadDebugFilesConfig } from '../src/config';
 import { debugFileModel } from '../src/data/debug-file.model';
-import { DebugFilesRepository } from '../src/data/debug-files.repository';
+import { DebugFilesRepository, memberKeyOf } from '../src/data/debug-files.repository';
 import { RunningDebugFilesService, startDebugFilesService } from '../src/debug-files-service';
 import { sweepDebugFileOrphans } from '../src/jobs/orphan-objects.job';
 
@@ -77,6 +77,21 @@ describe('debug-files: orphan objects', () => {
     expect(report).toMatchObject({ objectsRemoved: 1, uploadsAborted: 1 });
     expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'debug-files', kind: 'object' })).toBe(1);
     expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'debug-files', kind: 'incomplete_upload' })).toBe(1);
+  });
+
+  it('when swept, then the ELF members stored beside a recorded archive stay and those beside an unrecorded one go', async () => {
+    const recorded = `debug-files/${uniqueName('zip-of-elves')}`;
+    const unrecorded = `debug-files/${uniqueName('refused-zip')}`;
+    const kept = [memberKeyOf(recorded, 0), memberKeyOf(recorded, 1)];
+    const orphans = [memberKeyOf(unrecorded, 0), memberKeyOf(unrecorded, 12)];
+    for (const k of [recorded, ...kept, ...orphans]) await storage.putBuffer(k, Buffer.from(k));
+    await record(repository, recorded);
+    await sleep(2_000);
+
+    await sweepDebugFileOrphans({ repository, storage, graceMs: 1_500 });
+
+    for (const k of [recorded, ...kept]) expect({ k, exists: await storage.exists(k) }).toEqual({ k, exists: true });
+    for (const k of orphans) expect({ k, exists: await storage.exists(k) }).toEqual({ k, exists: false });
   });
 });
 

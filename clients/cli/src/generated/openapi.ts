@@ -325,6 +325,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/debug_files/retrace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deobfuscate an Android stack trace
+         * @description With the ProGuard/R8 mapping of that build in the channel (its newest upload). The body is bounded by the gateway's MAX_BODY_BYTES (413 above it); no mapping for the build: 404.
+         */
+        post: operations["retraceStackTrace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/debug_files/upload": {
         parameters: {
             query?: never;
@@ -869,6 +889,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apple/{credential}/unified/{prefix}/{rest}/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An access token or a channel key */
+                credential: string;
+                /** @description debuginfo */
+                kind: "debuginfo";
+                /** @description The first 2 hex digits of the UUID */
+                prefix: string;
+                /** @description The other 30 hex digits */
+                rest: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Apple Mach-O slice (unified layout), the credential in the URL
+         * @description For Sentry's custom HTTP repository with layout `unified`: `<origin>/apple/<token or channel key>/unified`.
+         */
+        get: operations["machoSliceUnifiedWithCredentialInPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apple/dsym/{file}": {
         parameters: {
             query?: never;
@@ -884,6 +933,33 @@ export interface paths {
          * @description The whole uploaded dSYM zip, found by any of its slices' UUIDs (any case, dashes optional).
          */
         get: operations["dsymByUuidWithToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apple/unified/{prefix}/{rest}/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description debuginfo */
+                kind: "debuginfo";
+                /** @description The first 2 hex digits of the UUID */
+                prefix: string;
+                /** @description The other 30 hex digits */
+                rest: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Apple: one Mach-O slice of a dSYM in Sentry's unified layout
+         * @description The thin Mach-O DWARF file of one UUID (lowercase hex without dashes: the first 2 digits, then the other 30), stored when its dSYM was uploaded.
+         */
+        get: operations["machoSliceUnifiedWithToken"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1259,13 +1335,34 @@ export interface components {
              */
             file_url: string;
             id: number;
+            /** @enum {string} */
+            kind: "dsym" | "proguard" | "elf" | "breakpad" | "pdb" | "pe";
             metadata: components["schemas"]["DebugFileMetadata"][];
             release_version: string;
+            /** @description The live releases of this version and build in its channel, newest upload first. Left out when the releases service did not answer (the rest of the answer stands). */
+            releases?: components["schemas"]["ReleaseLink"][];
             /**
              * Format: date-time
              * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
              */
             updated_at: string;
+        };
+        /** @description One debug file of a release's version and build. */
+        DebugFileLink: {
+            /** @description The ids debuggers ask with (Mach-O UUIDs, GNU build-ids, PDB GUID+age, Breakpad module ids), lowercased. */
+            debug_ids: string[];
+            /** @description The name it was uploaded with. */
+            file_name: string;
+            /**
+             * Format: uri
+             * @description Downloads this file; present when the answer knows the channel key.
+             */
+            file_url?: string;
+            id: number;
+            /** @enum {string} */
+            kind: "dsym" | "proguard" | "elf" | "breakpad" | "pdb" | "pe";
+            /** @description Bytes */
+            size: number;
         };
         /** @description One Mach-O slice (iOS) or one file of a mapping archive (Android): the seed's "Shape B". */
         DebugFileMetadata: {
@@ -1395,6 +1492,8 @@ export interface components {
              */
             created_at: string;
             custom_fields: components["schemas"]["CustomField"][];
+            /** @description The live debug files of this version and build in its channel, newest upload first. Left out when the debug-files service did not answer (the rest of the answer stands). */
+            debug_files?: components["schemas"]["DebugFileLink"][];
             /** @description iPhone, iPad, Universal, Phone, Tablet, TV, Watch, … */
             device_type: string;
             /** @description Package downloads and iOS manifest fetches through Hangar, all time (counted off the request path: a few seconds behind). */
@@ -1440,6 +1539,19 @@ export interface components {
             /** @description Sequence number of the release in its channel. */
             version: number;
         };
+        /** @description A release of the same channel, version and build as a debug file. */
+        ReleaseLink: {
+            build_version: string;
+            id: number;
+            /**
+             * Format: uri
+             * @description The install page.
+             */
+            release_url: string;
+            release_version: string;
+            /** @description Sequence number of the release in its channel. */
+            version: number;
+        };
         ReleaseStats: {
             days: components["schemas"]["DownloadDay"][];
             release_id: number;
@@ -1447,6 +1559,12 @@ export interface components {
             total: number;
             /** @description The sum of each day's distinct clients. */
             unique: number;
+        };
+        Retraced: {
+            /** @description The mapping archive used. */
+            debug_file_id: number;
+            /** @description One line per output line, each ending in a newline. */
+            stack_trace: string;
         };
         Scheme: {
             channels: components["schemas"]["Channel"][];
@@ -2951,6 +3069,59 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    retraceStackTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    build_version: string;
+                    /** @description The credential: the channel whose mapping is used. */
+                    channel_key: string;
+                    release_version: string;
+                    /** @description The obfuscated trace, as the crash reporter sent it. */
+                    stack_trace: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    build_version: string;
+                    /** @description The credential: the channel whose mapping is used. */
+                    channel_key: string;
+                    release_version: string;
+                    /** @description The obfuscated trace, as the crash reporter sent it. */
+                    stack_trace: string;
+                };
+                "multipart/form-data": {
+                    build_version: string;
+                    /** @description The credential: the channel whose mapping is used. */
+                    channel_key: string;
+                    release_version: string;
+                    /** @description The obfuscated trace, as the crash reporter sent it. */
+                    stack_trace: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The trace as ProGuard ReTrace 6.2.2 prints it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retraced"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["Unavailable"];
         };
@@ -4488,6 +4659,57 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    machoSliceUnifiedWithCredentialInPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An access token or a channel key */
+                credential: string;
+                /** @description debuginfo */
+                kind: "debuginfo";
+                /** @description The first 2 hex digits of the UUID */
+                prefix: string;
+                /** @description The other 30 hex digits */
+                rest: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description A range of the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description Redirect to a short-lived storage URL of the file */
+            302: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dsymByUuidWithToken: {
         parameters: {
             query?: never;
@@ -4495,6 +4717,55 @@ export interface operations {
             path: {
                 /** @description `<UUID>.zip` */
                 file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description A range of the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description Redirect to a short-lived storage URL of the file */
+            302: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    machoSliceUnifiedWithToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description debuginfo */
+                kind: "debuginfo";
+                /** @description The first 2 hex digits of the UUID */
+                prefix: string;
+                /** @description The other 30 hex digits */
+                rest: string;
             };
             cookie?: never;
         };

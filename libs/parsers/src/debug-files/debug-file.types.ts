@@ -10,6 +10,11 @@ export interface DebugSymbolEntry {
   size: number;
   /** JSON-safe extras. Keys never contain '.' or start with '$' so they can be stored in MongoDB. */
   data: Record<string, unknown>;
+  /**
+   * A member of the upload extracted to a local file, to be stored on its own (an ELF file inside
+   * a zip: clients fetch the file, not the archive). Gone when the parse's temporary folder is.
+   */
+  extractedPath?: string;
 }
 
 export interface ParsedDebugFile {

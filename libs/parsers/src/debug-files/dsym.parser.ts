@@ -1,4 +1,6 @@
-import { DebugFileParseError } from './debug-file-parse.error';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DebugFileParseError, isSystemError } from './debug-file-parse.error';
 import type { DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
 import { ForwardReader } from './forward.reader';
 import { readDsymBundleInfo, type DsymBundleInfo } from './info-plist.reader';
@@ -42,7 +44,7 @@ export function findDsymBundles(files: readonly ZipEntry[]): DsymBundle[] {
  * with an Info.plist; each entry also records its own bundle's values, since one archive may hold
  * the dSYMs of an app and of its extensions.
  */
-export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBundle[]): Promise<ParsedDebugFile> {
+export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBundle[], extractDir?: () => Promise<string>): Promise<ParsedDebugFile> {
   const parsed: ParsedDebugFile = { kind: 'dsym', deviceType: 'ios', entries: [] };
   let identitySet = false;
   for (const bundle of bundles) {
@@ -52,10 +54,46 @@ export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBu
       identitySet = true;
     }
     for (const dwarf of bundle.dwarfFiles) {
-      parsed.entries.push(...(await readDwarfFile(zip, bundle, dwarf, info)));
+      const entries = await readDwarfFile(zip, bundle, dwarf, info);
+      if (extractDir) await extractSlices(zip, dwarf, entries, extractDir);
+      parsed.entries.push(...entries);
     }
   }
   return parsed;
+}
+
+/**
+ * Writes each slice of a DWARF file to a file of its own, in one pass over the inflated member:
+ * Sentry's `unified` layout and lldb ask for the thin Mach-O of one UUID, not the bundle.
+ */
+async function extractSlices(zip: ZipEntries, dwarf: ZipEntry, entries: DebugSymbolEntry[], extractDir: () => Promise<string>): Promise<void> {
+  const dir = await extractDir();
+  const targets = await Promise.all(
+    entries.map(async (entry, i) => {
+      const path = join(dir, `slice-${dwarfIndex(zip, dwarf)}-${i}`);
+      return { entry, path, start: Number(entry.data.offset), end: Number(entry.data.offset) + entry.size, file: await open(path, 'w') };
+    }),
+  );
+  try {
+    let position = 0;
+    for await (const chunk of zip.chunks(dwarf)) {
+      const chunkEnd = position + chunk.length;
+      for (const t of targets) {
+        const from = Math.max(t.start, position);
+        const to = Math.min(t.end, chunkEnd);
+        if (from < to) await t.file.write(chunk, from - position, to - from);
+      }
+      position = chunkEnd;
+      if (targets.every((t) => t.end <= position)) break;
+    }
+    if (targets.some((t) => t.end > position)) throw new DebugFileParseError(`${dwarf.name} ends inside one of its slices`);
+  } catch (error) {
+    if (error instanceof DebugFileParseError || isSystemError(error)) throw error;
+    throw new DebugFileParseError(`cannot read ${dwarf.name}`, { cause: error });
+  } finally {
+    await Promise.all(targets.map((t) => t.file.close()));
+  }
+  for (const t of targets) t.entry.extractedPath = t.path;
 }
 
 async function readDwarfFile(
@@ -93,3 +131,6 @@ async function readDwarfFile(
     await reader.close();
   }
 }
+
+/** The DWARF member's place in the archive: slice files of different members never share a name. */
+const dwarfIndex = (zip: ZipEntries, dwarf: ZipEntry) => zip.files.indexOf(dwarf);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -31,6 +31,20 @@ beforeAll(async () => {
   execFileSync('objcopy', ['--only-keep-debug', join(workDir, 'app'), join(workDir, 'app.debug')]);
   seeds.set('ELF binary', await readFile(join(workDir, 'app')));
   seeds.set('ELF .debug file', await readFile(join(workDir, 'app.debug')));
+  // The same two, packed in a zip as a Linux build's symbols: each member is extracted and read.
+  const elfMembers = [
+    { name: 'usr/bin/app', data: seeds.get('ELF binary')! },
+    { name: 'usr/lib/debug/app.debug', data: seeds.get('ELF .debug file')! },
+    { name: 'README', data: Buffer.from('symbols\n') },
+  ];
+  seeds.set('ELF files in a zip', storedZip(elfMembers));
+  // And as GNU tar writes them, plain and gzipped (read front to back, members copied out).
+  await writeFile(join(workDir, 'README'), 'symbols\n');
+  execFileSync('tar', ['-cf', join(workDir, 'linux-build.tar'), '-C', workDir, 'app', 'app.debug', 'README']);
+  execFileSync('tar', ['-czf', join(workDir, 'linux-build.tar.gz'), '-C', workDir, 'app', 'app.debug', 'README']);
+  seeds.set('ELF files in a tar', await readFile(join(workDir, 'linux-build.tar')));
+  seeds.set('ELF files in a tar.gz', await readFile(join(workDir, 'linux-build.tar.gz')));
+  layouts.set('ELF .debug file in a zip', { target: 'usr/lib/debug/app.debug', members: elfMembers });
   const unzip = (archive: string, member: string) => execFileSync('unzip', ['-p', join(FIXTURES, archive), member], { maxBuffer: 64 * 1024 * 1024 });
   const dsym = [
     // The universal (armv7 + arm64) DWARF file: fat header, two slices, UUID load commands.
@@ -101,7 +115,7 @@ describe('debug-file parser on hostile bytes (property-based)', () => {
     );
   });
 
-  it('when the Mach-O, plist or manifest inside an otherwise sound archive is damaged, then it parses or is refused with DebugFileParseError', async () => {
+  it('when the Mach-O, plist, manifest or ELF file inside an otherwise sound archive is damaged, then it parses or is refused with DebugFileParseError', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...layouts.keys()), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (key, mutations) => {
         const { target, members } = layouts.get(key)!;
@@ -130,6 +144,57 @@ describe('debug-file parser on hostile bytes (property-based)', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
     // Over the entry limit: refused on the count alone.
     await expect(parseDebugFile(path, { maxEntries: 5_000 })).rejects.toThrow(DebugFileParseError);
+    await rm(path, { force: true });
+  });
+
+  it('when a zip holds more ELF files than a build has (300), then it is refused with DebugFileParseError before any is extracted', async () => {
+    const path = join(workDir, 'many-elf.zip');
+    await writeFile(path, storedZip(Array.from({ length: 300 }, (_, i) => ({ name: `lib/lib${i}.so`, data: seeds.get('ELF binary')! }))));
+    const extractedDirs = async () => (await readdir(workDir)).filter((name) => name.startsWith('members-')).length;
+    const dirsBefore = await extractedDirs();
+    const started = Date.now();
+    await expect(parseDebugFile(path)).rejects.toThrow(/more than 256 ELF files/);
+    expect(Date.now() - started).toBeLessThan(HANG_MS);
+    // Nothing was extracted next to the archive.
+    expect(await extractedDirs()).toBe(dirsBefore);
+    await rm(path, { force: true });
+  });
+
+  it('when a zip holds a Linux build\'s binary and .debug file, then each is an entry with its build-id, extracted byte for byte', async () => {
+    const path = join(workDir, 'linux-build.zip');
+    await writeFile(path, seeds.get('ELF files in a zip')!);
+    const parsed = await parseDebugFile(path);
+    const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(workDir, 'app')], { encoding: 'utf8' }))![1]!;
+    expect(parsed.kind).toBe('elf');
+    expect(parsed.entries.map((e) => [e.uuid, e.object, e.data.has_code, e.data.has_debug_info])).toEqual([
+      [buildId, 'app', true, true],
+      [buildId, 'app.debug', false, true],
+    ]);
+    expect(await readFile(parsed.entries[0]!.extractedPath!)).toEqual(seeds.get('ELF binary'));
+    expect(await readFile(parsed.entries[1]!.extractedPath!)).toEqual(seeds.get('ELF .debug file'));
+    await rm(path, { force: true });
+  });
+
+  it.each(['tar', 'tar.gz'])('when a Linux build\'s binary and .debug file come as a %s made by GNU tar, then each is an entry with its build-id, extracted byte for byte', async (kind) => {
+    const path = join(workDir, `copy.${kind}`);
+    await writeFile(path, seeds.get(`ELF files in a ${kind}`)!);
+    const parsed = await parseDebugFile(path);
+    const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(workDir, 'app')], { encoding: 'utf8' }))![1]!;
+    expect(parsed.entries.map((e) => [e.uuid, e.object, e.data.path, e.data.has_code])).toEqual([
+      [buildId, 'app', 'app', true],
+      [buildId, 'app.debug', 'app.debug', false],
+    ]);
+    expect(await readFile(parsed.entries[0]!.extractedPath!)).toEqual(seeds.get('ELF binary'));
+    expect(await readFile(parsed.entries[1]!.extractedPath!)).toEqual(seeds.get('ELF .debug file'));
+    await rm(path, { force: true });
+  });
+
+  it('when a tar holds no ELF file, or more entries than allowed, then DebugFileParseError', async () => {
+    const path = join(workDir, 'readme-only.tar');
+    execFileSync('tar', ['-cf', path, '-C', workDir, 'README']);
+    await expect(parseDebugFile(path)).rejects.toThrow(/the tar holds no ELF file/);
+    execFileSync('tar', ['-cf', path, '-C', workDir, 'app', 'app.debug', 'README']);
+    await expect(parseDebugFile(path, { maxEntries: 2 })).rejects.toThrow(/more than the 2 entries allowed/);
     await rm(path, { force: true });
   });
 

@@ -6,3 +6,4 @@ export { isElf, readElfIdentity, type ElfIdentity } from './elf.reader';
 export { isBreakpad, readBreakpadModule, type BreakpadModule } from './breakpad.reader';
 export { isPdb, readPdbIdentity, type PdbIdentity } from './pdb.reader';
 export { isPe, readPeCodeId, type PeCodeId } from './pe-code-id.reader';
+export { retrace, javaLines, LineTooLongError, type MappingLines, type RetraceResult } from './retrace';

@@ -7,11 +7,15 @@ import { isElf, readElfIdentity } from './elf.reader';
 import { isBreakpad, readBreakpadModule } from './breakpad.reader';
 import { MSF_MAGIC, readPdbIdentity } from './pdb.reader';
 import { isPe, readPeCodeId } from './pe-code-id.reader';
-import { open, stat } from 'node:fs/promises';
+import { mkdtemp, open, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { parseElfArchive } from './elf-archive.parser';
+import { parseElfTar, tarCompressionOf } from './tar-archive.parser';
 
 /**
  * Reads the symbol metadata of an uploaded debug-file zip: the slices of its dSYM bundles (iOS)
- * or its ProGuard mapping files (Android); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
+ * or its ProGuard mapping files (Android) or the ELF files it holds (Linux, each extracted next to
+ * the archive: see `extractedPath`; also from a `.tar` or `.tar.gz`); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
  * damaged, hostile or truncated ones — is a DebugFileParseError; I/O errors of the server pass
  * through unchanged.
  */
@@ -21,6 +25,11 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
   if (isBreakpad(start)) return parseBreakpadFile(zipPath);
   if (start.length === 8 && start.equals(MSF_MAGIC.subarray(0, 8))) return parsePdbFile(zipPath);
   if (isPe(start)) return parsePeFile(zipPath);
+  // One folder for the members extracted from this archive, made only when the first one is.
+  let extracted: Promise<string> | undefined;
+  const extractDir = () => (extracted ??= mkdtemp(join(dirname(zipPath), 'members-')));
+  const tar = isZipMagic(start) ? undefined : await tarCompressionOf(zipPath, start);
+  if (tar) return parseElfTar(zipPath, tar, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits }, extractDir);
   const zip = await ZipEntries.open(zipPath, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits });
   try {
     const bundles = findDsymBundles(zip.files);
@@ -29,13 +38,18 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
     if (bundles.length > 0 && proguardFiles.length > 0) {
       throw new DebugFileParseError('the archive holds both dSYM bundles and a mapping.txt; upload them separately');
     }
-    if (bundles.length > 0) return await parseDsymArchive(zip, bundles);
+    if (bundles.length > 0) return await parseDsymArchive(zip, bundles, extractDir);
     if (proguardFiles.length > 0) return await parseProguardArchive(zip, proguardFiles);
-    throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt');
+    const elf = await parseElfArchive(zip, extractDir);
+    if (elf) return elf;
+    throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt nor an ELF file');
   } finally {
     zip.close();
   }
 }
+
+/** A zip's local-header or end-record magic: never read as a tar. */
+const isZipMagic = (start: Buffer) => start[0] === 0x50 && start[1] === 0x4b;
 
 async function head(filePath: string): Promise<Buffer> {
   const fd = await open(filePath, 'r');

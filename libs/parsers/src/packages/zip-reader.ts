@@ -148,6 +148,27 @@ export class ZipArchive {
     });
   }
 
+  /**
+   * A member's bytes as they inflate, for a reader that goes through it once (a ProGuard mapping
+   * of hundreds of megabytes): never held whole. yauzl ends the stream with an error when the
+   * member inflates past its declared size.
+   */
+  async *stream(name: string): AsyncGenerator<Buffer> {
+    const entry = this.byName.get(name);
+    if (!entry) throw new PackageParseError(`zip: entry "${name}" not found`);
+    if (entry.isEncrypted()) throw new PackageParseError(`zip: entry "${name}" is encrypted`);
+    const stream = await new Promise<Readable>((resolve, reject) => {
+      this.zip.openReadStream(entry, (error, opened) => (error || !opened ? reject(zipError(error)) : resolve(opened)));
+    });
+    try {
+      for await (const chunk of stream) yield chunk as Buffer;
+    } catch (error) {
+      throw zipError(error);
+    } finally {
+      stream.destroy();
+    }
+  }
+
   /** The first bytes of a member (e.g. a Mach-O header) without inflating the rest of it. */
   async readHead(name: string, length: number): Promise<Buffer> {
     const entry = this.byName.get(name);

@@ -12,6 +12,11 @@ export interface DebugFileEntry {
   size: number;
   /** Parser extras as JSON text, like releases keep theirs: never interpreted by the database. */
   dataJson: string;
+  /**
+   * An ELF file that came inside a zip is stored on its own too (`<archive key>.member-<n>`):
+   * symbol servers hand out the file, not the archive. Absent for every other entry.
+   */
+  objectKey?: string;
 }
 
 export interface DebugFileDocument extends OutboxFields {
@@ -71,7 +76,7 @@ const debugFileSchema = new Schema<DebugFileDocument>(
     contentKey: { type: String, required: true },
     uuids: { type: [String], default: [] },
     entries: {
-      type: [{ _id: false, id: Number, uuid: String, type: { type: String }, object: String, size: Number, dataJson: String }],
+      type: [{ _id: false, id: Number, uuid: String, type: { type: String }, object: String, size: Number, dataJson: String, objectKey: String }],
       default: [],
     },
     uploadedAt: { type: Date, required: true },

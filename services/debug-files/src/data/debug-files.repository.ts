@@ -40,6 +40,16 @@ function isUniqueViolation(err: unknown): boolean {
   return isDuplicateKeyError(err) || (err instanceof Error && /UNIQUE constraint failed|duplicate key/i.test(err.message));
 }
 
+/** Where a member of an archive is stored: beside the archive, under the prefix the janitor owns. */
+export const memberKeyOf = (archiveKey: string, index: number) => `${archiveKey}.member-${index}`;
+const archiveKeyOf = (key: string) => key.replace(/\.member-\d+$/, '');
+
+/** Every object a file's record stands for: its archive and its stored members. */
+export const objectKeysOf = (file: Pick<DebugFileDocument, 'objectKey' | 'entries'>): string[] => [
+  file.objectKey,
+  ...file.entries.flatMap((e) => (e.objectKey ? [e.objectKey] : [])),
+];
+
 export class DebugFilesRepository {
   constructor(
     private readonly connection: Connection,
@@ -103,11 +113,27 @@ export class DebugFilesRepository {
     return { files, total };
   }
 
-  /** Live files carrying this debug id in any channel, newest first; few in practice (one per build and app). */
-  findLiveByDebugId(debugId: string, limit: number): Promise<DebugFileDocument[]> {
+  /**
+   * A page of the live files carrying this debug id in any channel, newest first, from the (uuids)
+   * index: a symbol server walks the pages until one answers, however many files there are.
+   */
+  liveByDebugId(debugId: string, skip: number, limit: number): Promise<DebugFileDocument[]> {
+    return this.files.find({ uuids: debugId, ...LIVE }).sort({ _id: -1 }).skip(skip).limit(limit).lean<DebugFileDocument[]>();
+  }
+
+  /** The same within one channel: the (channelId, uuids) index. */
+  liveByDebugIdInChannel(channelId: number, debugId: string, skip: number, limit: number): Promise<DebugFileDocument[]> {
+    return this.files.find({ channelId, uuids: debugId, ...LIVE }).sort({ _id: -1 }).skip(skip).limit(limit).lean<DebugFileDocument[]>();
+  }
+
+  /**
+   * Live files of one build of a channel, newest upload first: what a release lists. A build has
+   * a handful (a dSYM, a mapping, the ELF files of a Linux build); the limit bounds a pathological one.
+   */
+  liveOfBuild(channelId: number, releaseVersion: string, buildVersion: string, limit = 50): Promise<DebugFileDocument[]> {
     return this.files
-      .find({ uuids: debugId, ...LIVE })
-      .sort({ _id: -1 })
+      .find({ channelId, releaseVersion, buildVersion, ...LIVE })
+      .sort({ uploadedAt: -1, _id: -1 })
       .limit(limit)
       .lean<DebugFileDocument[]>();
   }
@@ -135,18 +161,23 @@ export class DebugFilesRepository {
   }
 
   /** A batch of files (live or tombstoned) under a scope, for removal with their archives. */
-  batchUnder(scope: Scope, limit: number): Promise<Pick<DebugFileDocument, '_id' | 'objectKey'>[]> {
-    return this.files.find(scope, { _id: 1, objectKey: 1 }).sort({ _id: 1 }).limit(limit).lean<Pick<DebugFileDocument, '_id' | 'objectKey'>[]>();
+  batchUnder(scope: Scope, limit: number): Promise<Pick<DebugFileDocument, '_id' | 'objectKey' | 'entries'>[]> {
+    return this.files.find(scope, { _id: 1, objectKey: 1, entries: 1 }).sort({ _id: 1 }).limit(limit).lean<Pick<DebugFileDocument, '_id' | 'objectKey' | 'entries'>[]>();
   }
 
   async remove(id: number): Promise<void> {
     await this.files.deleteOne({ _id: id });
   }
 
-  /** Of these storage keys, the ones a debug file (live or tombstoned) refers to as its archive. */
+  /**
+   * Of these storage keys, the ones a debug file (live or tombstoned) refers to: its archive, or a
+   * member stored beside it (`<archive key>.member-<n>`, referenced while its archive is).
+   */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
-    const found = await findEach(keys, (objectKey) => this.files.find({ objectKey }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>());
-    return new Set(found.map((f) => f.objectKey));
+    const archiveOf = (key: string) => archiveKeyOf(key);
+    const found = await findEach(keys.map(archiveOf), (objectKey) => this.files.find({ objectKey }, { _id: 0, objectKey: 1 }).lean<Pick<DebugFileDocument, 'objectKey'>[]>());
+    const archives = new Set(found.map((f) => f.objectKey));
+    return new Set(keys.filter((key) => archives.has(archiveOf(key))));
   }
 
   private async idOfContent(appId: number, checksum: string): Promise<number | undefined> {

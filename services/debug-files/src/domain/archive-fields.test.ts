@@ -31,7 +31,7 @@ const mapping: ParsedDebugFile = {
   entries: [{ uuid: '0a1f3400-8261-513d-88b7-2de2de6d4cae', type: 'mapping', object: 'mapping.txt', size: 5, data: { path: 'mapping.txt' } }],
 };
 
-const read = (parsed: ParsedDebugFile) => ({ parsed, checksum: 'c'.repeat(64), size: 1234 });
+const read = (parsed: ParsedDebugFile) => ({ parsed, checksum: 'c'.repeat(64), size: 1234, memberKeys: [] });
 const form = (releaseVersion = '', buildVersion = '') => ({ objectKey: 'debug-files/x', fileName: 'x.zip', releaseVersion, buildVersion });
 
 describe('archiveFields', () => {

@@ -64,8 +64,9 @@ export function archiveFields(context: apps.ChannelContext, read: ReadArchive, f
     size: read.size,
     checksum: read.checksum,
     // A PDB or PE does not know its own file name; symbol servers are asked by it, so the upload's name is kept.
-    entries: parsed.entries.map((e) => ({
+    entries: parsed.entries.map((e, i) => ({
       uuid: e.uuid.toLowerCase(),
+      ...(read.memberKeys[i] ? { objectKey: read.memberKeys[i] } : {}),
       type: e.type,
       object: parsed.kind === 'pdb' || parsed.kind === 'pe' ? baseName(form.fileName, parsed.kind) : e.object,
       size: e.size,

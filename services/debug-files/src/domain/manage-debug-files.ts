@@ -71,14 +71,19 @@ function describe(match: { releaseVersion?: string; buildVersion?: string }): st
 }
 
 /** An ELF file is stored as it was sent; the others are zips. */
-export function contentTypeOf(file: Pick<DebugFileDocument, 'kind'>): string {
+/** ELF files uploaded together in a zip: the archive is a zip, each member is stored beside it. */
+const isPackedElf = (file: Pick<DebugFileDocument, 'kind'> & Partial<Pick<DebugFileDocument, 'entries'>>) =>
+  file.kind === 'elf' && (file.entries ?? []).some((e) => e.objectKey);
+
+export function contentTypeOf(file: Pick<DebugFileDocument, 'kind'> & Partial<Pick<DebugFileDocument, 'entries'>>): string {
+  if (isPackedElf(file)) return 'application/zip';
   return file.kind === 'elf' || file.kind === 'pdb' || file.kind === 'pe' ? 'application/octet-stream' : file.kind === 'breakpad' ? 'text/plain' : 'application/zip';
 }
 
 /** `<app>-<version>-<build>-<dSYM|mapping>.zip` (`…-<build>.debug` for ELF), with characters browsers and shells dislike replaced. */
-export function downloadFileName(file: Pick<DebugFileDocument, 'appName' | 'releaseVersion' | 'buildVersion' | 'kind'>): string {
+export function downloadFileName(file: Pick<DebugFileDocument, 'appName' | 'releaseVersion' | 'buildVersion' | 'kind'> & Partial<Pick<DebugFileDocument, 'entries'>>): string {
   const safe = (s: string) => s.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^_+|_+$/g, '');
   const label = { dsym: 'dSYM', proguard: 'mapping', elf: '', breakpad: '', pdb: '', pe: '' }[file.kind];
   const parts = [safe(file.appName) || 'app', safe(file.releaseVersion), safe(file.buildVersion), label].filter(Boolean);
-  return `${parts.join('-')}${{ dsym: '.zip', proguard: '.zip', elf: '.debug', breakpad: '.sym', pdb: '.pdb', pe: '.exe' }[file.kind]}`;
+  return `${parts.join('-')}${isPackedElf(file) ? '.zip' : { dsym: '.zip', proguard: '.zip', elf: '.debug', breakpad: '.sym', pdb: '.pdb', pe: '.exe' }[file.kind]}`;
 }

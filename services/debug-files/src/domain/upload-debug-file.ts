@@ -2,7 +2,8 @@ import { AlreadyExists, InvalidArgument, NotFound } from '@hangar/errors';
 import { DEBUG_ID_TYPES, createEnvelope } from '@hangar/events';
 import type { apps, debugFiles } from '@hangar/proto';
 import type { DebugFileDocument } from '../data/debug-file.model';
-import type { WriteResult } from '../data/debug-files.repository';
+import { type WriteResult, objectKeysOf } from '../data/debug-files.repository';
+import { type ReadArchive, removeMembers } from '../parsing/debug-archive.reader';
 import { archiveFields } from './archive-fields';
 import { channelWithAccess, fileOfChannel } from './channel-access';
 import type { DebugFilesDeps } from './deps';
@@ -39,28 +40,47 @@ export async function uploadDebugFile(deps: DebugFilesDeps, req: debugFiles.Crea
   const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');
   if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
   const read = await deps.readArchive(req.objectKey);
-  const fields = archiveFields(context, read, req);
-  const result = await deps.files.create(
-    { ...fields, appId: context.app!.id, schemeId: context.scheme!.id, channelId: context.channel!.id, appName: context.app!.name },
-    (id, uuids) =>
-      createEnvelope(
-        'debug_file.created',
-        {
-          debug_file_id: id,
-          app_id: context.app!.id,
-          channel_id: context.channel!.id,
-          release_version: fields.releaseVersion,
-          build_version: fields.buildVersion,
-          uuids,
-          kind: fields.kind,
-          debug_ids: uuids.map((uuid) => ({ type: DEBUG_ID_TYPE_OF_KIND[fields.kind], id: uuid })),
-        },
-        'debug-files',
-      ),
-  );
-  if (!result.ok) throw result.reason === 'duplicate' ? duplicate(result) : new NotFound(`Channel ${context.channel!.id} not found`);
+  // The gateway removes the archive of a refused upload; the members stored beside it are ours.
+  const result = await withMembersRemovedOnRefusal(deps, read, `Channel ${context.channel!.id} not found`, () => {
+    const fields = archiveFields(context, read, req);
+    return deps.files.create(
+      { ...fields, appId: context.app!.id, schemeId: context.scheme!.id, channelId: context.channel!.id, appName: context.app!.name },
+      (id, uuids) =>
+        createEnvelope(
+          'debug_file.created',
+          {
+            debug_file_id: id,
+            app_id: context.app!.id,
+            channel_id: context.channel!.id,
+            release_version: fields.releaseVersion,
+            build_version: fields.buildVersion,
+            uuids,
+            kind: fields.kind,
+            debug_ids: uuids.map((uuid) => ({ type: DEBUG_ID_TYPE_OF_KIND[fields.kind], id: uuid })),
+          },
+          'debug-files',
+        ),
+    );
+  });
   deps.onEventsRecorded();
   return { file: result.file, context };
+}
+
+/** Runs the write; when it is refused (or fails), the members this read stored are removed. */
+async function withMembersRemovedOnRefusal(
+  deps: DebugFilesDeps,
+  read: ReadArchive,
+  missing: string,
+  write: () => Promise<WriteResult>,
+): Promise<Extract<WriteResult, { ok: true }>> {
+  try {
+    const result = await write();
+    if (!result.ok) throw result.reason === 'duplicate' ? duplicate(result) : new NotFound(missing);
+    return result;
+  } catch (err) {
+    await removeMembers(deps.storage, read.memberKeys);
+    throw err;
+  }
 }
 
 /**
@@ -73,10 +93,10 @@ export async function replaceDebugFile(deps: DebugFilesDeps, req: debugFiles.Upd
   await fileOfChannel(deps, context, req.id);
   if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
   const read = await deps.readArchive(req.objectKey);
-  const result = await deps.files.replaceArchive(req.id, archiveFields(context, read, req));
-  if (!result.ok) throw result.reason === 'duplicate' ? duplicate(result) : new NotFound(`Debug file ${req.id} not found`);
-  const oldKey = result.previous?.objectKey;
-  if (oldKey && oldKey !== result.file.objectKey) {
+  const result = await withMembersRemovedOnRefusal(deps, read, `Debug file ${req.id} not found`, () => deps.files.replaceArchive(req.id, archiveFields(context, read, req)));
+  const current = new Set(objectKeysOf(result.file));
+  for (const oldKey of result.previous ? objectKeysOf(result.previous) : []) {
+    if (current.has(oldKey)) continue;
     await deps.storage.delete(oldKey).catch((err: unknown) => deps.logger.warn({ err, objectKey: oldKey }, 'could not remove a replaced debug archive'));
   }
   return { file: result.file, context };

@@ -1,9 +1,9 @@
 import type { EventHandler } from '@hangar/events';
 import type { ObjectStorage } from '@hangar/storage';
-import type { DebugFilesRepository } from '../data/debug-files.repository';
+import { type DebugFilesRepository, objectKeysOf } from '../data/debug-files.repository';
 
 /**
- * After `debug_file.deleted`: remove the archive, then the tombstone. A
+ * After `debug_file.deleted`: remove the archive (and the members stored beside it), then the tombstone. A
  * storage failure throws, so the event is redelivered with backoff until it
  * succeeds — an archive is never forgotten. Deleting twice is harmless.
  */
@@ -14,7 +14,7 @@ export function debugFileArchiveConsumer(files: DebugFilesRepository, storage: O
     async handle(envelope) {
       const file = await files.findAnyById(envelope.data.debug_file_id);
       if (!file?.deletedAt) return 'skipped';
-      await storage.delete(file.objectKey);
+      for (const key of objectKeysOf(file)) await storage.delete(key);
       await files.purge(file._id);
       return 'done';
     },

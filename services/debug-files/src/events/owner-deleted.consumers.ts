@@ -1,11 +1,11 @@
 import type { EventHandler, EventType } from '@hangar/events';
 import type { ObjectStorage } from '@hangar/storage';
-import type { DebugFilesRepository, Scope } from '../data/debug-files.repository';
+import { type DebugFilesRepository, type Scope, objectKeysOf } from '../data/debug-files.repository';
 
 const BATCH = 100;
 
 /**
- * Removes every debug file under a scope: each archive first, then its
+ * Removes every debug file under a scope: each archive (and its stored members) first, then its
  * record, so a crash or a storage outage in between leaves records that the
  * redelivered event finds again. Running twice finds nothing the second time.
  */
@@ -14,7 +14,7 @@ async function removeAllUnder(files: DebugFilesRepository, storage: ObjectStorag
   for (;;) {
     const batch = await files.batchUnder(scope, BATCH);
     for (const file of batch) {
-      await storage.delete(file.objectKey);
+      for (const key of objectKeysOf(file)) await storage.delete(key);
       await files.remove(file._id);
       removed += 1;
     }

@@ -3,6 +3,8 @@ import type { DebugFileDocument } from '../data/debug-file.model';
 import type { DebugFilesDeps } from '../domain/deps';
 import { deleteDebugFile, findDownload, getDebugFile, listDebugFiles } from '../domain/manage-debug-files';
 import { findSymbolFile } from '../domain/find-symbol-file';
+import { listBuildDebugFiles } from '../domain/build-debug-files';
+import { retraceStackTrace } from '../domain/retrace-stack-trace';
 import { replaceDebugFile, uploadDebugFile } from '../domain/upload-debug-file';
 
 const pageOf = (page?: { page: number; perPage: number }) => ({
@@ -39,6 +41,13 @@ export function debugFilesHandlers(deps: DebugFilesDeps): debugFiles.DebugFilesS
     async findSymbolFile(req) {
       return findSymbolFile(deps, req);
     },
+    async retrace(req) {
+      return retraceStackTrace(deps, req);
+    },
+    async listBuildDebugFiles(req) {
+      const builds = await listBuildDebugFiles(deps, req.builds);
+      return { builds: builds.map(({ build, files }) => ({ build, debugFiles: files.map((f) => toDebugFile(f)) })) };
+    },
   };
 }
 
@@ -51,6 +60,8 @@ export function toDebugFile(f: DebugFileDocument, context?: apps.ChannelContext)
     channelId: f.channelId,
     appName: context?.app?.name ?? f.appName,
     deviceType: f.deviceType,
+    kind: f.kind,
+    fileName: f.fileName,
     releaseVersion: f.releaseVersion,
     buildVersion: f.buildVersion,
     bundleId: f.bundleId,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,9 +8,12 @@ import { pipeline } from 'node:stream/promises';
 import { InvalidArgument } from '@hangar/errors';
 import { DebugFileParseError, ParsedDebugFile, parseDebugFile } from '@hangar/parsers';
 import type { ObjectStorage } from '@hangar/storage';
+import { memberKeyOf } from '../data/debug-files.repository';
 
 export interface ReadArchive {
   parsed: ParsedDebugFile;
+  /** Per entry of `parsed`: where its extracted member was stored, if it was (ELF files of a zip). */
+  memberKeys: (string | undefined)[];
   /** sha256 of the stored bytes, hex. */
   checksum: string;
   size: number;
@@ -74,13 +77,43 @@ export async function readDebugArchive(storage: ObjectStorage, objectKey: string
     });
     await pipeline(await storage.getStream(objectKey), tap, createWriteStream(file));
     const checksum = hash.digest('hex');
+    let parsed: ParsedDebugFile;
     try {
-      return { parsed: await parseDebugFile(file), checksum, size };
+      parsed = await parseDebugFile(file);
     } catch (err) {
       if (err instanceof DebugFileParseError) throw new InvalidArgument(err.message, { file: [err.message] });
       throw err;
     }
+    return { parsed, checksum, size, memberKeys: await storeMembers(storage, objectKey, parsed) };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Stores each extracted member beside the archive (before the temporary folder goes), so a
+ * symbol server can redirect to the file itself. If one fails, those stored are removed again.
+ */
+async function storeMembers(storage: ObjectStorage, objectKey: string, parsed: ParsedDebugFile): Promise<(string | undefined)[]> {
+  const keys: (string | undefined)[] = [];
+  try {
+    for (const [index, entry] of parsed.entries.entries()) {
+      if (!entry.extractedPath) {
+        keys.push(undefined);
+        continue;
+      }
+      const key = memberKeyOf(objectKey, index);
+      await storage.putStream(key, createReadStream(entry.extractedPath), { contentType: 'application/octet-stream' });
+      keys.push(key);
+    }
+    return keys;
+  } catch (err) {
+    await removeMembers(storage, keys);
+    throw err;
+  }
+}
+
+/** Best effort: what is left is an orphan the janitor removes once its archive is unreferenced. */
+export async function removeMembers(storage: ObjectStorage, keys: readonly (string | undefined)[]): Promise<void> {
+  for (const key of keys) if (key) await storage.delete(key).catch(() => undefined);
 }

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import express, { NextFunction, Request, Response } from 'express';
-import { MalformedRequest } from '@hangar/errors';
+import { MalformedRequest, PayloadTooLarge } from '@hangar/errors';
 
 const MULTIPART_LIMITS = { fields: 200, fieldSize: 1024 * 1024, parts: 250 };
 
@@ -42,7 +42,8 @@ function parseMultipartFields(req: Request): Promise<Record<string, string>> {
     const fields: Record<string, string> = {};
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) {
-        parser.emit('error', new MalformedRequest(`Form field ${name} is too long`));
+        // A field past the limit is a body too large (413), as for JSON and urlencoded bodies.
+        parser.emit('error', new PayloadTooLarge(`Form field ${name} is larger than ${MULTIPART_LIMITS.fieldSize} bytes`));
         return;
       }
       fields[name] = value;
@@ -58,7 +59,7 @@ function parseMultipartFields(req: Request): Promise<Record<string, string>> {
     parser.on('error', (err: Error) => {
       req.unpipe(parser);
       req.resume();
-      reject(err instanceof MalformedRequest ? err : new MalformedRequest(`Malformed multipart body: ${err.message}`));
+      reject(err instanceof MalformedRequest || err instanceof PayloadTooLarge ? err : new MalformedRequest(`Malformed multipart body: ${err.message}`));
     });
     req.pipe(parser);
   });

@@ -305,6 +305,10 @@ const schemas: Record<string, JsonSchema> = {
       changelog: arrayOf(ref('ChangelogEntry')),
       text_changelog: str('`- message` lines.'),
       custom_fields: arrayOf(ref('CustomField')),
+      debug_files: {
+        ...arrayOf(ref('DebugFileLink')),
+        description: "The live debug files of this version and build in its channel, newest upload first. Left out when the debug-files service did not answer (the rest of the answer stands).",
+      },
       created_at: timestamp,
       signing: { anyOf: [ref('Signing'), { type: 'null' }], description: 'Null when the package carries no signature Hangar reads (or was parsed before it did).' },
       android: { anyOf: [ref('AndroidDetails'), { type: 'null' }], description: 'Android builds only.' },
@@ -315,7 +319,7 @@ const schemas: Record<string, JsonSchema> = {
       scheme: ref('SchemeRef'),
       channel: ref('ChannelSummary'),
     },
-    ['app', 'scheme', 'channel'],
+    ['app', 'scheme', 'channel', 'debug_files'],
   ),
   Teardown: object(
     {
@@ -385,17 +389,46 @@ const schemas: Record<string, JsonSchema> = {
     [],
     'One Mach-O slice (iOS) or one file of a mapping archive (Android): the seed\'s "Shape B".',
   ),
+  Retraced: object({ stack_trace: str('One line per output line, each ending in a newline.'), debug_file_id: int('The mapping archive used.') }),
+  DebugFileLink: object(
+    {
+      id: int(),
+      kind: { type: 'string', enum: ['dsym', 'proguard', 'elf', 'breakpad', 'pdb', 'pe'] },
+      file_name: str('The name it was uploaded with.'),
+      size: int('Bytes'),
+      debug_ids: { ...arrayOf(str()), description: 'The ids debuggers ask with (Mach-O UUIDs, GNU build-ids, PDB GUID+age, Breakpad module ids), lowercased.' },
+      file_url: { type: 'string', format: 'uri', description: 'Downloads this file; present when the answer knows the channel key.' },
+    },
+    ['file_url'],
+    "One debug file of a release's version and build.",
+  ),
+  ReleaseLink: object(
+    {
+      id: int(),
+      version: int('Sequence number of the release in its channel.'),
+      release_version: str(),
+      build_version: str(),
+      release_url: { type: 'string', format: 'uri', description: 'The install page.' },
+    },
+    [],
+    'A release of the same channel, version and build as a debug file.',
+  ),
   DebugFile: object({
     id: int(),
+    kind: { type: 'string', enum: ['dsym', 'proguard', 'elf', 'breakpad', 'pdb', 'pe'] },
     app_name: str(),
     device_type: str('ios, android, or linux (ELF debug files)'),
     release_version: str(),
     build_version: str(),
     file_url: { type: 'string', format: 'uri', description: 'Downloads this exact file (needs its channel key, which the URL carries).' },
     metadata: arrayOf(ref('DebugFileMetadata')),
+    releases: {
+      ...arrayOf(ref('ReleaseLink')),
+      description: "The live releases of this version and build in its channel, newest upload first. Left out when the releases service did not answer (the rest of the answer stands).",
+    },
     created_at: timestamp,
     updated_at: timestamp,
-  }),
+  }, ['releases']),
   Webhook: object(
     {
       id: int(),
@@ -490,6 +523,11 @@ const breakpadParams: Parameter[] = [
   { name: 'sym', in: 'path', required: true, description: 'The module name without .pdb/.exe/.dll, then `.sym`', schema: { type: 'string' } },
 ];
 
+const unifiedParams: Parameter[] = [
+  { name: 'prefix', in: 'path', required: true, description: 'The first 2 hex digits of the UUID', schema: { type: 'string' } },
+  { name: 'rest', in: 'path', required: true, description: 'The other 30 hex digits', schema: { type: 'string' } },
+  { name: 'kind', in: 'path', required: true, description: 'debuginfo', schema: { type: 'string', enum: ['debuginfo'] } },
+];
 const dsymFileParam: Parameter = { name: 'file', in: 'path', required: true, description: '`<UUID>.zip`', schema: { type: 'string' } };
 
 const microsoftParams: Parameter[] = [
@@ -959,6 +997,28 @@ const paths: Record<string, PathItem> = {
       parameters: [param('channel_key'), query('uuid', 'Only the file with a slice of this UUID'), param('page'), param('per_page')],
     }),
   },
+  '/api/debug_files/retrace': {
+    post: op(
+      'retraceStackTrace',
+      'Debug files',
+      'Deobfuscate an Android stack trace',
+      { '200': ok('The trace as ProGuard ReTrace 6.2.2 prints it', ref('Retraced')), ...errors(400, 401, 404, 413, 422, 503) },
+      {
+        security: OPTIONAL_TOKEN,
+        description:
+          "With the ProGuard/R8 mapping of that build in the channel (its newest upload). The body is bounded by the gateway's MAX_BODY_BYTES (413 above it); no mapping for the build: 404.",
+        requestBody: formBody(
+          {
+            channel_key: str('The credential: the channel whose mapping is used.'),
+            release_version: str(),
+            build_version: str(),
+            stack_trace: str('The obfuscated trace, as the crash reporter sent it.'),
+          },
+          ['channel_key', 'release_version', 'build_version', 'stack_trace'],
+        ),
+      },
+    ),
+  },
   '/api/debug_files/download': {
     get: op('downloadDebugFile', 'Debug files', 'Download a debug file by version', { ...downloadResponses('the archive', 'application/zip'), ...errors(...READ_WITH_KEY) }, {
       security: OPTIONAL_TOKEN,
@@ -1033,6 +1093,20 @@ const paths: Record<string, PathItem> = {
     parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, dsymFileParam],
     get: op('dsymByUuidWithCredentialInPath', 'Symbol servers', 'Apple dSYM by UUID, the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
       security: NO_TOKEN,
+    }),
+  },
+  '/apple/unified/{prefix}/{rest}/{kind}': {
+    parameters: unifiedParams,
+    get: op('machoSliceUnifiedWithToken', 'Symbol servers', "Apple: one Mach-O slice of a dSYM in Sentry's unified layout", { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: [{ bearer: [] }, { token: [] }],
+      description: 'The thin Mach-O DWARF file of one UUID (lowercase hex without dashes: the first 2 digits, then the other 30), stored when its dSYM was uploaded.',
+    }),
+  },
+  '/apple/{credential}/unified/{prefix}/{rest}/{kind}': {
+    parameters: [{ name: 'credential', in: 'path', required: true, description: 'An access token or a channel key', schema: { type: 'string' } }, ...unifiedParams],
+    get: op('machoSliceUnifiedWithCredentialInPath', 'Symbol servers', 'Apple Mach-O slice (unified layout), the credential in the URL', { ...symbolResponses, ...errors(401, 403, 404, 422, 503) }, {
+      security: NO_TOKEN,
+      description: "For Sentry's custom HTTP repository with layout `unified`: `<origin>/apple/<token or channel key>/unified`.",
     }),
   },
   '/symbols/{file}/{id}/{again}': {

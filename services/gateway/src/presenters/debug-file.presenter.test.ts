@@ -44,6 +44,8 @@ describe('debug file presentation', () => {
       channelId: 2,
       appName: 'Demo',
       deviceType: 'ios',
+      kind: 'dsym',
+      fileName: 'Demo.dSYM.zip',
       releaseVersion: '1.0',
       buildVersion: '2',
       bundleId: 'com.icyleaf.iOS',
@@ -53,11 +55,17 @@ describe('debug file presentation', () => {
       createdAtMs: at,
       updatedAtMs: at + 1000,
     };
-    const body = presentDebugFile(file, 'https://hangar.example', 'key with/slash', 'Asia/Shanghai');
-    expect(Object.keys(body)).toEqual(['id', 'app_name', 'device_type', 'release_version', 'build_version', 'file_url', 'metadata', 'created_at', 'updated_at']);
+    const body = presentDebugFile(file, [], 'https://hangar.example', 'key with/slash', 'Asia/Shanghai');
+    expect(Object.keys(body)).toEqual(['id', 'kind', 'app_name', 'device_type', 'release_version', 'build_version', 'file_url', 'metadata', 'releases', 'created_at', 'updated_at']);
     expect(body.file_url).toBe('https://hangar.example/api/debug_files/3/download?channel_key=key%20with%2Fslash');
     expect(body.metadata.map((m) => [m.id, m.type])).toEqual([[7, 'arm64'], [8, 'armv7']]);
     expect(body.created_at).toBe('2026-11-22T18:04:05.123+08:00');
     expect(body.updated_at).toBe('2026-11-22T18:04:06.123+08:00');
+  });
+
+  it('when the releases of its build could not be fetched (the releases service down), then `releases` is left out rather than claimed empty', () => {
+    const file = { id: 3, appId: 1, channelId: 2, appName: 'D', deviceType: 'ios', kind: 'dsym', fileName: 'x', releaseVersion: '1', buildVersion: '2', bundleId: '', size: 1, checksum: '', metadata: [], createdAtMs: at, updatedAtMs: at };
+    expect(presentDebugFile(file, undefined, '', 'k')).not.toHaveProperty('releases');
+    expect(presentDebugFile(file, [], '', 'k').releases).toEqual([]);
   });
 });

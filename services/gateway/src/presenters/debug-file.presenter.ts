@@ -1,14 +1,8 @@
-import type { debugFiles } from '@hangar/proto';
+import type { debugFiles, releases } from '@hangar/proto';
+import { debugFileUrl, releaseLinks } from '@hangar/release-shape';
 import { formatTimestamp } from '../http/timestamps';
 
-/**
- * Where this exact file downloads from: a 302 to a short-lived storage URL,
- * made when it is followed. The channel key is the credential, as for the
- * download by version; the caller already holds it.
- */
-export function debugFileUrl(baseUrl: string, id: number, channelKey: string): string {
-  return `${baseUrl}/api/debug_files/${id}/download?channel_key=${encodeURIComponent(channelKey)}`;
-}
+export { debugFileUrl };
 
 /** The parser's extras; a row whose JSON cannot be read shows an empty object rather than failing the response. */
 function dataOf(json: string): Record<string, unknown> {
@@ -38,16 +32,22 @@ export function presentDebugFileMetadata(row: debugFiles.DebugFileMetadata, time
   };
 }
 
-/** The seed's Debug file shape, plus created_at / updated_at. */
-export function presentDebugFile(file: debugFiles.DebugFile, baseUrl: string, channelKey: string, timeZone?: string) {
+/**
+ * The seed's Debug file shape, plus its kind, created_at / updated_at and the releases of its
+ * version and build (clients/build-links.ts fetches them for a whole answer at once; left out
+ * when the releases service did not answer).
+ */
+export function presentDebugFile(file: debugFiles.DebugFile, linked: releases.Release[] | undefined, baseUrl: string, channelKey: string, timeZone?: string) {
   return {
     id: file.id,
+    kind: file.kind,
     app_name: file.appName,
     device_type: file.deviceType,
     release_version: file.releaseVersion,
     build_version: file.buildVersion,
     file_url: debugFileUrl(baseUrl, file.id, channelKey),
     metadata: file.metadata.map((row) => presentDebugFileMetadata(row, timeZone)),
+    ...(linked ? { releases: releaseLinks(linked, baseUrl) } : {}),
     created_at: formatTimestamp(file.createdAtMs, timeZone),
     updated_at: formatTimestamp(file.updatedAtMs, timeZone),
   };

@@ -1,5 +1,5 @@
-import type { apps, releases } from '@hangar/proto';
-import { releaseFields, releaseUrls } from '@hangar/release-shape';
+import type { apps, debugFiles, releases } from '@hangar/proto';
+import { debugFileLinks, releaseFields, releaseUrls } from '@hangar/release-shape';
 import { formatTimestamp } from '../http/timestamps';
 
 export function presentChannelSummary(channel: apps.Channel) {
@@ -13,10 +13,15 @@ export function presentChannelSummary(channel: apps.Channel) {
   };
 }
 
-/** The seed's Release shape, with app, scheme and channel when known. */
-export function presentRelease(release: releases.Release, baseUrl: string, timeZone?: string, context = release.context) {
+/**
+ * The seed's Release shape, with app, scheme and channel when known, and the debug files of its
+ * version and build (clients/build-links.ts fetches them for a whole answer at once; left out
+ * when the debug-files service did not answer).
+ */
+export function presentRelease(release: releases.Release, files: debugFiles.DebugFile[] | undefined, baseUrl: string, timeZone?: string, context = release.context) {
   return {
     ...releaseFields(release, baseUrl, formatTimestamp(release.createdAtMs, timeZone)),
+    ...(files ? { debug_files: debugFileLinks(files, baseUrl, context?.channel?.slug) } : {}),
     ...(context
       ? {
           app: { id: context.app!.id, name: context.app!.name },
@@ -28,7 +33,7 @@ export function presentRelease(release: releases.Release, baseUrl: string, timeZ
 }
 
 /** The seed's "Version list (channel view)". */
-export function presentVersionList(list: releases.ReleaseList, baseUrl: string, timeZone?: string) {
+export function presentVersionList(list: releases.ReleaseList, files: Map<number, debugFiles.DebugFile[]> | undefined, baseUrl: string, timeZone?: string) {
   const context = list.context!;
   return {
     id: context.channel!.id,
@@ -38,7 +43,7 @@ export function presentVersionList(list: releases.ReleaseList, baseUrl: string, 
     app: { id: context.app!.id, name: context.app!.name },
     scheme: { id: context.scheme!.id, name: context.scheme!.name },
     channel: presentChannelSummary(context.channel!),
-    releases: list.releases.map((r) => presentRelease(r, baseUrl, timeZone, context)),
+    releases: list.releases.map((r) => presentRelease(r, files && (files.get(r.id) ?? []), baseUrl, timeZone, context)),
   };
 }
 
@@ -53,7 +58,8 @@ export function presentUpdateCheck(answer: releases.UpdateCheck, baseUrl: string
   return {
     update_available: answer.updateAvailable,
     mandatory: answer.mandatory,
-    release: release ? presentRelease(release, baseUrl, timeZone) : null,
+    // The build to install, without its debug files: an app asking whether to update needs none.
+    release: release ? presentRelease(release, undefined, baseUrl, timeZone) : null,
     install_url: release ? releaseUrls(baseUrl, release).install_url : null,
     download_url: release ? `${baseUrl}/api/releases/${release.id}/download` : null,
   };

@@ -1,6 +1,7 @@
 import { NextFunction, Request, Response, Router } from 'express';
 import { InvalidArgument, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
+import { linksIfAvailable, releasesOfDebugFiles } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
@@ -96,7 +97,8 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       return { file: created, channelKey: fields.channelKey };
     });
     // The seed answers 200 for this upload (builds answer 201).
-    res.status(200).json(presentDebugFile(file, base(req), channelKey, currentUser(req).timezone));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
+    res.status(200).json(presentDebugFile(file, linked?.get(file.id), base(req), channelKey, currentUser(req).timezone));
   });
 
   router.put('/api/debug_files/:id', multipartOnly, async (req, res) => {
@@ -111,7 +113,8 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       );
       return { file: updated, channelKey: fields.channelKey };
     });
-    res.json(presentDebugFile(file, base(req), channelKey, currentUser(req).timezone));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
+    res.json(presentDebugFile(file, linked?.get(file.id), base(req), channelKey, currentUser(req).timezone));
   });
 
   return router;
@@ -169,19 +172,34 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
     await sendFile(res, download);
   });
 
+  // Android retrace: the channel key is the credential, as for downloads (a crash tool holds it).
+  // The body is bounded by MAX_BODY_BYTES before it reaches here: a larger one is 413, unread.
+  router.post('/api/debug_files/retrace', identifyIfToken(clients), async (req, res) => {
+    const fields = readTextFields(req.body, ['channel_key', 'release_version', 'build_version', 'stack_trace'] as const);
+    const result = await clients.debugFiles.retrace({
+      channelKey: fields.channel_key ?? '',
+      releaseVersion: fields.release_version ?? '',
+      buildVersion: fields.build_version ?? '',
+      stackTrace: fields.stack_trace ?? '',
+    });
+    res.json({ stack_trace: result.stackTrace, debug_file_id: result.debugFileId });
+  });
+
   router.get('/api/debug_files', authenticate(clients), async (req, res) => {
     const page = parsePage(req);
     const channelKey = requiredQuery(req, 'channel_key');
     const list = await clients.debugFiles.listDebugFiles({ actor: actorOf(req), channelKey, page, uuid: queryText(req, 'uuid') ?? '' });
     setPageHeaders(req, res, page, list.total, base(req));
-    res.json(list.debugFiles.map((f) => presentDebugFile(f, base(req), channelKey, zone(req))));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, list.debugFiles));
+    res.json(list.debugFiles.map((f) => presentDebugFile(f, linked && (linked.get(f.id) ?? []), base(req), channelKey, zone(req))));
   });
 
   router.get('/api/debug_files/:id', authenticate(clients), async (req, res) => {
     const id = parseId(req.params.id);
     const channelKey = requiredQuery(req, 'channel_key');
     const file = await clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey, id });
-    res.json(presentDebugFile(file, base(req), channelKey, zone(req)));
+    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
+    res.json(presentDebugFile(file, linked && (linked.get(file.id) ?? []), base(req), channelKey, zone(req)));
   });
 
   router.delete('/api/debug_files/:id', authenticate(clients), async (req, res) => {
@@ -254,5 +272,6 @@ async function finishResumableDebugFile(clients: ServiceClients, options: DebugF
       existing: (id) => clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey: fields.channelKey, id }),
     },
   );
-  res.status(200).json(presentDebugFile(result, publicBaseUrl(req, options.publicBaseUrl), fields.channelKey, currentUser(req).timezone));
+  const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [result]));
+  res.status(200).json(presentDebugFile(result, linked?.get(result.id), publicBaseUrl(req, options.publicBaseUrl), fields.channelKey, currentUser(req).timezone));
 }

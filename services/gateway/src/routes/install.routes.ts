@@ -4,6 +4,8 @@ import express, { Request, Response, Router } from 'express';
 import QRCode from 'qrcode';
 import { InvalidArgument, NotFound, Unauthenticated, isDomainError } from '@hangar/errors';
 import type { apps, releases } from '@hangar/proto';
+import { debugFileUrl } from '@hangar/release-shape';
+import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import type { CountDownload } from '../downloads/download-counter';
 import { publicBaseUrl } from '../http/base-url';
@@ -98,12 +100,20 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
         return sendPage(res, 401, passwordPage(channel.name, `/channels/${encodeURIComponent(channel.slug)}/unlock`, req.originalUrl));
       }
       const api = `${base(req)}/api/releases/${release.id}`;
+      // The page is for installing: with the debug-files service down it shows no symbols section.
+      const files = (await linksIfAvailable(debugFilesOfReleases(clients, [release])))?.get(release.id) ?? [];
       const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
       const install = release.platform === 'iOS' ? `itms-services://?action=download-manifest&url=${encodeURIComponent(`${api}/manifest.plist?t=${t}`)}` : `${api}/download?t=${t}`;
       sendPage(
         res,
         200,
-        releasePage(release, { icon: `${api}/icon`, qrcode: `${api}/qrcode?size=384`, install, channelPage: `${base(req)}/channels/${encodeURIComponent(channel.slug)}` }),
+        releasePage(release, files, {
+          icon: `${api}/icon`,
+          qrcode: `${api}/qrcode?size=384`,
+          install,
+          channelPage: `${base(req)}/channels/${encodeURIComponent(channel.slug)}`,
+          debugFile: (id) => debugFileUrl(base(req), id, channel.slug),
+        }),
       );
     }),
   );

@@ -2,6 +2,7 @@ import { Request, Response, Router } from 'express';
 import { InvalidArgument, NotFound, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
+import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
@@ -82,7 +83,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
         existing: (id) => clients.releases.getRelease({ id }),
       },
     );
-    res.status(201).json(presentRelease(result, base(req), zone(req)));
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [result]));
+    res.status(201).json(presentRelease(result, files?.get(result.id), base(req), zone(req)));
   }
 
   router.post('/api/apps/upload', async (req, res) => {
@@ -112,7 +114,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
         { ...releaseFields(req, fields), channelKey: fields.channel_key?.trim() ?? '', objectKey, size, fileName, sha256 },
         { deadline: options.uploadDeadlineMs },
       );
-      res.status(201).json(presentRelease(release, base(req), zone(req)));
+      const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+      res.status(201).json(presentRelease(release, files?.get(release.id), base(req), zone(req)));
     } catch (err) {
       // Only a refusal says no release was recorded. After a deadline or a releases process
       // that died mid-call the release may exist and need this file: the orphan janitor of
@@ -126,7 +129,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     const page = parsePage(req);
     const list = await clients.releases.listVersions({ channelKey: requiredQuery(req, 'channel_key'), page });
     setPageHeaders(req, res, page, list.total, base(req));
-    res.json(presentVersionList(list, base(req), zone(req)));
+    res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), base(req), zone(req)));
   });
 
   router.get('/api/apps/latest', identifyIfToken(clients), async (req, res) => {
@@ -139,7 +142,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       page,
     });
     setPageHeaders(req, res, page, list.total, base(req));
-    res.json(presentVersionList(list, base(req), zone(req)));
+    res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), base(req), zone(req)));
   });
 
   router.get('/api/apps/version_exist', identifyIfToken(clients), async (req, res) => {
@@ -150,7 +153,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       buildVersion: queryText(req, 'build_version') ?? '',
       gitCommit: queryText(req, 'git_commit') ?? '',
     });
-    res.json(presentRelease(release, base(req), zone(req)));
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+    res.json(presentRelease(release, files?.get(release.id), base(req), zone(req)));
   });
 
   router.get('/api/apps/update_check', identifyIfToken(clients), async (req, res) => {
@@ -186,7 +190,8 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       releaseType: fields.release_type,
       mandatory,
     });
-    res.json(presentRelease(release, base(req), currentUser(req).timezone));
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+    res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
   });
 
   router.delete('/api/releases/:id', authenticate(clients), async (req, res) => {

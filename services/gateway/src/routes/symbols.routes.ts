@@ -102,8 +102,29 @@ export function symbolsRoutes(clients: ServiceClients, options: SymbolsRouteOpti
   router.get('/apple/:credential/dsym/:file', identifyIfToken(clients), async (req, res) => {
     await dsym(req, res, await credentialOf(String(req.params.credential)));
   });
+  // Apple, one slice: Sentry's `unified` layout, `<first 2 hex digits>/<other 30>/debuginfo` of the
+  // UUID without dashes, answered with the thin Mach-O DWARF file of that UUID (lldb and
+  // llvm-symbolizer read it as it is). Slices are stored at upload; older uploads have none.
+  const unified = async (req: Request, res: Response, who: Credential) => {
+    const prefix = String(req.params.prefix);
+    const rest = String(req.params.rest);
+    if (!/^[0-9a-f]{2}$/i.test(prefix) || !/^[0-9a-f]{30}$/i.test(rest) || String(req.params.kind) !== 'debuginfo') {
+      throw new NotFound('Hangar serves /apple/[<credential>/]unified/<2 hex>/<30 hex>/debuginfo for Mach-O UUIDs');
+    }
+    const location = await clients.debugFiles.findSymbolFile({ ...who, debugId: `${prefix}${rest}`, want: 'macho', fileName: '', expiresInSeconds: 300 });
+    await sendSymbolFile(req, res, location, options);
+  };
+  router.get('/apple/unified/:prefix/:rest/:kind', async (req, res) => {
+    const token = readToken(req);
+    if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, or put a token or channel key in the URL: /apple/<credential>/unified/…');
+    req.user = await clients.users.authenticate({ token });
+    await unified(req, res, { actor: actorOf(req), channelKey: '' });
+  });
+  router.get('/apple/:credential/unified/:prefix/:rest/:kind', identifyIfToken(clients), async (req, res) => {
+    await unified(req, res, await credentialOf(String(req.params.credential)));
+  });
   router.use('/apple', () => {
-    throw new NotFound('Hangar serves /apple/[<credential>/]dsym/<UUID>.zip');
+    throw new NotFound('Hangar serves /apple/[<credential>/]dsym/<UUID>.zip and /apple/[<credential>/]unified/<2 hex>/<30 hex>/debuginfo');
   });
 
   // Microsoft's symbol-server layout, `<file>/<GUID><age>/<file>`, which Visual Studio, WinDbg and

@@ -2,6 +2,7 @@ import type { apps, releases } from '@hangar/proto';
 import type { ReleaseDocument } from '../data/release.model';
 import { createRelease } from '../domain/create-release';
 import type { ReleasesDeps } from '../domain/deps';
+import { listBuildReleases } from '../domain/build-releases';
 import { deleteRelease, getDownload, getRelease, updateRelease } from '../domain/manage-releases';
 import { createTeardown, getTeardown, toTeardown, type TeardownDeps } from '../domain/teardown';
 import { releaseStats } from '../domain/release-stats';
@@ -68,6 +69,10 @@ export function releasesHandlers(deps: ReleasesDeps, teardownDeps: TeardownDeps)
         context: answer.context,
         hashMatched: answer.hashMatched,
       };
+    },
+    async listBuildReleases(req) {
+      const builds = await listBuildReleases(deps, req.builds);
+      return { builds: builds.map(({ build, releases }) => ({ build, releases: releases.map((r) => toRelease(r)) })) };
     },
   };
 }

@@ -30,6 +30,16 @@ export interface PageRequest {
 export interface Empty {
 }
 
+/**
+ * One build of a channel, as releases and debug files both name it: what links a
+ * release to the debug files of its version and build (issue 18).
+ */
+export interface BuildRef {
+  channelId: number;
+  releaseVersion: string;
+  buildVersion: string;
+}
+
 function createBaseActor(): Actor {
   return { userId: 0, role: "" };
 }
@@ -228,6 +238,108 @@ export const Empty: MessageFns<Empty> = {
 
   toJSON(_: Empty): unknown {
     const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseBuildRef(): BuildRef {
+  return { channelId: 0, releaseVersion: "", buildVersion: "" };
+}
+
+export const BuildRef: MessageFns<BuildRef> = {
+  encode(message: BuildRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== 0) {
+      writer.uint32(8).int64(message.channelId);
+    }
+    if (message.releaseVersion !== "") {
+      writer.uint32(18).string(message.releaseVersion);
+    }
+    if (message.buildVersion !== "") {
+      writer.uint32(26).string(message.buildVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuildRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuildRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.channelId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.releaseVersion = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.buildVersion = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuildRef {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.Number(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.Number(object.channel_id)
+        : 0,
+      releaseVersion: isSet(object.releaseVersion)
+        ? globalThis.String(object.releaseVersion)
+        : isSet(object.release_version)
+        ? globalThis.String(object.release_version)
+        : "",
+      buildVersion: isSet(object.buildVersion)
+        ? globalThis.String(object.buildVersion)
+        : isSet(object.build_version)
+        ? globalThis.String(object.build_version)
+        : "",
+    };
+  },
+
+  toJSON(message: BuildRef): unknown {
+    const obj: any = {};
+    if (message.channelId !== 0) {
+      obj.channelId = Math.round(message.channelId);
+    }
+    if (message.releaseVersion !== "") {
+      obj.releaseVersion = message.releaseVersion;
+    }
+    if (message.buildVersion !== "") {
+      obj.buildVersion = message.buildVersion;
+    }
     return obj;
   },
 };

@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { CallContext, CallOptions } from "nice-grpc-common";
-import { Actor, Empty, PageRequest } from "../../common/v1/common";
+import { Actor, BuildRef, Empty, PageRequest } from "../../common/v1/common";
 
 export const protobufPackage = "hangar.debug_files.v1";
 
@@ -43,6 +43,10 @@ export interface DebugFile {
   metadata: DebugFileMetadata[];
   createdAtMs: number;
   updatedAtMs: number;
+  /** dsym | proguard | elf | breakpad | pdb | pe */
+  kind: string;
+  /** The name it was uploaded with. */
+  fileName: string;
 }
 
 export interface CreateDebugFileRequest {
@@ -138,6 +142,38 @@ export interface SymbolFileLocation {
   fileName: string;
   objectKey: string;
   size: number;
+  debugFileId: number;
+}
+
+export interface ListBuildDebugFilesRequest {
+  /** At most 100 (a page); each answered in `builds` in the same order. */
+  builds: BuildRef[];
+}
+
+export interface BuildDebugFiles {
+  build?:
+    | BuildRef
+    | undefined;
+  /** Newest upload first. */
+  debugFiles: DebugFile[];
+}
+
+export interface BuildDebugFilesList {
+  builds: BuildDebugFiles[];
+}
+
+export interface RetraceRequest {
+  /** The credential, as for downloads: the channel whose mapping is used. */
+  channelKey: string;
+  releaseVersion: string;
+  buildVersion: string;
+  /** The obfuscated trace; the gateway bounds its size. */
+  stackTrace: string;
+}
+
+export interface RetraceResult {
+  stackTrace: string;
+  /** The mapping archive used. */
   debugFileId: number;
 }
 
@@ -362,6 +398,8 @@ function createBaseDebugFile(): DebugFile {
     metadata: [],
     createdAtMs: 0,
     updatedAtMs: 0,
+    kind: "",
+    fileName: "",
   };
 }
 
@@ -405,6 +443,12 @@ export const DebugFile: MessageFns<DebugFile> = {
     }
     if (message.updatedAtMs !== 0) {
       writer.uint32(104).int64(message.updatedAtMs);
+    }
+    if (message.kind !== "") {
+      writer.uint32(114).string(message.kind);
+    }
+    if (message.fileName !== "") {
+      writer.uint32(122).string(message.fileName);
     }
     return writer;
   },
@@ -526,6 +570,22 @@ export const DebugFile: MessageFns<DebugFile> = {
             message.updatedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.fileName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -591,6 +651,12 @@ export const DebugFile: MessageFns<DebugFile> = {
         : isSet(object.updated_at_ms)
         ? globalThis.Number(object.updated_at_ms)
         : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      fileName: isSet(object.fileName)
+        ? globalThis.String(object.fileName)
+        : isSet(object.file_name)
+        ? globalThis.String(object.file_name)
+        : "",
     };
   },
 
@@ -634,6 +700,12 @@ export const DebugFile: MessageFns<DebugFile> = {
     }
     if (message.updatedAtMs !== 0) {
       obj.updatedAtMs = Math.round(message.updatedAtMs);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.fileName !== "") {
+      obj.fileName = message.fileName;
     }
     return obj;
   },
@@ -1949,6 +2021,411 @@ export const SymbolFileLocation: MessageFns<SymbolFileLocation> = {
   },
 };
 
+function createBaseListBuildDebugFilesRequest(): ListBuildDebugFilesRequest {
+  return { builds: [] };
+}
+
+export const ListBuildDebugFilesRequest: MessageFns<ListBuildDebugFilesRequest> = {
+  encode(message: ListBuildDebugFilesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.builds) {
+      BuildRef.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBuildDebugFilesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBuildDebugFilesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.builds.push(BuildRef.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBuildDebugFilesRequest {
+    return {
+      builds: globalThis.Array.isArray(object?.builds) ? object.builds.map((e: any) => BuildRef.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListBuildDebugFilesRequest): unknown {
+    const obj: any = {};
+    if (message.builds?.length) {
+      obj.builds = message.builds.map((e) => BuildRef.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseBuildDebugFiles(): BuildDebugFiles {
+  return { build: undefined, debugFiles: [] };
+}
+
+export const BuildDebugFiles: MessageFns<BuildDebugFiles> = {
+  encode(message: BuildDebugFiles, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.build !== undefined) {
+      BuildRef.encode(message.build, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.debugFiles) {
+      DebugFile.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuildDebugFiles {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuildDebugFiles();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.build = BuildRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.debugFiles.push(DebugFile.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuildDebugFiles {
+    return {
+      build: isSet(object.build) ? BuildRef.fromJSON(object.build) : undefined,
+      debugFiles: globalThis.Array.isArray(object?.debugFiles)
+        ? object.debugFiles.map((e: any) => DebugFile.fromJSON(e))
+        : globalThis.Array.isArray(object?.debug_files)
+        ? object.debug_files.map((e: any) => DebugFile.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BuildDebugFiles): unknown {
+    const obj: any = {};
+    if (message.build !== undefined) {
+      obj.build = BuildRef.toJSON(message.build);
+    }
+    if (message.debugFiles?.length) {
+      obj.debugFiles = message.debugFiles.map((e) => DebugFile.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseBuildDebugFilesList(): BuildDebugFilesList {
+  return { builds: [] };
+}
+
+export const BuildDebugFilesList: MessageFns<BuildDebugFilesList> = {
+  encode(message: BuildDebugFilesList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.builds) {
+      BuildDebugFiles.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuildDebugFilesList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuildDebugFilesList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.builds.push(BuildDebugFiles.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuildDebugFilesList {
+    return {
+      builds: globalThis.Array.isArray(object?.builds)
+        ? object.builds.map((e: any) => BuildDebugFiles.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BuildDebugFilesList): unknown {
+    const obj: any = {};
+    if (message.builds?.length) {
+      obj.builds = message.builds.map((e) => BuildDebugFiles.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseRetraceRequest(): RetraceRequest {
+  return { channelKey: "", releaseVersion: "", buildVersion: "", stackTrace: "" };
+}
+
+export const RetraceRequest: MessageFns<RetraceRequest> = {
+  encode(message: RetraceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelKey !== "") {
+      writer.uint32(10).string(message.channelKey);
+    }
+    if (message.releaseVersion !== "") {
+      writer.uint32(18).string(message.releaseVersion);
+    }
+    if (message.buildVersion !== "") {
+      writer.uint32(26).string(message.buildVersion);
+    }
+    if (message.stackTrace !== "") {
+      writer.uint32(34).string(message.stackTrace);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetraceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetraceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.releaseVersion = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.buildVersion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stackTrace = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetraceRequest {
+    return {
+      channelKey: isSet(object.channelKey)
+        ? globalThis.String(object.channelKey)
+        : isSet(object.channel_key)
+        ? globalThis.String(object.channel_key)
+        : "",
+      releaseVersion: isSet(object.releaseVersion)
+        ? globalThis.String(object.releaseVersion)
+        : isSet(object.release_version)
+        ? globalThis.String(object.release_version)
+        : "",
+      buildVersion: isSet(object.buildVersion)
+        ? globalThis.String(object.buildVersion)
+        : isSet(object.build_version)
+        ? globalThis.String(object.build_version)
+        : "",
+      stackTrace: isSet(object.stackTrace)
+        ? globalThis.String(object.stackTrace)
+        : isSet(object.stack_trace)
+        ? globalThis.String(object.stack_trace)
+        : "",
+    };
+  },
+
+  toJSON(message: RetraceRequest): unknown {
+    const obj: any = {};
+    if (message.channelKey !== "") {
+      obj.channelKey = message.channelKey;
+    }
+    if (message.releaseVersion !== "") {
+      obj.releaseVersion = message.releaseVersion;
+    }
+    if (message.buildVersion !== "") {
+      obj.buildVersion = message.buildVersion;
+    }
+    if (message.stackTrace !== "") {
+      obj.stackTrace = message.stackTrace;
+    }
+    return obj;
+  },
+};
+
+function createBaseRetraceResult(): RetraceResult {
+  return { stackTrace: "", debugFileId: 0 };
+}
+
+export const RetraceResult: MessageFns<RetraceResult> = {
+  encode(message: RetraceResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stackTrace !== "") {
+      writer.uint32(10).string(message.stackTrace);
+    }
+    if (message.debugFileId !== 0) {
+      writer.uint32(16).int64(message.debugFileId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetraceResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetraceResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stackTrace = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.debugFileId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetraceResult {
+    return {
+      stackTrace: isSet(object.stackTrace)
+        ? globalThis.String(object.stackTrace)
+        : isSet(object.stack_trace)
+        ? globalThis.String(object.stack_trace)
+        : "",
+      debugFileId: isSet(object.debugFileId)
+        ? globalThis.Number(object.debugFileId)
+        : isSet(object.debug_file_id)
+        ? globalThis.Number(object.debug_file_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RetraceResult): unknown {
+    const obj: any = {};
+    if (message.stackTrace !== "") {
+      obj.stackTrace = message.stackTrace;
+    }
+    if (message.debugFileId !== 0) {
+      obj.debugFileId = Math.round(message.debugFileId);
+    }
+    return obj;
+  },
+};
+
 /** dSYM and ProGuard mapping archives of a channel's builds. */
 export type DebugFilesServiceDefinition = typeof DebugFilesServiceDefinition;
 export const DebugFilesServiceDefinition = {
@@ -2014,6 +2491,30 @@ export const DebugFilesServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * The live debug files of each build (channel, release version, build version): what a
+     * release's answer and page list. One call per page of releases, one indexed query per build.
+     */
+    listBuildDebugFiles: {
+      name: "ListBuildDebugFiles",
+      requestType: ListBuildDebugFilesRequest as typeof ListBuildDebugFilesRequest,
+      requestStream: false,
+      responseType: BuildDebugFilesList as typeof BuildDebugFilesList,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * An Android stack trace deobfuscated with the build's stored ProGuard/R8 mapping, as ProGuard
+     * 6.2.2's ReTrace prints it; the mapping is streamed from storage, never loaded whole.
+     */
+    retrace: {
+      name: "Retrace",
+      requestType: RetraceRequest as typeof RetraceRequest,
+      requestStream: false,
+      responseType: RetraceResult as typeof RetraceResult,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -2028,6 +2529,19 @@ export interface DebugFilesServiceImplementation<CallContextExt = {}> {
   findDownload(request: FindDownloadRequest, context: CallContext & CallContextExt): Promise<DebugFileDownload>;
   /** The stored file a symbol server route (debuginfod, …) redirects to, by debug id. */
   findSymbolFile(request: FindSymbolFileRequest, context: CallContext & CallContextExt): Promise<SymbolFileLocation>;
+  /**
+   * The live debug files of each build (channel, release version, build version): what a
+   * release's answer and page list. One call per page of releases, one indexed query per build.
+   */
+  listBuildDebugFiles(
+    request: ListBuildDebugFilesRequest,
+    context: CallContext & CallContextExt,
+  ): Promise<BuildDebugFilesList>;
+  /**
+   * An Android stack trace deobfuscated with the build's stored ProGuard/R8 mapping, as ProGuard
+   * 6.2.2's ReTrace prints it; the mapping is streamed from storage, never loaded whole.
+   */
+  retrace(request: RetraceRequest, context: CallContext & CallContextExt): Promise<RetraceResult>;
 }
 
 export interface DebugFilesServiceClient<CallOptionsExt = {}> {
@@ -2041,6 +2555,19 @@ export interface DebugFilesServiceClient<CallOptionsExt = {}> {
   findDownload(request: FindDownloadRequest, options?: CallOptions & CallOptionsExt): Promise<DebugFileDownload>;
   /** The stored file a symbol server route (debuginfod, …) redirects to, by debug id. */
   findSymbolFile(request: FindSymbolFileRequest, options?: CallOptions & CallOptionsExt): Promise<SymbolFileLocation>;
+  /**
+   * The live debug files of each build (channel, release version, build version): what a
+   * release's answer and page list. One call per page of releases, one indexed query per build.
+   */
+  listBuildDebugFiles(
+    request: ListBuildDebugFilesRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<BuildDebugFilesList>;
+  /**
+   * An Android stack trace deobfuscated with the build's stored ProGuard/R8 mapping, as ProGuard
+   * 6.2.2's ReTrace prints it; the mapping is streamed from storage, never loaded whole.
+   */
+  retrace(request: RetraceRequest, options?: CallOptions & CallOptionsExt): Promise<RetraceResult>;
 }
 
 function longToNumber(int64: { toString(): string }): number {

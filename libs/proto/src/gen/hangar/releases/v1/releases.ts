@@ -8,7 +8,7 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { CallContext, CallOptions } from "nice-grpc-common";
 import { ChannelContext } from "../../apps/v1/apps";
-import { Actor, Empty, PageRequest } from "../../common/v1/common";
+import { Actor, BuildRef, Empty, PageRequest } from "../../common/v1/common";
 
 export const protobufPackage = "hangar.releases.v1";
 
@@ -247,6 +247,20 @@ export interface UpdateCheck {
     | undefined;
   /** The installed package was recognised by its release_hash. */
   hashMatched: boolean;
+}
+
+export interface ListBuildReleasesRequest {
+  /** At most 100 (a page); each answered in `builds` in the same order. */
+  builds: BuildRef[];
+}
+
+export interface BuildReleases {
+  build?: BuildRef | undefined;
+  releases: Release[];
+}
+
+export interface BuildReleasesList {
+  builds: BuildReleases[];
 }
 
 function createBaseChangelogEntry(): ChangelogEntry {
@@ -3500,6 +3514,201 @@ export const UpdateCheck: MessageFns<UpdateCheck> = {
   },
 };
 
+function createBaseListBuildReleasesRequest(): ListBuildReleasesRequest {
+  return { builds: [] };
+}
+
+export const ListBuildReleasesRequest: MessageFns<ListBuildReleasesRequest> = {
+  encode(message: ListBuildReleasesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.builds) {
+      BuildRef.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBuildReleasesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBuildReleasesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.builds.push(BuildRef.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBuildReleasesRequest {
+    return {
+      builds: globalThis.Array.isArray(object?.builds) ? object.builds.map((e: any) => BuildRef.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListBuildReleasesRequest): unknown {
+    const obj: any = {};
+    if (message.builds?.length) {
+      obj.builds = message.builds.map((e) => BuildRef.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseBuildReleases(): BuildReleases {
+  return { build: undefined, releases: [] };
+}
+
+export const BuildReleases: MessageFns<BuildReleases> = {
+  encode(message: BuildReleases, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.build !== undefined) {
+      BuildRef.encode(message.build, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.releases) {
+      Release.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuildReleases {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuildReleases();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.build = BuildRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.releases.push(Release.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuildReleases {
+    return {
+      build: isSet(object.build) ? BuildRef.fromJSON(object.build) : undefined,
+      releases: globalThis.Array.isArray(object?.releases) ? object.releases.map((e: any) => Release.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: BuildReleases): unknown {
+    const obj: any = {};
+    if (message.build !== undefined) {
+      obj.build = BuildRef.toJSON(message.build);
+    }
+    if (message.releases?.length) {
+      obj.releases = message.releases.map((e) => Release.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseBuildReleasesList(): BuildReleasesList {
+  return { builds: [] };
+}
+
+export const BuildReleasesList: MessageFns<BuildReleasesList> = {
+  encode(message: BuildReleasesList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.builds) {
+      BuildReleases.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuildReleasesList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuildReleasesList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.builds.push(BuildReleases.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuildReleasesList {
+    return {
+      builds: globalThis.Array.isArray(object?.builds) ? object.builds.map((e: any) => BuildReleases.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: BuildReleasesList): unknown {
+    const obj: any = {};
+    if (message.builds?.length) {
+      obj.builds = message.builds.map((e) => BuildReleases.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /** Uploaded builds: creation from a stored object, version queries, edits. */
 export type ReleasesServiceDefinition = typeof ReleasesServiceDefinition;
 export const ReleasesServiceDefinition = {
@@ -3616,6 +3825,18 @@ export const ReleasesServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * The live releases of each build, newest upload first: the releases a debug file belongs to.
+     * One call per page of debug files; answered from the channels' cached releases.
+     */
+    listBuildReleases: {
+      name: "ListBuildReleases",
+      requestType: ListBuildReleasesRequest as typeof ListBuildReleasesRequest,
+      requestStream: false,
+      responseType: BuildReleasesList as typeof BuildReleasesList,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -3646,6 +3867,14 @@ export interface ReleasesServiceImplementation<CallContextExt = {}> {
   getReleaseStats(request: GetReleaseStatsRequest, context: CallContext & CallContextExt): Promise<ReleaseStats>;
   /** In-app update check: is there a newer build in the channel, and must it be installed? */
   checkForUpdate(request: CheckForUpdateRequest, context: CallContext & CallContextExt): Promise<UpdateCheck>;
+  /**
+   * The live releases of each build, newest upload first: the releases a debug file belongs to.
+   * One call per page of debug files; answered from the channels' cached releases.
+   */
+  listBuildReleases(
+    request: ListBuildReleasesRequest,
+    context: CallContext & CallContextExt,
+  ): Promise<BuildReleasesList>;
 }
 
 export interface ReleasesServiceClient<CallOptionsExt = {}> {
@@ -3675,6 +3904,14 @@ export interface ReleasesServiceClient<CallOptionsExt = {}> {
   getReleaseStats(request: GetReleaseStatsRequest, options?: CallOptions & CallOptionsExt): Promise<ReleaseStats>;
   /** In-app update check: is there a newer build in the channel, and must it be installed? */
   checkForUpdate(request: CheckForUpdateRequest, options?: CallOptions & CallOptionsExt): Promise<UpdateCheck>;
+  /**
+   * The live releases of each build, newest upload first: the releases a debug file belongs to.
+   * One call per page of debug files; answered from the channels' cached releases.
+   */
+  listBuildReleases(
+    request: ListBuildReleasesRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<BuildReleasesList>;
 }
 
 function longToNumber(int64: { toString(): string }): number {

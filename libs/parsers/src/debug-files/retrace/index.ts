@@ -1,0 +1,2 @@
+export { retrace, type MappingLines, type RetraceResult } from './retrace';
+export { javaLines, LineTooLongError } from './java-text';
