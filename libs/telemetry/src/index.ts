@@ -7,7 +7,9 @@ export {
   TRACEPARENT,
   contextFromHeaders,
   contextFromTraceparent,
+  currentTraceHeaders,
   currentTraceparent,
   injectTraceHeaders,
+  withoutAutoSpans,
 } from './trace-context';
 export { withoutQuery } from './safe-url';

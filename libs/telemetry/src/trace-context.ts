@@ -1,4 +1,5 @@
 import { Context, ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 /**
  * W3C trace context where the auto-instrumentations cannot carry it: NATS
@@ -40,4 +41,20 @@ export function currentTraceparent(): string | undefined {
 export function contextFromTraceparent(traceparent: string | undefined): Context {
   if (!traceparent) return ROOT_CONTEXT;
   return propagation.extract(ROOT_CONTEXT, { [TRACEPARENT]: traceparent });
+}
+
+/** traceparent (and tracestate) of the active span as plain headers, for a call made by hand. */
+export function currentTraceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+/**
+ * Runs `work` with the auto-instrumentations silenced: for a call whose URL
+ * is itself a secret (a webhook receiver's), made inside a span of our own
+ * that records only what may be seen.
+ */
+export function withoutAutoSpans<T>(work: () => T): T {
+  return context.with(suppressTracing(context.active()), work);
 }

@@ -1,4 +1,6 @@
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@hangar/logger';
+import { SpanKind, contextFromTraceparent, inSpan } from '@hangar/telemetry';
 import { Metrics, WebhookOutcome, webhookDeliveriesCounter } from '@hangar/metrics';
 import type { DeliveriesRepository } from '../data/deliveries.repository';
 import type { AttemptDocument, DeliveryDocument } from '../data/webhook-delivery.model';
@@ -141,7 +143,14 @@ export class WebhookDispatcher {
     // A lease: others skip it while the call runs (the claim alone already stops a second send).
     await deliveries.setSchedule(delivery._id, { nextAttemptAt: new Date(Date.now() + this.staleAfterMs) });
 
-    const outcome = await this.send(delivery, n, timeoutMs);
+    // A client span in the trace that made the delivery (the upload's, for release.created); the receiver gets its traceparent.
+    const span = { kind: SpanKind.CLIENT, parent: contextFromTraceparent(delivery.traceparent), attributes: { 'hangar.webhook.id': delivery.webhookId, 'hangar.webhook.event': delivery.event, 'hangar.webhook.attempt': n } };
+    const outcome = await inSpan('webhook deliver', span, async () => {
+      const sent = await this.send(delivery, n, timeoutMs);
+      if (sent.statusCode) trace.getActiveSpan()?.setAttribute('http.response.status_code', sent.statusCode);
+      if (!sent.success) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
+      return sent;
+    });
     const finished = await deliveries.finishAttempt(claimed._id, outcome);
     await this.reschedule(delivery, n, outcome.success);
     // The last allowed attempt failing is the delivery given up (reschedule marked it failed).
