@@ -2,7 +2,7 @@ import type { Model, UpdateQuery } from 'mongoose';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { Logger, currentRequestId } from '@hangar/logger';
 import { Metrics, outboxRelayMetrics } from '@hangar/metrics';
-import { contextFromTraceparent, currentTraceparent } from '@hangar/telemetry';
+import { contextFromTraceparent, currentTraceparent, withoutAutoSpans } from '@hangar/telemetry';
 import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
 import type { Envelope } from './envelope';
 import { publishEnvelope } from './publisher';
@@ -119,7 +119,10 @@ export class OutboxRelay {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    // Its queries trace nothing (each poll would be a trace of its own, and a
+    // poke from a request would hang them on that request); every publish
+    // continues the trace of the write that queued the event.
+    this.running = withoutAutoSpans(() => this.drain())
       .catch((err) => {
         this.series?.failedPasses.inc();
         this.options.logger.warn({ err }, 'outbox relay pass failed; will retry');

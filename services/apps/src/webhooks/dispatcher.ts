@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@hangar/logger';
-import { SpanKind, contextFromTraceparent, inSpan } from '@hangar/telemetry';
+import { SpanKind, contextFromTraceparent, inSpan, withoutAutoSpans } from '@hangar/telemetry';
 import { Metrics, WebhookOutcome, webhookDeliveriesCounter } from '@hangar/metrics';
 import type { DeliveriesRepository } from '../data/deliveries.repository';
 import type { AttemptDocument, DeliveryDocument } from '../data/webhook-delivery.model';
@@ -73,7 +73,9 @@ export class WebhookDispatcher {
       this.again = true;
       return;
     }
-    this.ticking = this.tick()
+    // The polling's own queries trace nothing (a trace a poll would be noise);
+    // each attempt's span continues the trace its delivery was made in.
+    this.ticking = withoutAutoSpans(() => this.tick())
       .catch((err) => this.log.warn({ err }, 'webhook dispatch pass failed; will retry'))
       .finally(() => {
         this.ticking = undefined;
