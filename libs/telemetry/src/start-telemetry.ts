@@ -26,7 +26,13 @@ export function startTelemetry({ serviceName }: { serviceName: string }): Teleme
   if (process.env.OTEL_SDK_DISABLED === 'true') return (started = { shutdown: async () => undefined });
   // The SDK's own complaints (an unreachable collector) go to stderr, not into the JSON logs.
   diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.ERROR);
-  const exporter = otlpExporterFromEnv();
+  let exporter;
+  try {
+    exporter = otlpExporterFromEnv();
+  } catch (err) {
+    // The config schema refuses the same value and stops the start with every problem listed.
+    process.stderr.write(`telemetry: ${(err as Error).message}\n`);
+  }
   const spanProcessors: SpanProcessor[] = exporter ? [new BatchSpanProcessor(exporter)] : [];
   const resource = resourceFromAttributes({
     [ATTR_SERVICE_NAME]: serviceName,
