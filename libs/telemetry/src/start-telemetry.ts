@@ -1,7 +1,7 @@
 import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BatchSpanProcessor, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { hangarInstrumentations } from './instrumentations';
@@ -38,7 +38,10 @@ export function startTelemetry({ serviceName }: { serviceName: string }): Teleme
     [ATTR_SERVICE_NAME]: serviceName,
     ...(process.env.HANGAR_VERSION ? { [ATTR_SERVICE_VERSION]: process.env.HANGAR_VERSION } : {}),
   }).merge(detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors });
+  // Nothing to send spans to: none is recorded (no attributes gathered, nothing
+  // kept), yet every span still has ids, so trace context travels and log lines
+  // carry trace_id and span_id.
+  const provider = new NodeTracerProvider({ resource, spanProcessors, ...(exporter ? {} : { sampler: new AlwaysOffSampler() }) });
   // W3C traceparent + baggage, AsyncLocalStorage context.
   provider.register();
   registerInstrumentations({ tracerProvider: provider, instrumentations: hangarInstrumentations() });
