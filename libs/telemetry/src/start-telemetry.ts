@@ -15,7 +15,7 @@ export interface Telemetry {
 let started: Telemetry | undefined;
 
 /**
- * Starts tracing for this process. Must run before express, grpc-js, mongodb
+ * Starts tracing for this process. Must run before grpc-js, mongodb
  * or node:http are loaded by anything else — each service's `src/telemetry.ts`
  * is the first import of its main.ts for that reason. `serviceName` is the
  * default; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over it.
