@@ -1,10 +1,11 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual, type Hash } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { FailedPrecondition, InvalidArgument } from '@hangar/errors';
 import type { ObjectStorage } from '@hangar/storage';
 import { writeBody } from './part-writer';
 import { RunningHashes } from './running-hashes';
 import { TusRefusal } from './tus-headers';
+import { WriterClaim } from './writer-claim';
 import { StoredRecord, UploadPurpose, UploadRecord, UploadRecords, isComplete } from './upload-records';
 
 export interface ResumableUploadOptions {
@@ -128,29 +129,25 @@ export class ResumableUploads {
       throw new TusRefusal(409, `Upload-Offset ${offset} does not match the upload's offset ${stored.record.offset}`);
     }
     if (isComplete(stored.record)) return stored.record;
-    stored = await this.claimWriter(stored);
-    const writerToken = stored.record.writer!.token;
+    const claim = new WriterClaim(this.records, await this.claimWriter(stored), this.now);
+    claim.startBeating(BEAT_EVERY_MS);
     const abort = new AbortController();
-    const holder = { stored };
-    const beat = setInterval(() => void this.beat(holder, writerToken), BEAT_EVERY_MS);
-    beat.unref();
-    const work = this.writeAndCommit(holder, body, abort.signal, checksum);
+    const work = this.writeAndCommit(claim, body, abort.signal, checksum);
     this.localWriters.set(id, { abort, done: work.catch(() => undefined) });
     try {
       return await work;
     } finally {
-      clearInterval(beat);
+      await claim.release();
       if (this.localWriters.get(id)?.abort === abort) this.localWriters.delete(id);
     }
   }
 
-  private async writeAndCommit(holder: { stored: StoredRecord }, body: Readable, signal: AbortSignal, checksum?: Buffer): Promise<UploadRecord> {
-    const before = holder.stored.record;
+  private async writeAndCommit(claim: WriterClaim, body: Readable, signal: AbortSignal, checksum?: Buffer): Promise<UploadRecord> {
+    const before = claim.record;
     const onAbort = () => body.destroy(new Error('another request took over this upload'));
     signal.addEventListener('abort', onAbort);
-    let running: Hash | undefined;
     try {
-      running = this.hashes.continueAt(before.id, before.offset);
+      const running = this.hashes.continueAt(before.id, before.offset);
       const written = await writeBody({
         storage: this.storage,
         record: before,
@@ -158,32 +155,31 @@ export class ResumableUploads {
         ...(running ? { runningHash: running } : {}),
         onBytes: (bytes) => this.options.onBytes?.(before.purpose, bytes),
         digestBody: checksum !== undefined,
-      }).catch(async (err) => {
-        await this.releaseWriter(holder);
-        throw err;
       });
       if (checksum && (written.cutShort || !timingSafeEqual(checksum, written.bodyDigest!))) {
-        // The chunk is dropped whole: the upload stays where it was.
-        await this.releaseWriter(holder);
+        // The chunk is dropped whole: the upload stays where it was (the claim is released unchanged).
         if (written.cutShort) throw new TusRefusal(400, 'The body ended early; with Upload-Checksum nothing of it is kept');
         throw new TusRefusal(460, 'Upload-Checksum does not match the body: nothing of it was kept');
       }
       const offset = before.offset + written.received;
-      const next: UploadRecord = { ...holder.stored.record, offset, parts: written.parts, writer: undefined };
-      delete next.tail;
-      if (written.tail) next.tail = written.tail;
+      let sha256: string | undefined;
       if (offset === before.length) {
         await this.storage.completeMultipart(before.objectKey, before.multipartId!, written.parts);
-        next.sha256 = running ? running.digest('hex') : await this.hashObject(before.objectKey);
+        sha256 = running ? running.digest('hex') : await this.hashObject(before.objectKey);
         this.hashes.forget(before.id);
       } else if (running) {
         this.hashes.remember(before.id, offset, running);
       } else {
         this.hashes.forget(before.id);
       }
-      const committed = await this.records.replace(next, holder.stored.revision);
+      const committed = await claim.finish((current) => {
+        const next: UploadRecord = { ...current, offset, parts: written.parts, ...(sha256 ? { sha256 } : {}) };
+        delete next.tail;
+        if (written.tail) next.tail = written.tail;
+        return next;
+      });
       if (!committed) throw new TusRefusal(409, 'Another request took over this upload; ask for its offset and resume');
-      if (before.tail && before.tail.key !== next.tail?.key) await this.storage.delete(before.tail.key).catch(() => undefined);
+      if (before.tail && before.tail.key !== written.tail?.key) await this.storage.delete(before.tail.key).catch(() => undefined);
       return committed.record;
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -355,17 +351,6 @@ export class ResumableUploads {
     const claimed = await this.records.replace({ ...stored.record, writer: { token: randomBytes(9).toString('base64url'), beatAt: this.now() } }, stored.revision);
     if (!claimed) throw new TusRefusal(423, 'Another request is writing into this upload; try again shortly');
     return claimed;
-  }
-
-  private async beat(holder: { stored: StoredRecord }, token: string): Promise<void> {
-    const { record, revision } = holder.stored;
-    if (record.writer?.token !== token) return;
-    const beaten = await this.records.replace({ ...record, writer: { token, beatAt: this.now() } }, revision).catch(() => undefined);
-    if (beaten) holder.stored = beaten;
-  }
-
-  private async releaseWriter(holder: { stored: StoredRecord }): Promise<void> {
-    await this.records.replace({ ...holder.stored.record, writer: undefined }, holder.stored.revision).catch(() => undefined);
   }
 
   /** A new request for an upload this replica is still writing: the old one's client has given up on it. */
