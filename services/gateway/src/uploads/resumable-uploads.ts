@@ -147,7 +147,10 @@ export class ResumableUploads {
     const onAbort = () => body.destroy(new Error('another request took over this upload'));
     signal.addEventListener('abort', onAbort);
     try {
-      const running = this.hashes.continueAt(before.id, before.offset);
+      // A partial upload is never a build of its own: only the joined file's SHA-256 is used,
+      // so its bytes are not hashed here (one pass over every byte saved).
+      const partial = before.concat === 'partial';
+      const running = partial ? undefined : this.hashes.continueAt(before.id, before.offset);
       const written = await writeBody({
         storage: this.storage,
         record: before,
@@ -165,7 +168,7 @@ export class ResumableUploads {
       let sha256: string | undefined;
       if (offset === before.length) {
         await this.storage.completeMultipart(before.objectKey, before.multipartId!, written.parts);
-        sha256 = running ? running.digest('hex') : await this.hashObject(before.objectKey);
+        sha256 = partial ? '' : running ? running.digest('hex') : await this.hashObject(before.objectKey);
         this.hashes.forget(before.id);
       } else if (running) {
         this.hashes.remember(before.id, offset, running);
@@ -173,7 +176,7 @@ export class ResumableUploads {
         this.hashes.forget(before.id);
       }
       const committed = await claim.finish((current) => {
-        const next: UploadRecord = { ...current, offset, parts: written.parts, ...(sha256 ? { sha256 } : {}) };
+        const next: UploadRecord = { ...current, offset, parts: written.parts, ...(sha256 !== undefined ? { sha256 } : {}) };
         delete next.tail;
         if (written.tail) next.tail = written.tail;
         return next;

@@ -36,7 +36,7 @@ export interface UploadRecord {
   direct?: { partSize: number };
   createdAt: number;
   expiresAt: number;
-  /** SHA-256 (hex) of every byte, once the upload is complete. */
+  /** SHA-256 (hex) of every byte, once the upload is complete ('' for a partial: only the joined file's is kept). */
   sha256?: string;
   /** A request writing into the upload: others wait (423) until it ends or stops beating. */
   writer?: { token: string; beatAt: number };
