@@ -9,7 +9,7 @@ const schema = z.object({
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   // Bootstrap admin, created when no admin exists. Missing values get safe random ones.
   HANGAR_ADMIN_EMAIL: z.email().default('admin@hangar.local'),
-  HANGAR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  HANGAR_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters (docs/operations.md, Passwords)').optional(),
   HANGAR_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 

@@ -1441,6 +1441,33 @@ export interface components {
                 users: boolean;
             };
         };
+        /** @description The caller's own account: a User and what only its owner needs. Never a password. */
+        Me: {
+            /** @enum {string} */
+            appearance: "light" | "dark" | "auto";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            id: number;
+            /** @enum {string} */
+            locale: "zh-CN" | "en";
+            /** @description The password was generated at first start (bootstrap admin): the console asks for a new one. Cleared when a different password is set. */
+            must_change_password: boolean;
+            /** @enum {string} */
+            role: "admin" | "developer" | "member";
+            /** @description One of the seed's time zone names, e.g. Etc/UTC. */
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            updated_at: string;
+            username: string;
+        };
         /** @description The embedded provisioning profile of an iOS or macOS build. */
         ProvisioningProfile: {
             app_id_name: string | null;
@@ -4384,7 +4411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -173,6 +173,22 @@ const schemas: Record<string, JsonSchema> = {
     [],
     'Never a password.',
   ),
+  Me: object(
+    {
+      id: int(),
+      username: str(),
+      email: { type: 'string', format: 'email' },
+      locale: { type: 'string', enum: ['zh-CN', 'en'] },
+      appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
+      timezone: str("One of the seed's time zone names, e.g. Etc/UTC."),
+      role: { type: 'string', enum: USER_ROLES },
+      must_change_password: bool('The password was generated at first start (bootstrap admin): the console asks for a new one. Cleared when a different password is set.'),
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    [],
+    'The caller\'s own account: a User and what only its owner needs. Never a password.',
+  ),
   Token: object(
     {
       id: int(),
@@ -562,7 +578,7 @@ const paths: Record<string, PathItem> = {
     }),
   },
   '/api/users/me': {
-    get: op('getMe', 'Users', 'The token\'s user', { '200': ok('The user', ref('User')), ...errors(401, 503) }),
+    get: op('getMe', 'Users', 'The token\'s user', { '200': ok('The user', ref('Me')), ...errors(401, 503) }),
   },
   '/api/users/search': {
     get: op('searchUsers', 'Users', 'Find users by email (admin)', { '200': ok('Matching users', arrayOf(ref('User'))), ...errors(401, 403, 422, 503) }, {

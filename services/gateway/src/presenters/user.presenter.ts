@@ -16,6 +16,15 @@ export function presentUser(user: users.User, viewerTimeZone?: string) {
   };
 }
 
+/**
+ * The caller's own account: the seed's User plus what only its owner needs —
+ * whether the console should ask for a new password. Kept off every other
+ * User answer so the seed's shape stays as clients know it.
+ */
+export function presentMe(user: users.User) {
+  return { ...presentUser(user, user.timezone), must_change_password: user.mustChangePassword };
+}
+
 /** A token's listing: never its value, which is shown once at creation. */
 export function presentToken(token: users.Token, viewerTimeZone?: string) {
   return {

@@ -62,6 +62,7 @@ function toUser(user: UserDocument): users.User {
     appearance: user.appearance,
     timezone: user.timezone,
     role: user.role,
+    mustChangePassword: user.mustChangePassword === true,
     createdAtMs: user.createdAt.getTime(),
     updatedAtMs: user.updatedAt.getTime(),
   };

@@ -23,6 +23,11 @@ export interface User {
   role: string;
   createdAtMs: number;
   updatedAtMs: number;
+  /**
+   * Set on the bootstrap admin whose password was generated; cleared when
+   * the user sets a different password.
+   */
+  mustChangePassword: boolean;
 }
 
 export interface CreateUserRequest {
@@ -131,6 +136,7 @@ function createBaseUser(): User {
     role: "",
     createdAtMs: 0,
     updatedAtMs: 0,
+    mustChangePassword: false,
   };
 }
 
@@ -162,6 +168,9 @@ export const User: MessageFns<User> = {
     }
     if (message.updatedAtMs !== 0) {
       writer.uint32(72).int64(message.updatedAtMs);
+    }
+    if (message.mustChangePassword !== false) {
+      writer.uint32(80).bool(message.mustChangePassword);
     }
     return writer;
   },
@@ -251,6 +260,14 @@ export const User: MessageFns<User> = {
             message.updatedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.mustChangePassword = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -282,6 +299,11 @@ export const User: MessageFns<User> = {
         : isSet(object.updated_at_ms)
         ? globalThis.Number(object.updated_at_ms)
         : 0,
+      mustChangePassword: isSet(object.mustChangePassword)
+        ? globalThis.Boolean(object.mustChangePassword)
+        : isSet(object.must_change_password)
+        ? globalThis.Boolean(object.must_change_password)
+        : false,
     };
   },
 
@@ -313,6 +335,9 @@ export const User: MessageFns<User> = {
     }
     if (message.updatedAtMs !== 0) {
       obj.updatedAtMs = Math.round(message.updatedAtMs);
+    }
+    if (message.mustChangePassword !== false) {
+      obj.mustChangePassword = message.mustChangePassword;
     }
     return obj;
   },
