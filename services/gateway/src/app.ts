@@ -7,6 +7,7 @@ import { parseBodies } from './http/body-parser.middleware';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { httpMetrics } from './http/metrics.middleware';
 import { requestContext } from './http/request-context.middleware';
+import { rememberClientAddress } from './limits/client-address';
 import { openApiRoutes } from './routes/openapi.routes';
 import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
@@ -36,7 +37,7 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
-  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload'>;
+  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
 }
@@ -50,6 +51,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
 
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
+  app.use(rememberClientAddress);
   app.use(systemRoutes(clients, versionInfo));
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.

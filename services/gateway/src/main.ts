@@ -14,6 +14,8 @@ import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
 import { DailySalt } from './downloads/daily-salt';
 import { downloadCounter } from './downloads/download-counter';
+import { limitingFailedTokens } from './limits/failed-token-limit';
+import { SharedAttempts } from './limits/shared-attempts';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -37,6 +39,9 @@ async function main(): Promise<void> {
   if (config.AUTH_CACHE_SIZE > 0) {
     clients.users = cachingAuthentication(clients.users, generations, { capacity: config.AUTH_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS });
   }
+  // Outside the token cache: only tokens the users service refused are counted.
+  const attempts = await SharedAttempts.open(bus.nc, config.NATS_SUBJECT_PREFIX, logger);
+  clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS });
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config, metrics);
@@ -65,7 +70,12 @@ async function main(): Promise<void> {
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
-    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS, countDownload },
+    install: {
+      secret: installSecret,
+      unlockTtlSeconds: config.UNLOCK_TTL_SECONDS,
+      countDownload,
+      unlockAttempts: { counter: attempts, rule: { name: 'unlock', maxFailures: config.UNLOCK_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS } },
+    },
     metrics,
   });
   const server = createServer(app);

@@ -1823,6 +1823,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds */
+        TooManyAttempts: {
+            headers: {
+                /** @description Seconds to wait */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No token, or a token that is not valid */
         Unauthorized: {
             headers: {
@@ -1906,6 +1917,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1946,6 +1958,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1974,6 +1987,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2023,6 +2037,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2053,6 +2068,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2101,6 +2117,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2149,6 +2166,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2180,6 +2198,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2208,6 +2227,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2263,6 +2283,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2291,6 +2312,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2349,6 +2371,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2377,6 +2400,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2420,6 +2444,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2448,6 +2473,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2487,6 +2513,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2531,6 +2558,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2651,6 +2679,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2686,6 +2715,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2719,6 +2749,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2747,6 +2778,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2823,6 +2855,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2851,6 +2884,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2887,6 +2921,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2918,6 +2953,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2987,6 +3023,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3018,6 +3055,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3056,6 +3094,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3097,6 +3136,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3150,6 +3190,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3222,6 +3263,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3281,6 +3323,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3400,6 +3443,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3428,6 +3472,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3466,6 +3511,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3530,6 +3576,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3594,6 +3641,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3622,6 +3670,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3677,6 +3726,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3705,6 +3755,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3733,6 +3784,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3809,6 +3861,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3863,6 +3916,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3889,6 +3943,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3935,6 +3990,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             460: components["responses"]["ChecksumMismatch"];
             503: components["responses"]["Unavailable"];
         };
@@ -3965,6 +4021,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3998,6 +4055,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4042,6 +4100,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             423: components["responses"]["Locked"];
+            429: components["responses"]["TooManyAttempts"];
             460: components["responses"]["ChecksumMismatch"];
             503: components["responses"]["Unavailable"];
         };
@@ -4074,6 +4133,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4153,6 +4213,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4181,6 +4242,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4263,6 +4325,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4292,6 +4355,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4320,6 +4384,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4363,6 +4428,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4393,6 +4459,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4415,6 +4482,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4442,6 +4510,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4490,6 +4559,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4542,6 +4612,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4570,6 +4641,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4605,6 +4677,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4636,6 +4709,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4683,6 +4757,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4734,6 +4809,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4779,6 +4855,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4828,6 +4905,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4879,6 +4957,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4928,6 +5007,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4973,6 +5053,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            429: components["responses"]["TooManyAttempts"];
         };
     };
     unlockChannel: {
@@ -5079,6 +5160,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5126,6 +5208,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5168,6 +5251,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            429: components["responses"]["TooManyAttempts"];
         };
     };
     microsoftSymbolsWithCredentialInPath: {
@@ -5218,6 +5302,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5267,6 +5352,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };

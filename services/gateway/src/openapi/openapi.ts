@@ -511,8 +511,13 @@ const CHANNEL_FIELDS: Record<string, JsonSchema> = {
 
 // ---------------------------------------------------------------- operations
 
+/**
+ * Every operation that reads a token (it can answer 401) can also answer 429:
+ * an address that sent too many unknown tokens waits (TOKEN_MAX_FAILURES).
+ */
 function op(operationId: string, tag: string, summary: string, responses: Operation['responses'], rest: Partial<Operation> = {}): Operation {
-  return { operationId, summary, tags: [tag], ...rest, responses };
+  const limited = responses['401'] && !responses['429'] ? { ...responses, '429': { $ref: '#/components/responses/TooManyAttempts' } } : responses;
+  return { operationId, summary, tags: [tag], ...rest, responses: limited };
 }
 
 const versionOp = (operationId: string): Operation =>
@@ -1242,6 +1247,10 @@ export function openApiDocument(version: string): OpenApiDocument {
         PayloadTooLarge: errorResponse('Body or file too large'),
         Unprocessable: errorResponse('Invalid parameters; `entry` names the fields'),
         Unavailable: errorResponse('A service or storage is unavailable; try again'),
+        TooManyAttempts: {
+          ...errorResponse('Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds'),
+          headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
+        },
       },
       parameters: {
         page: query('page', 'Page, >= 1 (default 1)', false, { type: 'string', pattern: '^[0-9]+$' }) as Parameter,
