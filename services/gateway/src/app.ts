@@ -7,7 +7,7 @@ import { parseBodies } from './http/body-parser.middleware';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { httpMetrics } from './http/metrics.middleware';
 import { requestContext } from './http/request-context.middleware';
-import { rememberClientAddress } from './limits/client-address';
+import { rememberCaller } from './http/caller-context';
 import { openApiRoutes } from './routes/openapi.routes';
 import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
@@ -51,7 +51,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
 
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
-  app.use(rememberClientAddress);
+  app.use(rememberCaller);
   app.use(systemRoutes(clients, versionInfo));
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.

@@ -14,7 +14,10 @@ import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
 import { DailySalt } from './downloads/daily-salt';
 import { downloadCounter } from './downloads/download-counter';
+import { OperationIndex } from './auth/operation-of';
+import { guardingScopes } from './auth/scope-guard';
 import { limitingFailedTokens } from './limits/failed-token-limit';
+import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
 
 async function main(): Promise<void> {
@@ -39,9 +42,12 @@ async function main(): Promise<void> {
   if (config.AUTH_CACHE_SIZE > 0) {
     clients.users = cachingAuthentication(clients.users, generations, { capacity: config.AUTH_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS });
   }
-  // Outside the token cache: only tokens the users service refused are counted.
+  // Outside the token cache: scopes are judged per request, and only tokens
+  // the users service refused are counted.
   const attempts = await SharedAttempts.open(bus.nc, config.NATS_SUBJECT_PREFIX, logger);
-  clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS });
+  const operations = new OperationIndex(openApiDocument(config.HANGAR_VERSION).paths);
+  clients.users = guardingScopes(clients.users, operations);
+  clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config, metrics);

@@ -1283,19 +1283,30 @@ export interface components {
             username: string;
         };
         CreatedToken: {
+            /** @description Empty: every app of its user. Otherwise anything on another app is 403. */
+            app_ids: number[];
             /**
              * Format: date-time
              * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
              */
             created_at: string;
-            hint: string;
-            id: number;
             /**
              * Format: date-time
-             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             * @description After this the token is refused (401); null: never.
+             */
+            expires_at: string | null;
+            hint: string;
+            id: number;
+            /** @description The client address of the last use (X-Forwarded-For as the gateway trusts it). */
+            last_used_address: string | null;
+            /**
+             * Format: date-time
+             * @description Last use, to within a minute (and the token cache's age, AUTH_CACHE_MAX_AGE_MS).
              */
             last_used_at: string | null;
             name: string;
+            /** @description Empty: every right of its user. Otherwise the operations it may call are those listing one of these in `x-hangar-scopes`. */
+            scopes: ("read" | "upload" | "manage" | "admin")[];
             /** @description The token itself: shown here once, stored only as a hash. */
             token: string;
         };
@@ -1653,20 +1664,31 @@ export interface components {
         };
         /** @description A personal access token, without its value. */
         Token: {
+            /** @description Empty: every app of its user. Otherwise anything on another app is 403. */
+            app_ids: number[];
             /**
              * Format: date-time
              * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description After this the token is refused (401); null: never.
+             */
+            expires_at: string | null;
             /** @description The last characters of the token, after an ellipsis: the token itself is shown only once. */
             hint: string;
             id: number;
+            /** @description The client address of the last use (X-Forwarded-For as the gateway trusts it). */
+            last_used_address: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             * @description Last use, to within a minute (and the token cache's age, AUTH_CACHE_MAX_AGE_MS).
              */
             last_used_at: string | null;
             name: string;
+            /** @description Empty: every right of its user. Otherwise the operations it may call are those listing one of these in `x-hangar-scopes`. */
+            scopes: ("read" | "upload" | "manage" | "admin")[];
         };
         UpdateCheck: {
             /** @description The package. */
@@ -1916,6 +1938,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
@@ -2511,6 +2534,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -2556,6 +2580,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -2713,6 +2738,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -2747,6 +2773,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -3092,6 +3119,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -3134,6 +3162,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -3187,6 +3216,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
@@ -3509,6 +3539,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -3574,6 +3605,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -3914,6 +3946,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
@@ -3942,6 +3975,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
@@ -4018,6 +4052,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
@@ -4052,6 +4087,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
@@ -4401,13 +4437,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Comma-separated app ids the token is limited to; empty: every app of the user. */
+                    app_ids?: string;
+                    /** @description ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422. */
+                    expires_at?: string;
                     name: string;
+                    /** @description Comma-separated, any of read, upload, manage, admin; empty: every right of the user. An unknown scope is 422. */
+                    scopes?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Comma-separated app ids the token is limited to; empty: every app of the user. */
+                    app_ids?: string;
+                    /** @description ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422. */
+                    expires_at?: string;
                     name: string;
+                    /** @description Comma-separated, any of read, upload, manage, admin; empty: every right of the user. An unknown scope is 422. */
+                    scopes?: string;
                 };
                 "multipart/form-data": {
+                    /** @description Comma-separated app ids the token is limited to; empty: every app of the user. */
+                    app_ids?: string;
+                    /** @description ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422. */
+                    expires_at?: string;
                     name: string;
+                    /** @description Comma-separated, any of read, upload, manage, admin; empty: every right of the user. An unknown scope is 422. */
+                    scopes?: string;
                 };
             };
         };
@@ -4482,6 +4536,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
@@ -5044,6 +5099,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description Not found page */
             404: {
                 headers: {
@@ -5093,6 +5149,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description Not found page */
             404: {
                 headers: {
@@ -5242,6 +5299,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description Not found page */
             404: {
                 headers: {

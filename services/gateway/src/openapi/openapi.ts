@@ -1,3 +1,4 @@
+import { ROUTE_SCOPES, TOKEN_SCOPES } from '../auth/route-scopes';
 import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathItem, RequestBody, Response } from './schema-types';
 
 /**
@@ -143,6 +144,15 @@ const DELETED = ok('Deleted', ref('Deleted'));
 
 const USER_ROLES = ['admin', 'developer', 'member'] as const;
 
+/** What a token may do and where it was last used (issue 16). */
+const TOKEN_LIMIT_FIELDS: Record<string, JsonSchema> = {
+  last_used_at: { ...timestamp, type: ['string', 'null'], description: 'Last use, to within a minute (and the token cache\'s age, AUTH_CACHE_MAX_AGE_MS).' },
+  last_used_address: { type: ['string', 'null'], description: 'The client address of the last use (X-Forwarded-For as the gateway trusts it).' },
+  scopes: { type: 'array', items: { type: 'string', enum: [...TOKEN_SCOPES] }, description: 'Empty: every right of its user. Otherwise the operations it may call are those listing one of these in `x-hangar-scopes`.' },
+  app_ids: { type: 'array', items: { type: 'integer' }, description: 'Empty: every app of its user. Otherwise anything on another app is 403.' },
+  expires_at: { ...timestamp, type: ['string', 'null'], description: 'After this the token is refused (401); null: never.' },
+};
+
 const schemas: Record<string, JsonSchema> = {
   Error: object(
     {
@@ -195,7 +205,7 @@ const schemas: Record<string, JsonSchema> = {
       name: str(),
       hint: str('The last characters of the token, after an ellipsis: the token itself is shown only once.'),
       created_at: timestamp,
-      last_used_at: { ...timestamp, type: ['string', 'null'] },
+      ...TOKEN_LIMIT_FIELDS,
     },
     [],
     'A personal access token, without its value.',
@@ -206,7 +216,7 @@ const schemas: Record<string, JsonSchema> = {
       name: str(),
       hint: str(),
       created_at: timestamp,
-      last_used_at: { ...timestamp, type: ['string', 'null'] },
+      ...TOKEN_LIMIT_FIELDS,
       token: str('The token itself: shown here once, stored only as a hash.'),
     },
     [],
@@ -512,12 +522,17 @@ const CHANNEL_FIELDS: Record<string, JsonSchema> = {
 // ---------------------------------------------------------------- operations
 
 /**
- * Every operation that reads a token (it can answer 401) can also answer 429:
- * an address that sent too many unknown tokens waits (TOKEN_MAX_FAILURES).
+ * Every operation that reads a token (it can answer 401) can also answer 403
+ * (a scoped token without one of its scopes) and 429 (an address that sent
+ * too many unknown tokens waits, TOKEN_MAX_FAILURES).
  */
 function op(operationId: string, tag: string, summary: string, responses: Operation['responses'], rest: Partial<Operation> = {}): Operation {
-  const limited = responses['401'] && !responses['429'] ? { ...responses, '429': { $ref: '#/components/responses/TooManyAttempts' } } : responses;
-  return { operationId, summary, tags: [tag], ...rest, responses: limited };
+  const limited = responses['401']
+    ? { ...responses, '403': responses['403'] ?? errors(403)['403']!, '429': responses['429'] ?? { $ref: '#/components/responses/TooManyAttempts' } }
+    : responses;
+  const scopes = ROUTE_SCOPES[operationId];
+  if (scopes === undefined) throw new Error(`${operationId} has no row in auth/route-scopes.ts: say which token scope it needs`);
+  return { operationId, summary, tags: [tag], ...rest, responses: limited, ...(scopes ? { 'x-hangar-scopes': [...scopes] } : {}) };
 }
 
 const versionOp = (operationId: string): Operation =>
@@ -602,7 +617,15 @@ const paths: Record<string, PathItem> = {
     parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
     get: op('listTokens', 'Tokens', "A user's tokens (oneself or admin)", { '200': ok('Tokens, without their values', arrayOf(ref('Token'))), ...errors(...READ_WITH_TOKEN) }),
     post: op('createToken', 'Tokens', 'Create a token', { '201': ok('The token, with its value this once', ref('CreatedToken')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ name: str() }, ['name']),
+      requestBody: formBody(
+        {
+          name: str(),
+          scopes: str(`Comma-separated, any of ${TOKEN_SCOPES.join(', ')}; empty: every right of the user. An unknown scope is 422.`),
+          app_ids: str('Comma-separated app ids the token is limited to; empty: every app of the user.'),
+          expires_at: str('ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422.'),
+        },
+        ['name'],
+      ),
     }),
   },
   '/api/users/{id}/tokens/{token_id}': {

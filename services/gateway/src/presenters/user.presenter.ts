@@ -33,5 +33,10 @@ export function presentToken(token: users.Token, viewerTimeZone?: string) {
     hint: `…${token.hint}`,
     created_at: formatTimestamp(token.createdAtMs, viewerTimeZone),
     last_used_at: token.lastUsedAtMs ? formatTimestamp(token.lastUsedAtMs, viewerTimeZone) : null,
+    last_used_address: token.lastUsedAddress || null,
+    // Empty: every right of its user, on every app (tokens made before scopes).
+    scopes: token.scopes,
+    app_ids: token.appIds,
+    expires_at: token.expiresAtMs ? formatTimestamp(token.expiresAtMs, viewerTimeZone) : null,
   };
 }

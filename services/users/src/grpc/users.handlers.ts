@@ -37,10 +37,11 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return { users: found.map(toUser), total: found.length };
     },
     async authenticate(req) {
-      return toUser(await authenticate(deps, req.token));
+      const { user, token } = await authenticate(deps, req.token, req.address ?? '');
+      return { ...toUser(user), grant: { tokenId: token._id, scopes: token.scopes ?? [], appIds: token.appIds ?? [], expiresAtMs: token.expiresAt?.getTime() ?? 0 } };
     },
     async createToken(req) {
-      const { token, secret } = await createToken(deps, requireActor(req.actor), req.userId, req.name);
+      const { token, secret } = await createToken(deps, requireActor(req.actor), req.userId, req.name, req.limits ?? { scopes: [], appIds: [], expiresAtMs: 0 });
       return { token: toToken(token), secret };
     },
     async listTokens(req) {
@@ -76,5 +77,9 @@ function toToken(token: TokenDocument): users.Token {
     hint: token.hint,
     createdAtMs: token.createdAt.getTime(),
     lastUsedAtMs: token.lastUsedAt?.getTime() ?? 0,
+    scopes: token.scopes ?? [],
+    appIds: token.appIds ?? [],
+    expiresAtMs: token.expiresAt?.getTime() ?? 0,
+    lastUsedAddress: token.lastUsedAddress ?? '',
   };
 }

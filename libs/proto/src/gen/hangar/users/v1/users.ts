@@ -28,6 +28,20 @@ export interface User {
    * the user sets a different password.
    */
   mustChangePassword: boolean;
+  /** Only in Authenticate's answer: what the token presented may do. */
+  grant?: TokenGrant | undefined;
+}
+
+/**
+ * The limits of a personal access token. Empty scopes: every right of its user
+ * (tokens made before scopes existed); empty app_ids: every app of its user.
+ */
+export interface TokenGrant {
+  tokenId: number;
+  scopes: string[];
+  appIds: number[];
+  /** 0 when it does not expire. */
+  expiresAtMs: number;
 }
 
 export interface CreateUserRequest {
@@ -85,6 +99,8 @@ export interface UserList {
 
 export interface AuthenticateRequest {
   token: string;
+  /** The caller's address, recorded as the token's last use. */
+  address?: string | undefined;
 }
 
 export interface Token {
@@ -96,12 +112,31 @@ export interface Token {
   createdAtMs: number;
   /** 0 when never used. */
   lastUsedAtMs: number;
+  /** Empty: all of its user's rights. */
+  scopes: string[];
+  /** Empty: every app of its user. */
+  appIds: number[];
+  /** 0 when it does not expire. */
+  expiresAtMs: number;
+  /** Where it was last used from; empty when never used. */
+  lastUsedAddress: string;
 }
 
 export interface CreateTokenRequest {
   actor?: Actor | undefined;
   userId: number;
   name: string;
+  /** Unset: a token with every right of its user, on all of its apps, for ever. */
+  limits?: TokenLimits | undefined;
+}
+
+export interface TokenLimits {
+  /** Any of read, upload, manage, admin; none: all rights. */
+  scopes: string[];
+  /** Apps the token is limited to; none: all. */
+  appIds: number[];
+  /** 0: never expires. */
+  expiresAtMs: number;
 }
 
 /** The only message that ever carries a token's secret value. */
@@ -137,6 +172,7 @@ function createBaseUser(): User {
     createdAtMs: 0,
     updatedAtMs: 0,
     mustChangePassword: false,
+    grant: undefined,
   };
 }
 
@@ -171,6 +207,9 @@ export const User: MessageFns<User> = {
     }
     if (message.mustChangePassword !== false) {
       writer.uint32(80).bool(message.mustChangePassword);
+    }
+    if (message.grant !== undefined) {
+      TokenGrant.encode(message.grant, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -268,6 +307,14 @@ export const User: MessageFns<User> = {
             message.mustChangePassword = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.grant = TokenGrant.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -304,6 +351,7 @@ export const User: MessageFns<User> = {
         : isSet(object.must_change_password)
         ? globalThis.Boolean(object.must_change_password)
         : false,
+      grant: isSet(object.grant) ? TokenGrant.fromJSON(object.grant) : undefined,
     };
   },
 
@@ -338,6 +386,140 @@ export const User: MessageFns<User> = {
     }
     if (message.mustChangePassword !== false) {
       obj.mustChangePassword = message.mustChangePassword;
+    }
+    if (message.grant !== undefined) {
+      obj.grant = TokenGrant.toJSON(message.grant);
+    }
+    return obj;
+  },
+};
+
+function createBaseTokenGrant(): TokenGrant {
+  return { tokenId: 0, scopes: [], appIds: [], expiresAtMs: 0 };
+}
+
+export const TokenGrant: MessageFns<TokenGrant> = {
+  encode(message: TokenGrant, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tokenId !== 0) {
+      writer.uint32(8).int64(message.tokenId);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.appIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(32).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenGrant {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenGrant();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenGrant {
+    return {
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TokenGrant): unknown {
+    const obj: any = {};
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
     }
     return obj;
   },
@@ -1155,13 +1337,16 @@ export const UserList: MessageFns<UserList> = {
 };
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
-  return { token: "" };
+  return { token: "", address: undefined };
 }
 
 export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
   encode(message: AuthenticateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.token !== "") {
       writer.uint32(10).string(message.token);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(18).string(message.address);
     }
     return writer;
   },
@@ -1187,6 +1372,14 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
             message.token = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1200,7 +1393,10 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
   },
 
   fromJSON(object: any): AuthenticateRequest {
-    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
+    };
   },
 
   toJSON(message: AuthenticateRequest): unknown {
@@ -1208,12 +1404,26 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
     if (message.token !== "") {
       obj.token = message.token;
     }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
     return obj;
   },
 };
 
 function createBaseToken(): Token {
-  return { id: 0, userId: 0, name: "", hint: "", createdAtMs: 0, lastUsedAtMs: 0 };
+  return {
+    id: 0,
+    userId: 0,
+    name: "",
+    hint: "",
+    createdAtMs: 0,
+    lastUsedAtMs: 0,
+    scopes: [],
+    appIds: [],
+    expiresAtMs: 0,
+    lastUsedAddress: "",
+  };
 }
 
 export const Token: MessageFns<Token> = {
@@ -1235,6 +1445,22 @@ export const Token: MessageFns<Token> = {
     }
     if (message.lastUsedAtMs !== 0) {
       writer.uint32(48).int64(message.lastUsedAtMs);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.appIds.length !== 0) {
+      writer.uint32(66).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(72).int64(message.expiresAtMs);
+    }
+    if (message.lastUsedAddress !== "") {
+      writer.uint32(82).string(message.lastUsedAddress);
     }
     return writer;
   },
@@ -1300,6 +1526,48 @@ export const Token: MessageFns<Token> = {
             message.lastUsedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag === 64) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 66) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.lastUsedAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1332,6 +1600,24 @@ export const Token: MessageFns<Token> = {
         : isSet(object.last_used_at_ms)
         ? globalThis.Number(object.last_used_at_ms)
         : 0,
+      scopes: globalThis.Array.isArray(object?.scopes)
+        ? object.scopes.map((e: any) => globalThis.String(e))
+        : [],
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+      lastUsedAddress: isSet(object.lastUsedAddress)
+        ? globalThis.String(object.lastUsedAddress)
+        : isSet(object.last_used_address)
+        ? globalThis.String(object.last_used_address)
+        : "",
     };
   },
 
@@ -1355,12 +1641,24 @@ export const Token: MessageFns<Token> = {
     if (message.lastUsedAtMs !== 0) {
       obj.lastUsedAtMs = Math.round(message.lastUsedAtMs);
     }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    if (message.lastUsedAddress !== "") {
+      obj.lastUsedAddress = message.lastUsedAddress;
+    }
     return obj;
   },
 };
 
 function createBaseCreateTokenRequest(): CreateTokenRequest {
-  return { actor: undefined, userId: 0, name: "" };
+  return { actor: undefined, userId: 0, name: "", limits: undefined };
 }
 
 export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
@@ -1373,6 +1671,9 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     }
     if (message.name !== "") {
       writer.uint32(26).string(message.name);
+    }
+    if (message.limits !== undefined) {
+      TokenLimits.encode(message.limits, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1414,6 +1715,14 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
             message.name = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.limits = TokenLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1435,6 +1744,7 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
         ? globalThis.Number(object.user_id)
         : 0,
       name: isSet(object.name) ? globalThis.String(object.name) : "",
+      limits: isSet(object.limits) ? TokenLimits.fromJSON(object.limits) : undefined,
     };
   },
 
@@ -1448,6 +1758,121 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     }
     if (message.name !== "") {
       obj.name = message.name;
+    }
+    if (message.limits !== undefined) {
+      obj.limits = TokenLimits.toJSON(message.limits);
+    }
+    return obj;
+  },
+};
+
+function createBaseTokenLimits(): TokenLimits {
+  return { scopes: [], appIds: [], expiresAtMs: 0 };
+}
+
+export const TokenLimits: MessageFns<TokenLimits> = {
+  encode(message: TokenLimits, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.scopes) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.appIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(24).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenLimits {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenLimits();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenLimits {
+    return {
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TokenLimits): unknown {
+    const obj: any = {};
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
     }
     return obj;
   },
