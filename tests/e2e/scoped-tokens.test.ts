@@ -106,6 +106,9 @@ describe('scoped personal access tokens', () => {
   it('when a full-scope token is limited to one app, then it sees and changes only that app, and cannot create apps', async () => {
     const limited = (await api('POST', '/api/users/me/tokens', { token: owner.token, json: { name: 'one app', app_ids: String(apps.other.id) } })).body.token as string;
     expect((await api('GET', `/api/apps/${apps.other.id}`, { token: limited })).status).toBe(200);
+    // The apps service keeps app views per caller: the owner's unlimited read must not serve the limited token.
+    expect((await api('GET', `/api/apps/${apps.ci.id}`, { token: owner.token })).status).toBe(200);
+    expect((await api('GET', `/api/apps/${apps.ci.id}`, { token: limited })).status).toBe(403);
     const elsewhere = await api('PUT', `/api/apps/${apps.ci.id}`, { token: limited, form: { name: 'renamed' } });
     expect([elsewhere.status, elsewhere.body]).toEqual([403, { error: expect.stringMatching(/limited to other apps/) }]);
     expect((await api('GET', `/api/apps/${apps.ci.id}`, { token: owner.token })).body.name).not.toBe('renamed');
