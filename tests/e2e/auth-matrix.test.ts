@@ -175,6 +175,9 @@ const ROUTES: Record<string, RouteCase> = {
   createToken: { access: { kind: 'admin', self: true }, ok: 201, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: (_f, m) => ({ name: m }) },
   revokeToken: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id, token_id: f.user!.tokenId }) },
 
+  // Audit log: global admins, and an app's admins for that app (app_id).
+  listAuditEntries: { access: app('admin'), ok: 200, query: (f) => ({ app_id: String(f.appId) }) },
+
   // Apps
   listApps: { access: { kind: 'anyUser' }, ok: 200 },
   createApp: { access: { kind: 'createApp' }, ok: 201, writes: [], form: (_f, m) => ({ name: m }) },

@@ -6,7 +6,8 @@ import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
-import { connectEventBus } from '@hangar/events';
+import { connectEventBus, ensureAuditStream } from '@hangar/events';
+import { AuditPublisher } from './audit/audit-publisher';
 import { cachingAuthentication } from './clients/cached-authentication';
 import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const operations = new OperationIndex(openApiDocument(config.HANGAR_VERSION).paths);
   clients.users = guardingScopes(clients.users, operations);
   clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
+  await ensureAuditStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
+  const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger);
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config, metrics);
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
+    audit: { publisher: auditPublisher, operations },
     install: {
       secret: installSecret,
       unlockTtlSeconds: config.UNLOCK_TTL_SECONDS,
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
           }),
       },
       { name: 'metrics', run: () => metricsServer.stop() },
+      { name: 'audit', run: () => auditPublisher.stop() },
       { name: 'nats', run: () => bus.nc.drain() },
     ],
     { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },

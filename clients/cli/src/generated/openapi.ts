@@ -224,6 +224,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Writes through the API, newest first (admins; app admins with app_id) */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channels/{id}": {
         parameters: {
             query?: never;
@@ -1229,6 +1246,38 @@ export interface components {
         AppRef: {
             id: number;
             name: string;
+        };
+        /** @description One write through the API, allowed or refused. */
+        AuditEntry: {
+            /** @description Client address. */
+            address: string;
+            /** @description The app concerned, when the path or the answer names it. */
+            app_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            at: string;
+            /** @description Body fields sent; password, token and secret fields are `[redacted]`, long values cut. */
+            fields: {
+                [key: string]: string;
+            };
+            id: string;
+            method: string;
+            /** @description The operationId. */
+            operation: string;
+            path: string;
+            /** @description The X-Request-Id of the write. */
+            request_id: string;
+            /** @description Path parameters by name. */
+            resource_ids: {
+                [key: string]: string;
+            };
+            status: number;
+            /** @description The personal access token used, if any. */
+            token_id: number | null;
+            /** @description Null when the write was refused before anyone was known (401). */
+            user_id: number | null;
         };
         /** @description A signing certificate. */
         Certificate: {
@@ -2775,6 +2824,50 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Only writes on this app: required unless the caller is a global admin, who then needs the app's admin role */
+                app_id?: string;
+                /** @description A UTC day, YYYY-MM-DD (default: today, when neither day nor from/to is given) */
+                day?: string;
+                /** @description First UTC day of a range, YYYY-MM-DD (with to; at most 31 days) */
+                from?: string;
+                /** @description Only this operationId */
+                operation?: string;
+                /** @description Page, >= 1 (default 1) */
+                page?: components["parameters"]["page"];
+                /** @description Items per page, 1..100 (default 25) */
+                per_page?: components["parameters"]["per_page"];
+                /** @description Last UTC day of the range, inclusive */
+                to?: string;
+                /** @description Only writes by this user */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];

@@ -2,6 +2,8 @@ interface Template {
   operationId: string;
   method: string;
   pattern: RegExp;
+  /** The template's parameter names, in the order of the pattern's groups. */
+  names: string[];
   /** More literal segments win: `/api/apps/versions` over `/api/apps/{id}`. */
   literals: number;
 }
@@ -22,7 +24,8 @@ export class OperationIndex {
         METHODS.filter((m) => item[m]?.operationId).map((m) => ({
           operationId: item[m]!.operationId!,
           method: m.toUpperCase(),
-          pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`),
+          pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join('([^/]+)')}$`),
+          names: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
           literals: template.split('/').filter((s) => s && !s.startsWith('{')).length,
         })),
       )
@@ -30,11 +33,27 @@ export class OperationIndex {
   }
 
   operationOf(method: string, path: string): string | undefined {
-    const find = (m: string) => this.templates.find((t) => t.method === m && t.pattern.test(path))?.operationId;
-    return find(method) ?? (method === 'HEAD' ? find('GET') : undefined);
+    return this.match(method, path)?.operationId;
+  }
+
+  /** The operation and its path parameters (decoded). */
+  match(method: string, path: string): { operationId: string; params: Record<string, string> } | undefined {
+    const find = (m: string) => this.templates.find((t) => t.method === m && t.pattern.test(path));
+    const template = find(method) ?? (method === 'HEAD' ? find('GET') : undefined);
+    if (!template) return undefined;
+    const values = template.pattern.exec(path)!.slice(1);
+    return { operationId: template.operationId, params: Object.fromEntries(template.names.map((name, i) => [name, safeDecode(values[i]!)])) };
   }
 }
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

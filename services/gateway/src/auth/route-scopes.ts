@@ -42,6 +42,7 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   listTokens: READ,
   createToken: ADMIN,
   revokeToken: ADMIN,
+  listAuditEntries: ADMIN,
 
   listApps: READ,
   createApp: MANAGE,

@@ -154,6 +154,25 @@ const TOKEN_LIMIT_FIELDS: Record<string, JsonSchema> = {
 };
 
 const schemas: Record<string, JsonSchema> = {
+  AuditEntry: object(
+    {
+      id: str(),
+      at: timestamp,
+      user_id: { type: ['integer', 'null'], description: 'Null when the write was refused before anyone was known (401).' },
+      token_id: { type: ['integer', 'null'], description: 'The personal access token used, if any.' },
+      operation: str('The operationId.'),
+      method: str(),
+      path: str(),
+      resource_ids: { type: 'object', additionalProperties: { type: 'string' }, description: 'Path parameters by name.' },
+      app_id: { type: ['integer', 'null'], description: 'The app concerned, when the path or the answer names it.' },
+      fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Body fields sent; password, token and secret fields are `[redacted]`, long values cut.' },
+      address: str('Client address.'),
+      request_id: str('The X-Request-Id of the write.'),
+      status: int(),
+    },
+    [],
+    'One write through the API, allowed or refused.',
+  ),
   Error: object(
     {
       error: str('What went wrong, for people.'),
@@ -631,6 +650,22 @@ const paths: Record<string, PathItem> = {
   '/api/users/{id}/tokens/{token_id}': {
     parameters: [pathId('id', 'A user id, or `me`', { type: 'string' }), pathId('token_id', 'Token id')],
     delete: op('revokeToken', 'Tokens', 'Revoke a token (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+
+  // Audit log
+  '/api/audit': {
+    get: op('listAuditEntries', 'Audit', 'Writes through the API, newest first (admins; app admins with app_id)', { '200': ok('Entries', arrayOf(ref('AuditEntry')), PAGE_HEADERS), ...errors(401, 403, 422, 503) }, {
+      parameters: [
+        query('day', 'A UTC day, YYYY-MM-DD (default: today, when neither day nor from/to is given)', false, { type: 'string' }),
+        query('from', 'First UTC day of a range, YYYY-MM-DD (with to; at most 31 days)', false, { type: 'string' }),
+        query('to', 'Last UTC day of the range, inclusive', false, { type: 'string' }),
+        query('user_id', 'Only writes by this user', false, { type: 'string' }),
+        query('app_id', "Only writes on this app: required unless the caller is a global admin, who then needs the app's admin role", false, { type: 'string' }),
+        query('operation', 'Only this operationId', false, { type: 'string' }),
+        param('page'),
+        param('per_page'),
+      ],
+    }),
   },
 
   // Apps
@@ -1242,6 +1277,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'System' },
       { name: 'Users' },
       { name: 'Tokens' },
+      { name: 'Audit', description: 'Who wrote what, allowed or refused (issue 16): read only, kept AUDIT_RETENTION_DAYS.' },
       { name: 'Apps' },
       { name: 'Schemes' },
       { name: 'Channels' },

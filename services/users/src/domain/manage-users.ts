@@ -1,6 +1,7 @@
 import { FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { UserDocument } from '../data/user.model';
+import type { AuditEntriesRepository } from '../data/audit-entries.repository';
 import type { TokensRepository } from '../data/tokens.repository';
 import type { UserChanges, UsersRepository } from '../data/users.repository';
 import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
@@ -10,6 +11,7 @@ import { DEFAULTS, UserFieldInput, validateUserFields } from './user-fields';
 export interface UsersDeps {
   users: UsersRepository;
   tokens: TokensRepository;
+  audit: AuditEntriesRepository;
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;
 }

@@ -160,6 +160,49 @@ export interface RevokeTokenRequest {
   tokenId: number;
 }
 
+export interface ListAuditEntriesRequest {
+  actor?:
+    | Actor
+    | undefined;
+  /** UTC days, YYYY-MM-DD, each asked by equality (at most 31). */
+  days: string[];
+  userId?: number | undefined;
+  appId?: number | undefined;
+  operation?: string | undefined;
+  page?: PageRequest | undefined;
+}
+
+export interface AuditField {
+  name: string;
+  value: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  atMs: number;
+  /** 0: nobody was authenticated (a refused 401). */
+  userId: number;
+  /** 0: no personal access token. */
+  tokenId: number;
+  operation: string;
+  method: string;
+  path: string;
+  /** Path parameters, by name. */
+  resourceIds: AuditField[];
+  /** 0: no app known. */
+  appId: number;
+  /** Body fields; secrets are "[redacted]". */
+  fields: AuditField[];
+  address: string;
+  requestId: string;
+  status: number;
+}
+
+export interface AuditEntryList {
+  entries: AuditEntry[];
+  total: number;
+}
+
 function createBaseUser(): User {
   return {
     id: 0,
@@ -2188,6 +2231,579 @@ export const RevokeTokenRequest: MessageFns<RevokeTokenRequest> = {
   },
 };
 
+function createBaseListAuditEntriesRequest(): ListAuditEntriesRequest {
+  return { actor: undefined, days: [], userId: undefined, appId: undefined, operation: undefined, page: undefined };
+}
+
+export const ListAuditEntriesRequest: MessageFns<ListAuditEntriesRequest> = {
+  encode(message: ListAuditEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.days) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(24).int64(message.userId);
+    }
+    if (message.appId !== undefined) {
+      writer.uint32(32).int64(message.appId);
+    }
+    if (message.operation !== undefined) {
+      writer.uint32(42).string(message.operation);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAuditEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAuditEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.days.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAuditEntriesRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => globalThis.String(e)) : [],
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : undefined,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAuditEntriesRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.days?.length) {
+      obj.days = message.days;
+    }
+    if (message.userId !== undefined) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.appId !== undefined) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.operation !== undefined) {
+      obj.operation = message.operation;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+};
+
+function createBaseAuditField(): AuditField {
+  return { name: "", value: "" };
+}
+
+export const AuditField: MessageFns<AuditField> = {
+  encode(message: AuditField, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditField {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditField();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditField {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: AuditField): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+};
+
+function createBaseAuditEntry(): AuditEntry {
+  return {
+    id: "",
+    atMs: 0,
+    userId: 0,
+    tokenId: 0,
+    operation: "",
+    method: "",
+    path: "",
+    resourceIds: [],
+    appId: 0,
+    fields: [],
+    address: "",
+    requestId: "",
+    status: 0,
+  };
+}
+
+export const AuditEntry: MessageFns<AuditEntry> = {
+  encode(message: AuditEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.atMs !== 0) {
+      writer.uint32(16).int64(message.atMs);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    if (message.tokenId !== 0) {
+      writer.uint32(32).int64(message.tokenId);
+    }
+    if (message.operation !== "") {
+      writer.uint32(42).string(message.operation);
+    }
+    if (message.method !== "") {
+      writer.uint32(50).string(message.method);
+    }
+    if (message.path !== "") {
+      writer.uint32(58).string(message.path);
+    }
+    for (const v of message.resourceIds) {
+      AuditField.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(72).int64(message.appId);
+    }
+    for (const v of message.fields) {
+      AuditField.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(90).string(message.address);
+    }
+    if (message.requestId !== "") {
+      writer.uint32(98).string(message.requestId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(104).int32(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.atMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.resourceIds.push(AuditField.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.fields.push(AuditField.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditEntry {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      atMs: isSet(object.atMs)
+        ? globalThis.Number(object.atMs)
+        : isSet(object.at_ms)
+        ? globalThis.Number(object.at_ms)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      method: isSet(object.method) ? globalThis.String(object.method) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      resourceIds: globalThis.Array.isArray(object?.resourceIds)
+        ? object.resourceIds.map((e: any) => AuditField.fromJSON(e))
+        : globalThis.Array.isArray(object?.resource_ids)
+        ? object.resource_ids.map((e: any) => AuditField.fromJSON(e))
+        : [],
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      fields: globalThis.Array.isArray(object?.fields)
+        ? object.fields.map((e: any) => AuditField.fromJSON(e))
+        : [],
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+    };
+  },
+
+  toJSON(message: AuditEntry): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.atMs !== 0) {
+      obj.atMs = Math.round(message.atMs);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.method !== "") {
+      obj.method = message.method;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.resourceIds?.length) {
+      obj.resourceIds = message.resourceIds.map((e) => AuditField.toJSON(e));
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.fields?.length) {
+      obj.fields = message.fields.map((e) => AuditField.toJSON(e));
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    return obj;
+  },
+};
+
+function createBaseAuditEntryList(): AuditEntryList {
+  return { entries: [], total: 0 };
+}
+
+export const AuditEntryList: MessageFns<AuditEntryList> = {
+  encode(message: AuditEntryList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      AuditEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditEntryList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditEntryList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(AuditEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditEntryList {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => AuditEntry.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: AuditEntryList): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => AuditEntry.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+};
+
 /** Users and their personal access tokens. */
 export type UsersServiceDefinition = typeof UsersServiceDefinition;
 export const UsersServiceDefinition = {
@@ -2287,6 +2903,18 @@ export const UsersServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+     * Global admins read all; others must name an app the gateway checked they administer.
+     */
+    listAuditEntries: {
+      name: "ListAuditEntries",
+      requestType: ListAuditEntriesRequest as typeof ListAuditEntriesRequest,
+      requestStream: false,
+      responseType: AuditEntryList as typeof AuditEntryList,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -2307,6 +2935,11 @@ export interface UsersServiceImplementation<CallContextExt = {}> {
   createToken(request: CreateTokenRequest, context: CallContext & CallContextExt): Promise<CreatedToken>;
   listTokens(request: ListTokensRequest, context: CallContext & CallContextExt): Promise<TokenList>;
   revokeToken(request: RevokeTokenRequest, context: CallContext & CallContextExt): Promise<Empty>;
+  /**
+   * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+   * Global admins read all; others must name an app the gateway checked they administer.
+   */
+  listAuditEntries(request: ListAuditEntriesRequest, context: CallContext & CallContextExt): Promise<AuditEntryList>;
 }
 
 export interface UsersServiceClient<CallOptionsExt = {}> {
@@ -2326,6 +2959,11 @@ export interface UsersServiceClient<CallOptionsExt = {}> {
   createToken(request: CreateTokenRequest, options?: CallOptions & CallOptionsExt): Promise<CreatedToken>;
   listTokens(request: ListTokensRequest, options?: CallOptions & CallOptionsExt): Promise<TokenList>;
   revokeToken(request: RevokeTokenRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /**
+   * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+   * Global admins read all; others must name an app the gateway checked they administer.
+   */
+  listAuditEntries(request: ListAuditEntriesRequest, options?: CallOptions & CallOptionsExt): Promise<AuditEntryList>;
 }
 
 function longToNumber(int64: { toString(): string }): number {

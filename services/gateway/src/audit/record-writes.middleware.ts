@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+import { currentRequestId } from '@hangar/logger';
+import type { OperationIndex } from '../auth/operation-of';
+import { ROUTE_SCOPES } from '../auth/route-scopes';
+import { auditEntryOf } from './audit-entry';
+import type { AuditPublisher } from './audit-publisher';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Every write through the API, allowed or refused, goes to the audit log once
+ * its answer is sent (issue 16): who (the authenticated user and token, when
+ * known), the operation and its resource ids, the body's fields (secrets
+ * redacted), the address, the request id and the status. The install pages'
+ * unlock reads no token and is no API write (its attempts are limited
+ * instead, limits/). A request the client abandoned is recorded as 499.
+ */
+export function recordWrites(publisher: AuditPublisher, operations: OperationIndex) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!WRITES.has(req.method)) return next();
+    const match = operations.match(req.method, req.path);
+    if (!match || !ROUTE_SCOPES[match.operationId]) return next();
+    const path = req.path;
+    const requestId = currentRequestId() ?? '';
+    let answer: unknown;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      answer = body;
+      return json(body);
+    };
+    res.once('close', () => {
+      publisher.record(
+        auditEntryOf({
+          at: Date.now(),
+          ...(req.user ? { userId: req.user.id, tokenId: req.user.grant?.tokenId ?? 0 } : {}),
+          operationId: match.operationId,
+          method: req.method,
+          path,
+          params: match.params,
+          body: req.body,
+          answer,
+          address: req.ip ?? 'unknown',
+          requestId,
+          status: res.writableFinished ? res.statusCode : 499,
+        }),
+      );
+    });
+    next();
+  };
+}
