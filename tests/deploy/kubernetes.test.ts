@@ -376,6 +376,20 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
     });
   });
 
+  it('when a process is configured to export traces, then it reaches the collector on that port and nothing else on it', () => {
+    for (const d of deployments) {
+      const endpoint = envOf(d).OTEL_EXPORTER_OTLP_ENDPOINT;
+      expect({ name: d.metadata.name, endpoint: Boolean(endpoint) }).toEqual({ name: d.metadata.name, endpoint: true });
+      const url = new URL(endpoint!);
+      const port = Number(url.port || 80);
+      const ns = /^[^.]+\.([^.]+)\.svc(\.|$)/.exec(url.hostname)?.[1];
+      const collector: Endpoint = { labels: { 'app.kubernetes.io/name': 'opentelemetry-collector' }, ...(ns ? { namespace: ns } : {}) };
+      const source: Endpoint = { labels: podLabels(d), namespace, namedPorts: namedPorts(containerOf(d)) };
+      expect({ name: d.metadata.name, allowed: connectionAllowed(objects, source, collector, port) }).toEqual({ name: d.metadata.name, allowed: true });
+      expect({ name: d.metadata.name, outside: connectionAllowed(objects, source, { labels: {} }, port) }).toEqual({ name: d.metadata.name, outside: false });
+    }
+  });
+
   it('when a node is drained, then every Deployment has a disruption budget that lets one pod go and no more', () => {
     const budgets = byKind(objects, 'PodDisruptionBudget');
     for (const d of deployments) {

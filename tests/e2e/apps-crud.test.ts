@@ -180,6 +180,8 @@ describe('apps, schemes, channels and collaborators over HTTP', () => {
         bundle_id: '*',
         git_url: null,
         has_password: false,
+        // Added by issue 20: the oldest release version installs may keep (update_check).
+        min_supported_version: null,
       });
       const slug = `key-${Date.now()}`;
       const custom = await api('POST', `/api/schemes/${scheme.id}/channels`, {

@@ -68,10 +68,21 @@ describe('from the SQLite engine to PostgreSQL', () => {
       bob: (await a('GET', `/api/users/${bob.id}`, { token: admin })).body,
       hook: pick((await a('GET', `/api/webhooks/${hook.body.id}`, { token: admin })).body, ['id', 'app_id', 'url', 'events']),
     });
-    const before = await readAll(api);
     let cookie = await unlock(hangar, first.channel.slug, 'gate-pass');
     const shas = await Promise.all([first.id, second.id, ios.id].map((id: number) => packageSha(hangar!, cookie, id)));
     const debugSha = await debugFileSha(hangar, admin, ios.channel.slug);
+    // Downloads are counted off the request path: read once they are, so their counts must carry over too.
+    type Versions = { releases: { download_count: number }[] };
+    const allCounted = (read: unknown) => {
+      const { androidVersions, iosVersions } = read as { androidVersions: Versions; iosVersions: Versions };
+      return [...androidVersions.releases, ...iosVersions.releases].every((r) => r.download_count === 1);
+    };
+    let before = await readAll(api);
+    for (let i = 0; i < 50 && !allCounted(before); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      before = await readAll(api);
+    }
+    expect(allCounted(before)).toBe(true);
     expect(await hangar.stop()).toBe(0);
     const sqliteFiles = fs.readdirSync(path.join(dataDir, 'ferretdb')).filter((f) => f.endsWith('.sqlite'));
     expect(sqliteFiles.length).toBeGreaterThan(0);

@@ -23,6 +23,21 @@ export const mongoUrl = z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mo
 
 export const natsUrl = z.string().regex(/^(nats|tls):\/\//, 'expected a nats:// URL');
 
+/**
+ * OpenTelemetry's standard variables that Hangar's deployments set. libs/telemetry
+ * reads them itself (the SDK starts before the config is loaded); declared here
+ * so a wrong value stops the start with the others, and the deploy tests know them.
+ */
+function telemetryFields() {
+  return {
+    /** OTLP/HTTP collector origin (`/v1/traces` is appended); empty or unset: no exporter runs. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(''), z.url()]).optional(),
+    OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).optional(),
+    /** Overrides the per-process default (`hangar-<service>`, `hangar-parse-workers`). */
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  };
+}
+
 /** Settings every Hangar service process shares. */
 export const serviceBase = {
   LOG_LEVEL: logLevel,
@@ -33,6 +48,7 @@ export const serviceBase = {
   METRICS_PORT: port(9464),
   /** Tests only: record every query shape here for the plan check (libs/mongo query-log.ts). */
   HANGAR_QUERY_LOG_DIR: z.string().min(1).optional(),
+  ...telemetryFields(),
 };
 
 /** S3-compatible object storage (MinIO, versitygw, AWS). */

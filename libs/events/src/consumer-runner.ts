@@ -2,6 +2,7 @@ import { AckPolicy, DeliverPolicy, JsMsg } from '@nats-io/jetstream';
 import type { ConsumerMessages } from '@nats-io/jetstream';
 import { Logger, REQUEST_ID_HEADER, acceptRequestId, runWithContext } from '@hangar/logger';
 import { Metrics, eventConsumerMetrics } from '@hangar/metrics';
+import { SpanKind, contextFromHeaders, inSpan } from '@hangar/telemetry';
 import { DEFAULT_SUBJECT_PREFIX, EventType, subjectOf } from './event-registry';
 import { Envelope, MalformedEventError, parseEnvelope } from './envelope';
 import { ensureEventStream } from './event-stream';
@@ -115,7 +116,14 @@ export async function startConsumer<T extends EventType>(handler: EventHandler<T
     // ack wait of 1 s expires, so long work was redelivered mid-flight.
     const heartbeat = setInterval(() => msg.working(), Math.max(50, ackWaitMs / 3));
     try {
-      const result = await runWithContext({ requestId }, () => handler.handle(envelope));
+      // A consumer span continuing the publisher's trace (headers), so the
+      // handler's database calls and onward events belong to the same trace.
+      const span = {
+        kind: SpanKind.CONSUMER,
+        parent: contextFromHeaders(msg.headers),
+        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject, 'messaging.consumer.group.name': durable, 'messaging.message.id': envelope.id },
+      };
+      const result = await inSpan(`process ${handler.event}`, span, () => runWithContext({ requestId }, () => handler.handle(envelope)));
       msg.ack();
       record(result === 'skipped' ? 'skipped' : 'done');
       log.debug({ eventId: envelope.id, result }, 'event handled');

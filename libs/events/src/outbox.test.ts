@@ -1,3 +1,6 @@
+import { ROOT_CONTEXT, context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { runWithContext } from '@hangar/logger';
 import { createEnvelope } from './envelope';
 import { newOutbox, withEvents } from './outbox';
@@ -14,6 +17,22 @@ describe('outbox fields', () => {
     expect(fields.outbox.map((e) => e.id)).toEqual([first.id, second.id]);
     expect(fields.outbox[0]).toMatchObject({ type: 'app.deleted', requestId: 'req-1' });
     expect(JSON.parse(fields.outbox[1]!.payload)).toEqual(second);
+  });
+
+  it('when events are recorded inside a span, then each entry keeps its traceparent (the relay continues that trace); outside one, none', () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const ids = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 };
+      const inside = context.with(trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(ids)), () => newOutbox(first));
+      const update = context.with(trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(ids)), () => withEvents({}, second));
+      expect(inside.outbox[0]!.traceparent).toBe(`00-${ids.traceId}-${ids.spanId}-01`);
+      expect((update.$push as { outbox: { $each: { traceparent?: string }[] } }).outbox.$each[0]!.traceparent).toBe(`00-${ids.traceId}-${ids.spanId}-01`);
+      expect(newOutbox(first).outbox[0]).not.toHaveProperty('traceparent');
+    } finally {
+      context.disable();
+      propagation.disable();
+    }
   });
 
   it('when a document is created without events, then nothing is pending', () => {

@@ -2,6 +2,7 @@ import type { Model, UpdateQuery } from 'mongoose';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { Logger, currentRequestId } from '@hangar/logger';
 import { Metrics, outboxRelayMetrics } from '@hangar/metrics';
+import { contextFromTraceparent, currentTraceparent, withoutAutoSpans } from '@hangar/telemetry';
 import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
 import type { Envelope } from './envelope';
 import { publishEnvelope } from './publisher';
@@ -20,6 +21,8 @@ export interface OutboxEntry {
   /** The envelope as JSON: payload keys are never interpreted by the database. */
   payload: string;
   requestId?: string;
+  /** W3C traceparent of the write that queued the event: the relay's publish continues that trace. */
+  traceparent?: string;
 }
 
 export interface OutboxFields {
@@ -31,14 +34,15 @@ export interface OutboxFields {
 
 /** Schema fields to spread into any mongoose schema that records events. */
 export const outboxSchemaFields = {
-  outbox: { type: [{ _id: false, id: String, type: { type: String }, payload: String, requestId: String }], default: [] },
+  outbox: { type: [{ _id: false, id: String, type: { type: String }, payload: String, requestId: String, traceparent: String }], default: [] },
   outboxSeq: { type: Number, default: 0 },
   outboxPending: { type: Boolean, default: false, index: true },
 };
 
 function toEntry(envelope: Envelope): OutboxEntry {
   const requestId = currentRequestId();
-  return { id: envelope.id, type: envelope.type, payload: JSON.stringify(envelope), ...(requestId ? { requestId } : {}) };
+  const traceparent = currentTraceparent();
+  return { id: envelope.id, type: envelope.type, payload: JSON.stringify(envelope), ...(requestId ? { requestId } : {}), ...(traceparent ? { traceparent } : {}) };
 }
 
 /** Outbox fields of a document created together with its events. */
@@ -115,7 +119,10 @@ export class OutboxRelay {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    // Its queries trace nothing (each poll would be a trace of its own, and a
+    // poke from a request would hang them on that request); every publish
+    // continues the trace of the write that queued the event.
+    this.running = withoutAutoSpans(() => this.drain())
       .catch((err) => {
         this.series?.failedPasses.inc();
         this.options.logger.warn({ err }, 'outbox relay pass failed; will retry');
@@ -150,7 +157,7 @@ export class OutboxRelay {
       for (const doc of pending) {
         for (const entry of doc.outbox) {
           const envelope = JSON.parse(entry.payload) as Envelope;
-          await publishEnvelope(js, envelope, { prefix, requestId: entry.requestId });
+          await publishEnvelope(js, envelope, { prefix, requestId: entry.requestId, traceContext: contextFromTraceparent(entry.traceparent) });
           // occurredAt is stamped when the use case records the event, in the same write as the change.
           this.series?.lag.observe(Math.max(0, (Date.now() - Date.parse(envelope.occurredAt)) / 1000));
         }

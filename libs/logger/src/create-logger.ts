@@ -1,6 +1,7 @@
 import pino, { DestinationStream, Logger } from 'pino';
 import { currentRequestId } from './request-context';
 import { REDACT_PATHS } from './redaction';
+import { activeTraceIds } from './trace-ids';
 
 export type { Logger } from 'pino';
 
@@ -12,7 +13,7 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** JSON logs with the request id of the current context and secrets redacted. */
+/** JSON logs with the request id and trace ids of the current context and secrets redacted. */
 export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
   return pino(
     {
@@ -22,7 +23,7 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       mixin() {
         const requestId = currentRequestId();
-        return requestId ? { requestId } : {};
+        return { ...(requestId ? { requestId } : {}), ...activeTraceIds() };
       },
       formatters: {
         level: (label) => ({ level: label }),

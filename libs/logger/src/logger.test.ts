@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createLogger } from './create-logger';
 import { acceptRequestId, runWithContext } from './request-context';
 import { redactUrl } from './redaction';
@@ -21,6 +23,24 @@ describe('logger', () => {
     logger.info('outside');
     expect(lines[0]).toMatchObject({ msg: 'inside', requestId: 'req-1', service: 'test' });
     expect(lines[1]).not.toHaveProperty('requestId');
+  });
+
+  it('when a line is logged inside an active span, then it carries that trace_id and span_id', async () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const { lines, logger } = capture();
+      const ids = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 };
+      await context.with(trace.setSpan(context.active(), trace.wrapSpanContext(ids)), async () => {
+        await new Promise((r) => setImmediate(r));
+        logger.info('inside');
+      });
+      logger.info('outside');
+      expect(lines[0]).toMatchObject({ msg: 'inside', trace_id: ids.traceId, span_id: ids.spanId });
+      expect(lines[1]).not.toHaveProperty('trace_id');
+    } finally {
+      context.disable();
+    }
   });
 
   it('when secrets are logged as fields, then their values are redacted', () => {

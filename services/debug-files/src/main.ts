@@ -1,3 +1,4 @@
+import { telemetry } from './telemetry';
 import { handleShutdown } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { Metrics, serveMetrics } from '@hangar/metrics';
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     [
       { name: 'debug-files service', run: () => service.stop() },
       { name: 'metrics', run: () => metricsServer.stop() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
     ],
     { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
   );

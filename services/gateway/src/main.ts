@@ -1,3 +1,4 @@
+import { telemetry } from './telemetry';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { handleShutdown } from '@hangar/grpc';
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
       { name: 'metrics', run: () => metricsServer.stop() },
       { name: 'audit', run: () => auditPublisher.stop() },
       { name: 'nats', run: () => bus.nc.drain() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
     ],
     { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
   );

@@ -1,3 +1,4 @@
+import { telemetry } from './telemetry';
 import { handleShutdown } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { Metrics, serveMetrics } from '@hangar/metrics';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     [
       { name: workersOnly ? 'parse workers' : 'releases service', run: () => running.stop() },
       { name: 'metrics', run: () => metricsServer.stop() },
+      { name: 'telemetry', run: () => telemetry.shutdown() },
     ],
     { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
   );

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { findEach, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { currentTraceparent } from '@hangar/telemetry';
 import type { AttemptDocument, AttemptModel, DeliveryDocument, DeliveryModel } from './webhook-delivery.model';
 
 export type NewDelivery = Omit<DeliveryDocument, 'createdAt' | 'updatedAt'>;
@@ -15,10 +16,14 @@ export class DeliveriesRepository {
     private readonly attempts: AttemptModel,
   ) {}
 
-  /** False when this (webhook, event) already has its delivery: a redelivered event. */
+  /**
+   * False when this (webhook, event) already has its delivery: a redelivered
+   * event. The delivery keeps the trace it was made in, for its attempts.
+   */
   async create(delivery: NewDelivery): Promise<boolean> {
+    const traceparent = currentTraceparent();
     try {
-      await this.deliveries.create(delivery);
+      await this.deliveries.create({ ...delivery, ...(traceparent ? { traceparent } : {}) });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;

@@ -23,6 +23,8 @@ export interface DeliveryDocument {
   maxAttempts: number;
   /** When the dispatcher should look at it next (a due attempt, or a lease while one is in flight). */
   nextAttemptAt: Date;
+  /** W3C traceparent of the event handling that made the delivery: every attempt's span continues that trace. */
+  traceparent?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +42,7 @@ const deliverySchema = new Schema<DeliveryDocument>(
     state: { type: String, required: true },
     maxAttempts: { type: Number, required: true },
     nextAttemptAt: { type: Date, required: true },
+    traceparent: { type: String },
   },
   { collection: 'webhook_deliveries', timestamps: true, versionKey: false },
 );

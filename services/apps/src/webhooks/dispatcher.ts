@@ -1,4 +1,6 @@
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@hangar/logger';
+import { SpanKind, contextFromTraceparent, inSpan, withoutAutoSpans } from '@hangar/telemetry';
 import { Metrics, WebhookOutcome, webhookDeliveriesCounter } from '@hangar/metrics';
 import type { DeliveriesRepository } from '../data/deliveries.repository';
 import type { AttemptDocument, DeliveryDocument } from '../data/webhook-delivery.model';
@@ -71,7 +73,9 @@ export class WebhookDispatcher {
       this.again = true;
       return;
     }
-    this.ticking = this.tick()
+    // The polling's own queries trace nothing (a trace a poll would be noise);
+    // each attempt's span continues the trace its delivery was made in.
+    this.ticking = withoutAutoSpans(() => this.tick())
       .catch((err) => this.log.warn({ err }, 'webhook dispatch pass failed; will retry'))
       .finally(() => {
         this.ticking = undefined;
@@ -141,7 +145,14 @@ export class WebhookDispatcher {
     // A lease: others skip it while the call runs (the claim alone already stops a second send).
     await deliveries.setSchedule(delivery._id, { nextAttemptAt: new Date(Date.now() + this.staleAfterMs) });
 
-    const outcome = await this.send(delivery, n, timeoutMs);
+    // A client span in the trace that made the delivery (the upload's, for release.created); the receiver gets its traceparent.
+    const span = { kind: SpanKind.CLIENT, parent: contextFromTraceparent(delivery.traceparent), attributes: { 'hangar.webhook.id': delivery.webhookId, 'hangar.webhook.event': delivery.event, 'hangar.webhook.attempt': n } };
+    const outcome = await inSpan('webhook deliver', span, async () => {
+      const sent = await this.send(delivery, n, timeoutMs);
+      if (sent.statusCode) trace.getActiveSpan()?.setAttribute('http.response.status_code', sent.statusCode);
+      if (!sent.success) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
+      return sent;
+    });
     const finished = await deliveries.finishAttempt(claimed._id, outcome);
     await this.reschedule(delivery, n, outcome.success);
     // The last allowed attempt failing is the delivery given up (reschedule marked it failed).

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { currentTraceHeaders, withoutAutoSpans } from '@hangar/telemetry';
 import { ResolvedAddress, TargetRefused, WebhookTargetPolicy } from './target-policy';
 
 export const SIGNATURE_HEADER = 'X-Hangar-Signature-256';
@@ -33,7 +34,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * following one would leave the checked target). The connection goes only to
  * addresses the policy checked, resolved once: the request's `lookup` hands
  * them over, so a second DNS answer (rebinding) is never used. The time limit
- * covers connecting, sending and the whole answer.
+ * covers connecting, sending and the whole answer. The receiver gets the
+ * caller's `traceparent`; the URL (often a secret itself) goes into no span.
  */
 export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequest): Promise<SendOutcome> {
   const started = Date.now();
@@ -57,7 +59,8 @@ export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequ
   };
   const transport = url.protocol === 'https:' ? https : http;
   const body = Buffer.from(request.body, 'utf8');
-  return new Promise<SendOutcome>((resolve) => {
+  const traceHeaders = currentTraceHeaders();
+  return withoutAutoSpans(() => new Promise<SendOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
       if (settled) return;
@@ -71,7 +74,7 @@ export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequ
         method: 'POST',
         lookup,
         agent: false,
-        headers: { ...request.headers, 'Content-Length': String(body.length), 'User-Agent': 'Hangar-Webhooks/1' },
+        headers: { ...request.headers, ...traceHeaders, 'Content-Length': String(body.length), 'User-Agent': 'Hangar-Webhooks/1' },
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -92,5 +95,5 @@ export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequ
     }, request.timeoutMs);
     req.once('error', (err) => finish({ statusCode: 0, success: false, error: err.message || String(err) }));
     req.end(body);
-  });
+  }));
 }

@@ -25,7 +25,7 @@ function expressRoutes(app: Express): string[] {
 function documentedRoutes(document: ReturnType<typeof openApiDocument>): string[] {
   const found: string[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) if (item[method]) found.push(`${method.toUpperCase()} ${path}`);
+    for (const method of ['get', 'head', 'put', 'post', 'delete', 'patch'] as const) if (item[method]) found.push(`${method.toUpperCase()} ${path}`);
   }
   return found.sort();
 }
@@ -37,7 +37,8 @@ describe('the OpenAPI document', () => {
     logger: { info() {}, warn() {}, error() {}, debug() {}, child() { return this; } } as never,
     versionInfo: { version: '1.2.3', vcs_ref: 'x', build_date: new Date(0).toISOString() },
     maxBodyBytes: 1024,
-    releases: { storage: {} as never, maxUploadBytes: 1024, uploadDeadlineMs: 1000, downloadRedirect: true },
+    // `uploads` mounts the resumable-upload routes (tus, direct): only their presence is compared here.
+    releases: { storage: {} as never, maxUploadBytes: 1024, uploadDeadlineMs: 1000, downloadRedirect: true, uploads: {} as never },
     install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600, unlockAttempts: { counter: new LocalAttempts(), rule: { name: 'unlock', maxFailures: 5, windowMs: 600_000 } } },
   });
 

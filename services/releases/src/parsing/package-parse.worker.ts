@@ -4,6 +4,7 @@ import type { Logger } from '@hangar/logger';
 import { Metrics, packageParseHistogram, packageParseQueueGauge } from '@hangar/metrics';
 import { PackageParseError, UnknownPackageError, parsePackage } from '@hangar/parsers';
 import type { ObjectStorage } from '@hangar/storage';
+import { SpanKind, contextFromHeaders, inSpan } from '@hangar/telemetry';
 import { PARSE_QUEUE_GROUP, ParseReply, ParseRequest, parseSubject } from './parse-contract';
 
 export interface ParseWorkerOptions {
@@ -45,7 +46,9 @@ export function startParseWorker({ nc, storage, logger, prefix, concurrency, met
       sampleQueue();
       while (inFlight.size >= concurrency) await Promise.race(inFlight);
       waitingForSlot = 0;
-      const task = handle(msg).finally(() => {
+      // A server span continuing the requester's trace: the ranged reads of the package and the icon's upload are its children.
+      const span = { kind: SpanKind.SERVER, parent: contextFromHeaders(msg.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject } };
+      const task = inSpan('parse package', span, () => handle(msg)).finally(() => {
         inFlight.delete(task);
         sampleQueue();
       });

@@ -1,0 +1,15 @@
+export { startTelemetry } from './start-telemetry';
+export type { Telemetry } from './start-telemetry';
+export type { SpanOptions } from './spans';
+export type { HeaderCarrier } from './trace-context';
+export { inSpan, SpanKind } from './spans';
+export {
+  TRACEPARENT,
+  contextFromHeaders,
+  contextFromTraceparent,
+  currentTraceHeaders,
+  currentTraceparent,
+  injectTraceHeaders,
+  withoutAutoSpans,
+} from './trace-context';
+export { withoutQuery } from './safe-url';

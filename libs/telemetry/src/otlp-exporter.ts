@@ -1,0 +1,22 @@
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The OTLP exporter the standard variables ask for, or none: with neither
+ * OTEL_EXPORTER_OTLP_ENDPOINT nor its traces-only twin set, spans are made
+ * (trace context still travels and reaches the logs) but never sent, so a
+ * process without a collector pays no export cost and makes no connection.
+ * The exporters read the endpoint, headers, timeout and compression themselves.
+ */
+export function otlpExporterFromEnv(env: Env = process.env): SpanExporter | undefined {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
+  if ((env.OTEL_TRACES_EXPORTER ?? 'otlp') === 'none') return undefined;
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  if (protocol === 'http/json') return new OtlpJsonExporter();
+  if (protocol === 'http/protobuf') return new OtlpProtobufExporter();
+  // grpc would need a second exporter stack; the collector listens on 4318 (HTTP) too.
+  throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported here: use http/protobuf or http/json`);
+}

@@ -1,0 +1,188 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, freePort } from '@hangar/infra';
+import { RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { OtlpReceiver, ReceivedSpan } from './otlp-receiver';
+import { WebhookReceiver, eventually } from './webhook-receiver';
+
+const SERVER = 2;
+const CLIENT = 3;
+const PRODUCER = 4;
+const CONSUMER = 5;
+
+/**
+ * One upload followed through every process it touches, as an operator's
+ * Jaeger would show it: the services export OTLP/HTTP JSON to a receiver
+ * this test runs, the package is parsed by a separate parse-workers process
+ * (the Deployment of deploy/k8s), and a webhook receiver gets the call the
+ * upload causes. The spans must form one trace, rooted at the gateway's
+ * request, with every parent present.
+ */
+describe('tracing one upload', () => {
+  const otlp = new OtlpReceiver();
+  const hooks = new WebhookReceiver();
+  const infra = testInfrastructure();
+  const prefix = uniqueName('e2e-trace');
+  const bucket = uniqueName('e2e-trace');
+  const webhookSecretKey = 'e2e-webhook-secret-key-0123456789abcdef';
+  let hangar: RunningHangar;
+  let workers: ChildProcess | undefined;
+  let workersOutput = '';
+
+  const otelEnv = () => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    // Exported within a fraction of a second, so the test need not wait 5 s per hop.
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  });
+
+  beforeAll(async () => {
+    await otlp.start();
+    await hooks.start();
+    hangar = await startHangar({
+      ...otelEnv(),
+      PARSE_WORKER_ENABLED: 'false',
+      NATS_SUBJECT_PREFIX: prefix,
+      S3_BUCKET: bucket,
+      HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_SECRET_KEY: webhookSecretKey,
+      WEBHOOK_POLL_MS: '100',
+    });
+    const metricsPort = await freePort();
+    workers = spawn(process.execPath, [path.join(REPO_ROOT, 'services', 'releases', 'dist', 'main.js')], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        ...otelEnv(),
+        RELEASES_MODE: 'parse-workers',
+        METRICS_PORT: String(metricsPort),
+        NATS_URL: infra.natsUrl,
+        NATS_SUBJECT_PREFIX: prefix,
+        S3_ENDPOINT: infra.s3.endpoint,
+        S3_ACCESS_KEY: infra.s3.accessKey,
+        S3_SECRET_KEY: infra.s3.secretKey,
+        S3_BUCKET: bucket,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    workers.stdout?.on('data', (d: Buffer) => (workersOutput += d.toString()));
+    workers.stderr?.on('data', (d: Buffer) => (workersOutput += d.toString()));
+    await eventually(
+      async () => (await fetch(`http://127.0.0.1:${metricsPort}/healthz`).then((r) => r.status, () => 0)) === 200,
+      30_000,
+      `the parse workers healthy (${workersOutput})`,
+    );
+  });
+
+  afterAll(async () => {
+    if (workers && workers.exitCode === null) {
+      const exited = new Promise((resolve) => workers!.once('exit', resolve));
+      workers.kill('SIGTERM');
+      await exited;
+    }
+    await hangar?.stop();
+    await hooks.stop();
+    await otlp.stop();
+  });
+
+  it('when a package is uploaded with a webhook registered, then its spans form one trace from the gateway through the parse worker and the records to the webhook call, none orphaned', async () => {
+    const api = apiClient(hangar.baseUrl);
+    const token = hangar.adminToken;
+    const app = (await api('POST', '/api/apps', { token, json: { name: uniqueName('Traced') } })).body;
+    const scheme = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Beta' } })).body;
+    const channel = (await api('POST', `/api/schemes/${scheme.id}/channels`, { token, json: { name: 'Android', device_type: 'Android' } })).body;
+    const hook = (await api('POST', `/api/apps/${app.id}/webhooks`, { token, json: { url: hooks.url('/traced'), events: ['release.created'] } })).body;
+
+    // The token in the query string: it must reach no span.
+    const form = new FormData();
+    form.append('channel_key', channel.slug);
+    form.append('file', new Blob([fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'))]), 'android.apk');
+    const res = await fetch(`${hangar.baseUrl}/api/apps/upload?token=${token}`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+
+    const [call] = await hooks.waitFor('/traced', 1);
+    const traceparent = String(call!.headers.traceparent ?? '');
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    const [, traceId, callerSpanId] = traceparent.split('-') as [string, string, string];
+
+    // Spans arrive batch by batch from five processes: wait for the webhook's, then until nothing more comes.
+    await eventually(() => otlp.trace(traceId).some((s) => s.spanId === callerSpanId), 15_000, 'the webhook span exported');
+    let seen = -1;
+    await eventually(
+      async () => {
+        const now = otlp.trace(traceId).length;
+        const settled = now === seen;
+        seen = now;
+        return settled;
+      },
+      15_000,
+      'the trace complete',
+    );
+    const spans = otlp.trace(traceId);
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const describe = (s: ReceivedSpan) => `${s.service}: ${s.name}`;
+    const ancestry = (s: ReceivedSpan): string[] => {
+      const chain: string[] = [];
+      for (let at: ReceivedSpan | undefined = s; at; at = byId.get(at.parentSpanId)) chain.push(describe(at));
+      return chain;
+    };
+
+    // One root: the gateway's request; every other span's parent is in the trace.
+    const roots = spans.filter((s) => !s.parentSpanId);
+    expect(roots.map(describe)).toEqual([expect.stringMatching(/^hangar-gateway: POST/)]);
+    const root = roots[0]!;
+    expect(root.kind).toBe(SERVER);
+    expect(spans.filter((s) => s.parentSpanId && !byId.has(s.parentSpanId)).map(describe)).toEqual([]);
+
+    // Every process the upload crosses took part (users only when the token's digest is not cached yet).
+    expect([...new Set(spans.map((s) => s.service))]).toEqual(expect.arrayContaining(['hangar-gateway', 'hangar-releases', 'hangar-parse-workers', 'hangar-apps']));
+
+    // gateway → releases over gRPC (server span of CreateRelease under the gateway's client span).
+    const createRelease = spans.find((s) => s.service === 'hangar-releases' && s.kind === SERVER && s.name.endsWith('/CreateRelease'));
+    expect(createRelease).toBeDefined();
+    expect(byId.get(createRelease!.parentSpanId)).toMatchObject({ service: 'hangar-gateway', kind: CLIENT });
+
+    // releases → a parse worker over the NATS parse queue; the worker's S3 reads are its children.
+    const parse = spans.find((s) => s.service === 'hangar-parse-workers' && s.name === 'parse package');
+    expect(parse).toBeDefined();
+    expect(byId.get(parse!.parentSpanId)).toMatchObject({ service: 'hangar-releases', name: 'parse request', kind: CLIENT });
+    expect(ancestry(parse!)).toContain(describe(createRelease!));
+    expect(spans.some((s) => s.service === 'hangar-parse-workers' && s.kind === CLIENT && s.parentSpanId === parse!.spanId)).toBe(true);
+
+    // The records: the release inserted in MongoDB by releases, the channel read by apps, within the request.
+    const insert = spans.find((s) => s.service === 'hangar-releases' && s.kind === CLIENT && s.name === 'insert releases');
+    expect(insert && ancestry(insert)).toContain(describe(createRelease!));
+    expect(spans.some((s) => s.service === 'hangar-apps' && s.kind === SERVER && ancestry(s).includes(describe(createRelease!)))).toBe(true);
+
+    // The outbox: the relay's publish continues the write's trace, the apps consumer continues the publish.
+    const publish = spans.find((s) => s.service === 'hangar-releases' && s.kind === PRODUCER && s.name === 'publish release.created');
+    expect(publish && ancestry(publish)).toContain(describe(createRelease!));
+    const consume = spans.find((s) => s.service === 'hangar-apps' && s.kind === CONSUMER && s.name === 'process release.created' && s.parentSpanId === publish!.spanId);
+    expect(consume).toBeDefined();
+
+    // The webhook call: its span descends from that consumer, and the receiver saw that span as its parent.
+    const deliver = byId.get(callerSpanId)!;
+    expect(deliver).toMatchObject({ service: 'hangar-apps', name: 'webhook deliver', kind: CLIENT });
+    expect(ancestry(deliver)).toEqual(expect.arrayContaining([describe(consume!), describe(publish!), describe(createRelease!), describe(root)]));
+
+    // The gateway's access-log line of the upload leads to the trace.
+    const gatewayLog = fs.readFileSync(path.join(hangar.dataDir, 'logs', 'gateway.log'), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(gatewayLog.find((l) => l.msg === 'request' && String(l.url).startsWith('/api/apps/upload'))).toMatchObject({ trace_id: traceId, span_id: root.spanId });
+
+    // No secret in any exported span: the token sent in the query, the webhook's secret, the URL of the receiver's path.
+    const exported = otlp.rawBodies.join('\n');
+    for (const secret of [token, hook.secret, hooks.url('/traced')]) expect(exported).not.toContain(secret);
+  });
+
+  it('when a symbol server is asked with a credential in the path, then the span names the route template and the credential reaches no span', async () => {
+    const token = hangar.adminToken;
+    const res = await fetch(`${hangar.baseUrl}/debuginfod/${token}/buildid/0123456789abcdef0123456789abcdef01234567/debuginfo`);
+    await res.arrayBuffer();
+    const route = '/debuginfod/:credential/buildid/:build_id/:kind';
+    await eventually(() => otlp.spans.some((s) => s.service === 'hangar-gateway' && s.kind === SERVER && s.attributes['http.route'] === route), 15_000, 'the symbol request span exported');
+    const span = otlp.spans.find((s) => s.service === 'hangar-gateway' && s.kind === SERVER && s.attributes['http.route'] === route)!;
+    expect(span.attributes['url.path']).toBe(route);
+    expect(otlp.rawBodies.join('\n')).not.toContain(token);
+  });
+});
