@@ -116,6 +116,19 @@ describe('scoped personal access tokens', () => {
     expect((await api('POST', '/api/apps', { token: limited, form: { name: 'new' } })).status).toBe(403);
   });
 
+  it('when a limited token makes a token, then only one as limited as itself', async () => {
+    const appAdmin = (await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'app admin', scopes: 'admin,read', app_ids: String(apps.ci.id) } })).body.token as string;
+    const count = async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body.length as number;
+    const before = await count();
+    const unlimited = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'escape' } });
+    expect([unlimited.status, unlimited.body]).toEqual([403, { error: expect.stringMatching(/limited to the scopes admin, read/) }]);
+    const otherApp = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'escape', scopes: 'read', app_ids: String(apps.other.id) } });
+    expect([otherApp.status, otherApp.body]).toEqual([403, { error: expect.stringMatching(/limited to the apps/) }]);
+    expect(await count()).toBe(before);
+    const narrower = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'narrower', scopes: 'read', app_ids: String(apps.ci.id) } });
+    expect(narrower.status).toBe(201);
+  });
+
   it('when a token is asked for with a scope that does not exist or a past expiry, then 422 names the field and no token is made', async () => {
     const count = async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body.length as number;
     const before = await count();
