@@ -101,6 +101,26 @@ describe('the audit log', () => {
     expect(other.body).toEqual([]);
   });
 
+  it('when a resumable upload is sent, then its creation is recorded and its parts only when refused', async () => {
+    const scheme = await api('POST', `/api/apps/${appId}/schemes`, { token: owner.token, form: { name: 'Beta', new_build_callout: 'false' } });
+    const channel = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: owner.token, form: { name: 'Android', device_type: 'android' } });
+    const tus = { 'tus-resumable': '1.0.0' };
+    const created = await api('POST', '/api/uploads', {
+      token: owner.token,
+      headers: { ...tus, 'upload-length': '4', 'upload-metadata': `channel_key ${Buffer.from(channel.body.slug).toString('base64')}` },
+    });
+    expect(created.status).toBe(201);
+    const id = created.headers.get('location')!.split('/').pop()!;
+    const part = { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' };
+    expect((await api('PATCH', `/api/uploads/${id}`, { token: owner.token, headers: part, rawBody: 'abcd' })).status).toBe(204);
+    expect((await api('PATCH', `/api/uploads/${id}`, { token: member.token, headers: part, rawBody: 'abcd' })).status).toBe(404);
+    await entriesUntil(`user_id=${owner.id}&operation=createUpload`, (e) => e.status === 201);
+    const parts = await entriesUntil(`user_id=${member.id}&operation=appendUpload`, (e) => e.status === 404);
+    expect(parts.map((e) => e.status)).toEqual([404]);
+    const ownerParts = await api('GET', `/api/audit?user_id=${owner.id}&operation=appendUpload`, { token: hangar.adminToken });
+    expect(ownerParts.body).toEqual([]);
+  });
+
   it('when the time range is malformed, then 422 names the field', async () => {
     const cases: [string, string][] = [
       ['day=2026-13-01', 'day'],
