@@ -24,7 +24,7 @@ const LOCK_PASSWORD = 'visit-code-42';
 type Role = 'member' | 'developer' | 'admin';
 const RANK: Record<Role, number> = { member: 1, developer: 2, admin: 3 };
 
-type CallerName = 'none' | 'revoked' | 'otherUser' | 'member' | 'owner' | 'admin';
+type CallerName = 'none' | 'revoked' | 'otherUser' | 'member' | 'owner' | 'admin' | 'ciUpload' | 'otherApp';
 interface Caller {
   name: CallerName;
   heading: string;
@@ -42,6 +42,20 @@ const CALLERS: Caller[] = [
   { name: 'member', heading: 'app member', description: 'a collaborator with role `member` on the app (global role `member`)', global: 'member', onApp: 'member' },
   { name: 'owner', heading: 'app owner', description: "the app's creator, hence its `admin` collaborator (global role `developer`)", global: 'developer', onApp: 'admin' },
   { name: 'admin', heading: 'admin', description: 'a global `admin`, not a collaborator of the app', global: 'admin' },
+  {
+    name: 'ciUpload',
+    heading: 'upload token of the app',
+    description: "a token of the app owner with the scope `upload` only, limited to the app (a CI job's token): the owner's answer where the route's scopes include `upload`, 403 elsewhere",
+    global: 'developer',
+    onApp: 'admin',
+  },
+  {
+    name: 'otherApp',
+    heading: 'token of another app',
+    description: "a token of the app owner with every scope, limited to another app of the owner: 403 on this app's routes and on creating apps, the owner's answer where no app is concerned",
+    global: 'developer',
+    onApp: 'admin',
+  },
 ];
 
 /** Who may call an operation, as PRODUCT §1–2 and the seed say. */
@@ -99,16 +113,20 @@ interface Fixture {
   webhookId: number;
   /** Resumable uploads of the app owner, one per tus operation (termination would end the others'). */
   uploadIds: Record<'head' | 'patch' | 'delete', string>;
+  /** The owner's scoped tokens append to and end uploads of their own: after the owner's token, the first ones are used up. */
+  scopedUploadIds: Record<'ciUpload' | 'otherApp', Record<'patch' | 'delete', string>>;
   /** A teardown made by the app owner. */
   teardownId: string;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
+  /** The owner's token scoped to `upload`, limited to this fixture's app. */
+  ciToken?: string;
 }
 
 interface RouteCase {
   access: Access;
   ok: number;
-  params?: (f: Fixture) => Record<string, string | number>;
+  params?: (f: Fixture, caller?: CallerName) => Record<string, string | number>;
   query?: (f: Fixture) => Record<string, string>;
   form?: (f: Fixture, marker: string) => Record<string, string>;
   urlencoded?: (f: Fixture) => Record<string, string>;
@@ -156,6 +174,9 @@ const ROUTES: Record<string, RouteCase> = {
   listTokens: { access: { kind: 'admin', self: true }, ok: 200, params: (f) => ({ id: f.user!.id }) },
   createToken: { access: { kind: 'admin', self: true }, ok: 201, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: (_f, m) => ({ name: m }) },
   revokeToken: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id, token_id: f.user!.tokenId }) },
+
+  // Audit log: global admins, and an app's admins for that app (app_id).
+  listAuditEntries: { access: app('admin'), ok: 200, query: (f) => ({ app_id: String(f.appId) }) },
 
   // Apps
   listApps: { access: { kind: 'anyUser' }, ok: 200 },
@@ -225,11 +246,16 @@ const ROUTES: Record<string, RouteCase> = {
   appendUpload: {
     access: { kind: 'uploader' },
     ok: 204,
-    params: (f) => ({ id: f.uploadIds.patch }),
+    params: (f, caller) => ({ id: caller === 'ciUpload' || caller === 'otherApp' ? f.scopedUploadIds[caller].patch : f.uploadIds.patch }),
     headers: () => ({ ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }),
     rawBody: 'x',
   },
-  terminateUpload: { access: { kind: 'uploader' }, ok: 204, params: (f) => ({ id: f.uploadIds.delete }), headers: () => TUS },
+  terminateUpload: {
+    access: { kind: 'uploader' },
+    ok: 204,
+    params: (f, caller) => ({ id: caller === 'ciUpload' || caller === 'otherApp' ? f.scopedUploadIds[caller].delete : f.uploadIds.delete }),
+    headers: () => TUS,
+  },
   // Teardown: a private scratch result, not app data (nothing the snapshot sees changes).
   createTeardown: { access: { kind: 'anyUser' }, ok: 201, file: 'ipa' },
   getTeardown: { access: { kind: 'uploader' }, ok: 200, params: (f) => ({ id: f.teardownId }) },
@@ -270,9 +296,13 @@ const elf = { buildId: '', debug: Buffer.alloc(0) };
 /** A PDB linked by lld from a MinGW build in beforeAll, with its symbol-server id (llvm-pdbutil's GUID and age). */
 const pdb = { id: '', data: Buffer.alloc(0) };
 
-function expectedStatus(route: RouteCase, caller: Caller): number {
+/** Scoped tokens (issue 16): the owner's answer, narrowed by the route's scopes or the token's app. */
+function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | undefined): number {
   const access = route.access;
   if (access.kind === 'open') return route.ok;
+  const owner = CALLERS.find((c) => c.name === 'owner')!;
+  if (caller.name === 'ciUpload') return scopes?.includes('upload') ? expectedStatus(route, owner, scopes) : 403;
+  if (caller.name === 'otherApp') return access.kind === 'app' || access.kind === 'createApp' ? 403 : expectedStatus(route, owner, scopes);
   if (caller.name === 'none') return access.kind === 'channelKey' ? route.ok : 401;
   if (caller.name === 'revoked') return 401;
   const global = caller.global!;
@@ -299,6 +329,8 @@ interface Operation {
   operationId: string;
   method: string;
   template: string;
+  /** The scopes of which a scoped token needs one (`x-hangar-scopes`); undefined: no token is read. */
+  scopes?: string[];
 }
 
 interface Cell {
@@ -316,6 +348,7 @@ describe('authorization matrix over HTTP', () => {
   let api: ApiClient;
   let adminToken: string;
   let revokedToken: string;
+  let otherAppToken: string;
   let operations: Operation[];
   let shared: Fixture;
   const files = {
@@ -327,8 +360,11 @@ describe('authorization matrix over HTTP', () => {
   /** operationId → what each caller got, for the docs table. */
   const results = new Map<string, Cell[]>();
 
-  const tokenOf = (caller: CallerName): string | undefined =>
-    caller === 'none' ? undefined : caller === 'revoked' ? revokedToken : caller === 'admin' ? adminToken : people[caller].token;
+  const tokenOf = (caller: CallerName, f?: Fixture): string | undefined => {
+    if (caller === 'ciUpload') return f?.ciToken;
+    if (caller === 'otherApp') return otherAppToken;
+    return caller === 'none' ? undefined : caller === 'revoked' ? revokedToken : caller === 'admin' ? adminToken : people[caller].token;
+  };
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-matrix-elf-'));
@@ -349,14 +385,22 @@ describe('authorization matrix over HTTP', () => {
     adminToken = hangar.adminToken;
 
     const doc = await api('GET', '/api/openapi.json');
-    operations = Object.entries<Record<string, { operationId?: string }>>(doc.body.paths).flatMap(([template, item]) =>
-      ['get', 'head', 'post', 'put', 'delete', 'patch'].filter((m) => item[m]).map((m) => ({ operationId: item[m]!.operationId ?? `${m} ${template}`, method: m.toUpperCase(), template })),
+    operations = Object.entries<Record<string, { operationId?: string; 'x-hangar-scopes'?: string[] }>>(doc.body.paths).flatMap(([template, item]) =>
+      ['get', 'head', 'post', 'put', 'delete', 'patch']
+        .filter((m) => item[m])
+        .map((m) => ({ operationId: item[m]!.operationId ?? `${m} ${template}`, method: m.toUpperCase(), template, scopes: item[m]!['x-hangar-scopes'] })),
     );
 
     const [otherUser, member, owner, spare, extra] = await Promise.all(
       (['otherUser', 'member', 'owner', 'spare', 'extra'] as const).map((label) => createUserWithToken(api, adminToken, label, label === 'owner' ? 'developer' : 'member')),
     );
     Object.assign(people, { otherUser, member, owner, spare, extra });
+
+    // The owner's token limited to an app of theirs that no fixture uses.
+    const elsewhere = await api('POST', '/api/apps', { token: people.owner.token, form: { name: uniqueName('matrix-elsewhere') } });
+    const limited = await api('POST', '/api/users/me/tokens', { token: people.owner.token, form: { name: 'other app', app_ids: String(elsewhere.body.id) } });
+    expect(limited.status).toBe(201);
+    otherAppToken = limited.body.token;
 
     const revocable = await api('POST', '/api/users/me/tokens', { token: adminToken, form: { name: 'to be revoked' } });
     expect(revocable.status).toBe(201);
@@ -378,6 +422,7 @@ describe('authorization matrix over HTTP', () => {
     const f: Fixture = {
       appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0,
       uploadIds: { head: '', patch: '', delete: '' },
+      scopedUploadIds: { ciUpload: { patch: '', delete: '' }, otherApp: { patch: '', delete: '' } },
       teardownId: '',
       androidKey: '',
     };
@@ -396,6 +441,7 @@ describe('authorization matrix over HTTP', () => {
         if (!want.has('app')) return;
         const created = await made(api('POST', '/api/apps', { token: owner, form: { name: uniqueName('matrix') } }), 'app');
         f.appId = created.body.id;
+        f.ciToken = (await made(api('POST', '/api/users/me/tokens', { token: owner, form: { name: 'ci', scopes: 'upload', app_ids: String(f.appId) } }), 'CI token')).body.token;
         const scheme = await made(api('POST', `/api/apps/${f.appId}/schemes`, { token: owner, form: { name: 'Beta', new_build_callout: 'false' } }), 'scheme');
         f.schemeId = scheme.body.id;
         const [channel, locked] = await Promise.all([
@@ -433,9 +479,12 @@ describe('authorization matrix over HTTP', () => {
             : undefined,
           want.has('upload')
             ? Promise.all(
-                (['head', 'patch', 'delete'] as const).map(async (op) => {
+                (['head', 'patch', 'delete', 'ciUpload.patch', 'ciUpload.delete', 'otherApp.patch', 'otherApp.delete'] as const).map(async (op) => {
                   const created = await made(api('POST', '/api/uploads', { token: owner, headers: { ...TUS, 'upload-length': '10', 'upload-metadata': `channel_key ${b64(f.channelKey)}` } }), 'upload');
-                  f.uploadIds[op] = created.headers.get('location')!.split('/').pop()!;
+                  const id = created.headers.get('location')!.split('/').pop()!;
+                  const [scoped, kind] = op.split('.') as ['ciUpload' | 'otherApp', 'patch' | 'delete'];
+                  if (kind) f.scopedUploadIds[scoped][kind] = id;
+                  else f.uploadIds[op as 'head' | 'patch' | 'delete'] = id;
                 }),
               )
             : undefined,
@@ -486,8 +535,8 @@ describe('authorization matrix over HTTP', () => {
     return JSON.stringify(Object.fromEntries(Object.keys(parts).map((k, i) => [k, values[i]])), unrelated);
   }
 
-  function urlOf(op: Operation, route: RouteCase, f: Fixture): string {
-    const params = route.params?.(f) ?? {};
+  function urlOf(op: Operation, route: RouteCase, f: Fixture, caller?: CallerName): string {
+    const params = route.params?.(f, caller) ?? {};
     const pathname = op.template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
       if (params[name] === undefined || params[name] === 0) throw new Error(`${op.operationId}: no value for {${name}}`);
       return encodeURIComponent(String(params[name]));
@@ -499,8 +548,8 @@ describe('authorization matrix over HTTP', () => {
   let cellSeq = 0;
   async function call(op: Operation, route: RouteCase, caller: CallerName, f: Fixture): Promise<ApiResponse> {
     const marker = `matrix${++cellSeq}${caller.toLowerCase()}${Date.now().toString(36)}`;
-    const token = tokenOf(caller);
-    return api(op.method, urlOf(op, route, f), {
+    const token = tokenOf(caller, f);
+    return api(op.method, urlOf(op, route, f, caller), {
       ...(token ? { token } : {}),
       ...(route.form || route.file ? { form: route.form?.(f, marker) ?? {} } : {}),
       ...(route.file ? { files: { file: { data: files[route.file], fileName: route.file === 'ipa' ? 'iphone.ipa' : 'symbols.zip' } } } : {}),
@@ -510,12 +559,12 @@ describe('authorization matrix over HTTP', () => {
     });
   }
 
-  function cellOf(caller: CallerName, res: ApiResponse, changed: boolean): Cell {
+  function cellOf(caller: CallerName, res: ApiResponse, changed: boolean, f?: Fixture): Cell {
     const body = res.body as Record<string, unknown> | undefined;
     const isJson = /^application\/json/.test(res.headers.get('content-type') ?? '');
     const contractShape =
       isJson && typeof body === 'object' && body !== null && typeof body.error === 'string' && body.error.length > 0 && Object.keys(body).every((k) => k === 'error' || k === 'entry');
-    const token = tokenOf(caller);
+    const token = tokenOf(caller, f);
     return {
       caller,
       status: res.status,
@@ -537,7 +586,7 @@ describe('authorization matrix over HTTP', () => {
     if (!op) throw new Error(`${operationId} is not an operation of /api/openapi.json: remove its row`);
     const route = ROUTES[operationId]!;
     const expected: Cell[] = CALLERS.map((c) => {
-      const status = expectedStatus(route, c);
+      const status = expectedStatus(route, c, op.scopes);
       const errorBody = status >= 400 && op.method !== 'HEAD' ? 'contract shape' : 'n/a';
       return { caller: c.name, status, changed: route.writes !== undefined && status < 400, errorBody, echoesToken: false };
     });
@@ -554,12 +603,12 @@ describe('authorization matrix over HTTP', () => {
     const answers: ApiResponse[] = [];
     for (const caller of readers) answers.push(await call(op, route, caller, shared));
     const groupChanged = (await snapshot(shared)) !== before;
-    const cells = readers.map((caller, i) => cellOf(caller, answers[i]!, groupChanged));
+    const cells = readers.map((caller, i) => cellOf(caller, answers[i]!, groupChanged, shared));
     for (const [i, caller] of writers.entries()) {
       const f = own[i]!;
       const start = await snapshot(f);
       const res = await call(op, route, caller, f);
-      cells.push(cellOf(caller, res, (await snapshot(f)) !== start));
+      cells.push(cellOf(caller, res, (await snapshot(f)) !== start, f));
     }
     const byCaller = CALLERS.map((c) => cells.find((cell) => cell.caller === c.name)!);
     results.set(operationId, byCaller);
@@ -636,17 +685,18 @@ describe('authorization matrix over HTTP', () => {
     const cells = results.get(operationId)!;
     return CALLERS.every((c, i) => {
       const cell = cells[i]!;
-      return cell.status === expectedStatus(ROUTES[operationId]!, c) && cell.errorBody !== 'other' && !cell.echoesToken;
+      const op = operations.find((o) => o.operationId === operationId)!;
+      return cell.status === expectedStatus(ROUTES[operationId]!, c, op.scopes) && cell.errorBody !== 'other' && !cell.echoesToken;
     });
   }
 });
 
 function render(operations: Operation[], results: Map<string, Cell[]>): string {
-  const head = ['operation', 'route', 'who may', ...CALLERS.map((c) => c.heading)];
+  const head = ['operation', 'route', 'who may', 'token scopes', ...CALLERS.map((c) => c.heading)];
   const rows = operations.map((op) => {
     const route = ROUTES[op.operationId]!;
     const cells = results.get(op.operationId)!;
-    return [`\`${op.operationId}\``, `${op.method} \`${op.template}\``, whoMay(route.access), ...cells.map((c) => String(c.status))];
+    return [`\`${op.operationId}\``, `${op.method} \`${op.template}\``, whoMay(route.access), op.scopes?.join(' or ') ?? '—', ...cells.map((c) => String(c.status))];
   });
   const line = (cols: string[]) => `| ${cols.join(' | ')} |`;
   return [
@@ -667,6 +717,10 @@ function render(operations: Operation[], results: Map<string, Cell[]>): string {
     'Callers:',
     '',
     ...CALLERS.map((c) => `- **${c.heading}**: ${c.description}.`),
+    '',
+    '"Token scopes" are what a scoped personal access token needs for the route, one of them',
+    'suffices (`services/gateway/src/auth/route-scopes.ts`, shown in the OpenAPI document as',
+    '`x-hangar-scopes`); a token without scopes has every right of its user. "—": no token is read.',
     '',
     '"Who may" is the rule of PRODUCT §1–2 and `docs/decisions.md`; "app member+" means a',
     'collaborator of at least that role on the app, or a global admin. Routes open to anyone read',

@@ -94,6 +94,30 @@ export const EVENT_REGISTRY = {
     version: 1,
     schema: z.object({ debug_file_id: id, app_id: id, channel_id: id }),
   },
+  /**
+   * A write through the HTTP API, allowed or refused, once stored in the
+   * audit log (issue 16): for a SIEM. Never a secret: redacted fields say
+   * `[redacted]`.
+   */
+  'audit.recorded': {
+    domain: 'users',
+    version: 1,
+    schema: z.object({
+      entry_id: z.string(),
+      at: z.string(),
+      user_id: id.nullable(),
+      token_id: id.nullable(),
+      operation: z.string(),
+      method: z.string(),
+      path: z.string(),
+      resource_ids: z.record(z.string(), z.string()),
+      app_id: id.nullable(),
+      fields: z.array(z.object({ name: z.string(), value: z.string() })),
+      address: z.string(),
+      request_id: z.string(),
+      status: z.number().int(),
+    }),
+  },
 } as const;
 
 export type EventType = keyof typeof EVENT_REGISTRY;

@@ -7,3 +7,4 @@ export * from './outbox';
 export * from './consumer-runner';
 export * from './service-events';
 export * from './downloads';
+export * from './audit';

@@ -29,7 +29,7 @@ describe('gRPC server and client helpers', () => {
           context.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()));
         });
       }
-      return { id: req.id, username: 'u', email: 'e', locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member', createdAtMs: 0, updatedAtMs: 0 };
+      return { id: req.id, username: 'u', email: 'e', locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member', mustChangePassword: false, createdAtMs: 0, updatedAtMs: 0 };
     },
   };
   let target = '';

@@ -7,3 +7,4 @@ export * from './openapi-validator';
 export * from './probes';
 export * from './query-sites';
 export * from './query-plans';
+export * from './gateway-replica';

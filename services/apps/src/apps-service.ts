@@ -51,8 +51,14 @@ function cachingAppViews(handlers: apps.AppsServiceImplementation, generations: 
   const getApp = handlers.getApp.bind(handlers);
   return {
     ...handlers,
+    // Keyed by everything that decides the answer: a token limited to other
+    // apps must not be served what its user's unlimited token was.
     getApp: (req, context) =>
-      views.get(`${req.actor?.userId ?? 0}:${req.actor?.role ?? ''}:${req.id}`, [GENERATION_KEYS.apps, GENERATION_KEYS.users], async () => getApp(req, context)),
+      views.get(
+        `${req.actor?.userId ?? 0}:${req.actor?.role ?? ''}:${req.actor?.appLimit?.appIds.join(',') ?? '*'}:${req.id}`,
+        [GENERATION_KEYS.apps, GENERATION_KEYS.users],
+        async () => getApp(req, context),
+      ),
   };
 }
 

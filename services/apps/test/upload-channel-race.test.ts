@@ -21,7 +21,7 @@ describe('auto-created upload channels under a race', () => {
   const logger = createLogger({ service: 'upload-race-test', level: 'warn', destination: new Writable({ write: (_c, _e, d) => d() }) });
   let usersService: RunningUsersService;
   let service: RunningAppsService;
-  const developer = { userId: 0, role: 'developer' };
+  const developer = { userId: 0, role: 'developer', appIds: [] as number[] };
 
   beforeAll(async () => {
     // HANGAR_QUERY_LOG_DIR: these recovery paths are query sites the plan check (tests/plans) must see.

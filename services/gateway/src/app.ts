@@ -7,6 +7,11 @@ import { parseBodies } from './http/body-parser.middleware';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { httpMetrics } from './http/metrics.middleware';
 import { requestContext } from './http/request-context.middleware';
+import { rememberCaller } from './http/caller-context';
+import type { AuditPublisher } from './audit/audit-publisher';
+import { recordWrites } from './audit/record-writes.middleware';
+import type { OperationIndex } from './auth/operation-of';
+import { auditRoutes } from './routes/audit.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
@@ -36,13 +41,15 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
-  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload'>;
+  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
+  /** Every write through the API to the audit log (absent: not recorded, as in tests without NATS). */
+  audit?: { publisher: AuditPublisher; operations: OperationIndex };
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, metrics }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, metrics, audit }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
@@ -50,6 +57,8 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
 
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
+  app.use(rememberCaller);
+  if (audit) app.use(recordWrites(audit.publisher, audit.operations));
   app.use(systemRoutes(clients, versionInfo));
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.
@@ -69,6 +78,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   // Token required on these paths only, so an unknown path is a 404, not a 401.
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
   app.use(tokensRoutes(clients));
+  app.use(auditRoutes(clients, { publicBaseUrl }));
   app.use(usersRoutes(clients, { publicBaseUrl }));
   app.use(appsRoutes(clients, { publicBaseUrl }));
   app.use(schemesRoutes(clients));

@@ -1,3 +1,4 @@
+import { MAX_ATTEMPT_WINDOW_MS } from './limits/attempt-rule';
 import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
 
 const schema = z.object({
@@ -56,6 +57,14 @@ const schema = z.object({
    */
   INSTALL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   UNLOCK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+  /**
+   * Failed-attempt limits, counted in NATS KV by all replicas together: within
+   * ATTEMPT_WINDOW_MS, UNLOCK_MAX_FAILURES wrong visit passwords per address and
+   * channel, and TOKEN_MAX_FAILURES unknown access tokens per address; past them 429.
+   */
+  ATTEMPT_WINDOW_MS: milliseconds(10 * 60 * 1000).refine((ms) => ms > 0 && ms <= MAX_ATTEMPT_WINDOW_MS, 'must be more than 0 and at most a day'),
+  UNLOCK_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  TOKEN_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
 }).refine((c) => c.HTTP_IDLE_TIMEOUT_MS === 0 || c.HTTP_IDLE_TIMEOUT_MS > c.UPLOAD_DEADLINE_MS, {
   path: ['HTTP_IDLE_TIMEOUT_MS'],
   message: 'must be longer than UPLOAD_DEADLINE_MS (an upload waits silently for parsing), or 0 for none',

@@ -7,7 +7,8 @@ import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
-import { connectEventBus } from '@hangar/events';
+import { connectEventBus, ensureAuditStream } from '@hangar/events';
+import { AuditPublisher } from './audit/audit-publisher';
 import { cachingAuthentication } from './clients/cached-authentication';
 import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
@@ -15,6 +16,11 @@ import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
 import { DailySalt } from './downloads/daily-salt';
 import { downloadCounter } from './downloads/download-counter';
+import { OperationIndex } from './auth/operation-of';
+import { guardingScopes } from './auth/scope-guard';
+import { limitingFailedTokens } from './limits/failed-token-limit';
+import { openApiDocument } from './openapi/openapi';
+import { SharedAttempts } from './limits/shared-attempts';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -38,6 +44,14 @@ async function main(): Promise<void> {
   if (config.AUTH_CACHE_SIZE > 0) {
     clients.users = cachingAuthentication(clients.users, generations, { capacity: config.AUTH_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS });
   }
+  // Outside the token cache: scopes are judged per request, and only tokens
+  // the users service refused are counted.
+  const attempts = await SharedAttempts.open(bus.nc, config.NATS_SUBJECT_PREFIX, logger);
+  const operations = new OperationIndex(openApiDocument(config.HANGAR_VERSION).paths);
+  clients.users = guardingScopes(clients.users, operations);
+  clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
+  await ensureAuditStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
+  const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger);
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config, metrics);
@@ -66,7 +80,13 @@ async function main(): Promise<void> {
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
-    install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS, countDownload },
+    audit: { publisher: auditPublisher, operations },
+    install: {
+      secret: installSecret,
+      unlockTtlSeconds: config.UNLOCK_TTL_SECONDS,
+      countDownload,
+      unlockAttempts: { counter: attempts, rule: { name: 'unlock', maxFailures: config.UNLOCK_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS } },
+    },
     metrics,
   });
   const server = createServer(app);
@@ -92,6 +112,7 @@ async function main(): Promise<void> {
           }),
       },
       { name: 'metrics', run: () => metricsServer.stop() },
+      { name: 'audit', run: () => auditPublisher.stop() },
       { name: 'nats', run: () => bus.nc.drain() },
       { name: 'telemetry', run: () => telemetry.shutdown() },
     ],

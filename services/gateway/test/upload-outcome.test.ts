@@ -9,6 +9,7 @@ import { ObjectStorage } from '@hangar/storage';
 import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
 import { createApp } from '../src/app';
 import { createServiceClients } from '../src/clients/service-clients';
+import { LocalAttempts } from '../src/limits/local-attempts';
 
 const infra = testInfrastructure();
 const logger = createLogger({ service: 'gateway-upload-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
@@ -55,7 +56,7 @@ describe('gateway: the stored package after a failed CreateRelease', () => {
       versionInfo: { version: 'test', vcs_ref: 'test', build_date: new Date(0).toISOString() },
       maxBodyBytes: 1024 * 1024,
       releases: { storage, maxUploadBytes: 16 * 1024 * 1024, uploadDeadlineMs: 500, downloadRedirect: true },
-      install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600 },
+      install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600, unlockAttempts: { counter: new LocalAttempts(), rule: { name: 'unlock', maxFailures: 5, windowMs: 600_000 } } },
     });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

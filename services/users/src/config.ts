@@ -1,4 +1,4 @@
-import { loadConfig, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+import { loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -9,8 +9,12 @@ const schema = z.object({
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   // Bootstrap admin, created when no admin exists. Missing values get safe random ones.
   HANGAR_ADMIN_EMAIL: z.email().default('admin@hangar.local'),
-  HANGAR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  HANGAR_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters (docs/operations.md, Passwords)').optional(),
   HANGAR_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Audit entries older than this many days are removed (issue 16). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** Time between retention sweeps; 0 turns them off. */
+  AUDIT_SWEEP_INTERVAL_MS: milliseconds(3_600_000),
 });
 
 export type UsersConfig = z.infer<typeof schema>;

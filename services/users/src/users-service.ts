@@ -7,6 +7,10 @@ import type { Metrics } from '@hangar/metrics';
 import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { users } from '@hangar/proto';
 import type { UsersConfig } from './config';
+import { AuditEntriesRepository } from './data/audit-entries.repository';
+import { auditEntryModel } from './data/audit-entry.model';
+import { startAuditConsumer } from './events/audit.consumer';
+import { startAuditRetention } from './jobs/audit-retention.job';
 import { tokenModel } from './data/token.model';
 import { TokensRepository } from './data/tokens.repository';
 import { userModel } from './data/user.model';
@@ -15,7 +19,7 @@ import type { UsersDeps } from './domain/manage-users';
 import { usersHandlers } from './grpc/users.handlers';
 
 /** RPCs that never write; every other one bumps the users generation. */
-const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens']);
+const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens', 'listAuditEntries']);
 
 export interface RunningUsersService {
   port: number;
@@ -31,16 +35,21 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const userDocs = userModel(connection);
   const tokenDocs = tokenModel(connection);
+  const auditDocs = auditEntryModel(connection);
   await syncIndexes(connection);
 
-  const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs] });
+  const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs, auditDocs] });
   const { relay } = events;
 
   const deps: UsersDeps = {
     users: new UsersRepository(connection, userDocs),
     tokens: new TokensRepository(connection, tokenDocs),
+    audit: new AuditEntriesRepository(auditDocs),
     onEventsRecorded: () => relay.poke(),
   };
+  // The audit log: appended from the gateways' stream, pruned past its retention.
+  const auditConsumer = await startAuditConsumer(deps, { bus: events.bus, prefix: config.NATS_SUBJECT_PREFIX, logger });
+  const auditRetention = startAuditRetention(connection, deps.audit, { retentionDays: config.AUDIT_RETENTION_DAYS, intervalMs: config.AUDIT_SWEEP_INTERVAL_MS, logger });
 
   // Gateways cache token → user; every write here must be seen by their next request.
   const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
@@ -57,6 +66,8 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
     relay,
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
+      auditRetention.stop();
+      await auditConsumer.stop();
       await events.stop();
       await connection.close();
     },

@@ -224,6 +224,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Writes through the API, newest first (admins; app admins with app_id) */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channels/{id}": {
         parameters: {
             query?: never;
@@ -1230,6 +1247,38 @@ export interface components {
             id: number;
             name: string;
         };
+        /** @description One write through the API, allowed or refused. */
+        AuditEntry: {
+            /** @description Client address. */
+            address: string;
+            /** @description The app concerned, when the path or the answer names it. */
+            app_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            at: string;
+            /** @description Body fields sent; password, token and secret fields are `[redacted]`, long values cut. */
+            fields: {
+                [key: string]: string;
+            };
+            id: string;
+            method: string;
+            /** @description The operationId. */
+            operation: string;
+            path: string;
+            /** @description The X-Request-Id of the write. */
+            request_id: string;
+            /** @description Path parameters by name. */
+            resource_ids: {
+                [key: string]: string;
+            };
+            status: number;
+            /** @description The personal access token used, if any. */
+            token_id: number | null;
+            /** @description Null when the write was refused before anyone was known (401). */
+            user_id: number | null;
+        };
         /** @description A signing certificate. */
         Certificate: {
             common_name: string | null;
@@ -1283,19 +1332,30 @@ export interface components {
             username: string;
         };
         CreatedToken: {
+            /** @description Empty: every app of its user. Otherwise anything on another app is 403. */
+            app_ids: number[];
             /**
              * Format: date-time
              * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
              */
             created_at: string;
-            hint: string;
-            id: number;
             /**
              * Format: date-time
-             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             * @description After this the token is refused (401); null: never.
+             */
+            expires_at: string | null;
+            hint: string;
+            id: number;
+            /** @description The client address of the last use (X-Forwarded-For as the gateway trusts it). */
+            last_used_address: string | null;
+            /**
+             * Format: date-time
+             * @description Last use, to within a minute (and the token cache's age, AUTH_CACHE_MAX_AGE_MS).
              */
             last_used_at: string | null;
             name: string;
+            /** @description Empty: every right of its user. Otherwise the operations it may call are those listing one of these in `x-hangar-scopes`. */
+            scopes: ("read" | "upload" | "manage" | "admin")[];
             /** @description The token itself: shown here once, stored only as a hash. */
             token: string;
         };
@@ -1440,6 +1500,33 @@ export interface components {
                 releases: boolean;
                 users: boolean;
             };
+        };
+        /** @description The caller's own account: a User and what only its owner needs. Never a password. */
+        Me: {
+            /** @enum {string} */
+            appearance: "light" | "dark" | "auto";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            id: number;
+            /** @enum {string} */
+            locale: "zh-CN" | "en";
+            /** @description The password was generated at first start (bootstrap admin): the console asks for a new one. Cleared when a different password is set. */
+            must_change_password: boolean;
+            /** @enum {string} */
+            role: "admin" | "developer" | "member";
+            /** @description One of the seed's time zone names, e.g. Etc/UTC. */
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            updated_at: string;
+            username: string;
         };
         /** @description The embedded provisioning profile of an iOS or macOS build. */
         ProvisioningProfile: {
@@ -1626,20 +1713,31 @@ export interface components {
         };
         /** @description A personal access token, without its value. */
         Token: {
+            /** @description Empty: every app of its user. Otherwise anything on another app is 403. */
+            app_ids: number[];
             /**
              * Format: date-time
              * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description After this the token is refused (401); null: never.
+             */
+            expires_at: string | null;
             /** @description The last characters of the token, after an ellipsis: the token itself is shown only once. */
             hint: string;
             id: number;
+            /** @description The client address of the last use (X-Forwarded-For as the gateway trusts it). */
+            last_used_address: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             * @description Last use, to within a minute (and the token cache's age, AUTH_CACHE_MAX_AGE_MS).
              */
             last_used_at: string | null;
             name: string;
+            /** @description Empty: every right of its user. Otherwise the operations it may call are those listing one of these in `x-hangar-scopes`. */
+            scopes: ("read" | "upload" | "manage" | "admin")[];
         };
         UpdateCheck: {
             /** @description The package. */
@@ -1796,6 +1894,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds */
+        TooManyAttempts: {
+            headers: {
+                /** @description Seconds to wait */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No token, or a token that is not valid */
         Unauthorized: {
             headers: {
@@ -1878,7 +1987,9 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1919,6 +2030,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1947,6 +2059,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1996,6 +2109,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2026,6 +2140,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2074,6 +2189,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2122,6 +2238,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2153,6 +2270,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2181,6 +2299,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2236,6 +2355,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2264,6 +2384,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2322,6 +2443,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2350,6 +2472,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2393,6 +2516,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2421,6 +2545,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2458,8 +2583,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2502,8 +2629,10 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2624,6 +2753,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2657,8 +2787,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2690,8 +2822,54 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Only writes on this app: required unless the caller is a global admin, who then needs the app's admin role */
+                app_id?: string;
+                /** @description A UTC day, YYYY-MM-DD (default: today, when neither day nor from/to is given) */
+                day?: string;
+                /** @description First UTC day of a range, YYYY-MM-DD (with to; at most 31 days) */
+                from?: string;
+                /** @description Only this operationId */
+                operation?: string;
+                /** @description Page, >= 1 (default 1) */
+                page?: components["parameters"]["page"];
+                /** @description Items per page, 1..100 (default 25) */
+                per_page?: components["parameters"]["per_page"];
+                /** @description Last UTC day of the range, inclusive */
+                to?: string;
+                /** @description Only writes by this user */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2720,6 +2898,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2796,6 +2975,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2824,6 +3004,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2860,6 +3041,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2891,6 +3073,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2960,6 +3143,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2991,6 +3175,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3027,8 +3212,10 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3068,8 +3255,10 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3120,9 +3309,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3195,6 +3386,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3254,6 +3446,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3373,6 +3566,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3401,6 +3595,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3437,8 +3632,10 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3501,8 +3698,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3567,6 +3766,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3595,6 +3795,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3650,6 +3851,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3678,6 +3880,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3706,6 +3909,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3782,6 +3986,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3834,8 +4039,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3861,7 +4068,9 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3908,6 +4117,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             460: components["responses"]["ChecksumMismatch"];
             503: components["responses"]["Unavailable"];
         };
@@ -3935,9 +4145,11 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3968,9 +4180,11 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4015,6 +4229,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             423: components["responses"]["Locked"];
+            429: components["responses"]["TooManyAttempts"];
             460: components["responses"]["ChecksumMismatch"];
             503: components["responses"]["Unavailable"];
         };
@@ -4047,6 +4262,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4126,6 +4342,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4154,6 +4371,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4236,6 +4454,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4265,6 +4484,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4293,6 +4513,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4309,13 +4530,31 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Comma-separated app ids the token is limited to; empty: every app of the user. */
+                    app_ids?: string;
+                    /** @description ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422. */
+                    expires_at?: string;
                     name: string;
+                    /** @description Comma-separated, any of read, upload, manage, admin; empty: every right of the user. An unknown scope is 422. */
+                    scopes?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description Comma-separated app ids the token is limited to; empty: every app of the user. */
+                    app_ids?: string;
+                    /** @description ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422. */
+                    expires_at?: string;
                     name: string;
+                    /** @description Comma-separated, any of read, upload, manage, admin; empty: every right of the user. An unknown scope is 422. */
+                    scopes?: string;
                 };
                 "multipart/form-data": {
+                    /** @description Comma-separated app ids the token is limited to; empty: every app of the user. */
+                    app_ids?: string;
+                    /** @description ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422. */
+                    expires_at?: string;
                     name: string;
+                    /** @description Comma-separated, any of read, upload, manage, admin; empty: every right of the user. An unknown scope is 422. */
+                    scopes?: string;
                 };
             };
         };
@@ -4336,6 +4575,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4366,6 +4606,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4384,10 +4625,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4415,6 +4658,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4463,6 +4707,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4515,6 +4760,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4543,6 +4789,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4578,6 +4825,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4609,6 +4857,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4656,6 +4905,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4707,6 +4957,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4752,6 +5003,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4801,6 +5053,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4852,6 +5105,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4901,6 +5155,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4937,6 +5192,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description Not found page */
             404: {
                 headers: {
@@ -4946,6 +5202,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            429: components["responses"]["TooManyAttempts"];
         };
     };
     unlockChannel: {
@@ -4985,6 +5242,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description Not found page */
             404: {
                 headers: {
@@ -5052,6 +5310,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5099,6 +5358,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5132,6 +5392,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description Not found page */
             404: {
                 headers: {
@@ -5141,6 +5402,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+            429: components["responses"]["TooManyAttempts"];
         };
     };
     microsoftSymbolsWithCredentialInPath: {
@@ -5191,6 +5453,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5240,6 +5503,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
     };

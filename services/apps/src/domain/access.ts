@@ -3,7 +3,7 @@ import type { AppDocument } from '../data/app.model';
 import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
 import type { AppsDeps } from './apps-deps';
-import { Actor, AppAction, isGlobalAdmin, requireCan } from './permissions';
+import { Actor, AppAction, isGlobalAdmin, requireCan, requireTokenReaches } from './permissions';
 
 /**
  * Loads what a request addresses in the order PRODUCT §2 asks for: does it
@@ -11,7 +11,9 @@ import { Actor, AppAction, isGlobalAdmin, requireCan } from './permissions';
  * A scheme or channel whose app is gone does not exist.
  */
 
+/** Every check of a right on an app starts here, so a token limited to other apps is refused in one place. */
 export async function membershipOf(deps: AppsDeps, actor: Actor, appId: number): Promise<string | undefined> {
+  requireTokenReaches(actor, appId);
   if (isGlobalAdmin(actor)) return undefined;
   return (await deps.collaborators.find(appId, actor.userId))?.role;
 }

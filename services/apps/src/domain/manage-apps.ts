@@ -3,7 +3,7 @@ import { createEnvelope } from '@hangar/events';
 import { appFor } from './access';
 import type { AppsDeps } from './apps-deps';
 import { validateAppName } from './fields';
-import { Actor, isGlobalAdmin, requireCanCreateApp } from './permissions';
+import { Actor, isGlobalAdmin, requireCanCreateApp, withinTokenApps } from './permissions';
 import { AppView, collaboratorViews, fullAppView, schemeTrees } from './views';
 
 /** The creator becomes the app's admin collaborator. */
@@ -21,7 +21,7 @@ export async function getApp(deps: AppsDeps, actor: Actor, id: number): Promise<
 
 /** Admins see every app; everyone else the apps they collaborate on. Newest first. */
 export async function listApps(deps: AppsDeps, actor: Actor, page: number, perPage: number): Promise<{ apps: AppView[]; total: number }> {
-  const ids = isGlobalAdmin(actor) ? undefined : await deps.collaborators.appIdsOf(actor.userId);
+  const ids = withinTokenApps(actor, isGlobalAdmin(actor) ? undefined : await deps.collaborators.appIdsOf(actor.userId));
   const result = await deps.apps.page(ids, (page - 1) * perPage, perPage);
   const trees = await schemeTrees(deps, result.apps.map((a) => a._id));
   return { apps: result.apps.map((app) => ({ app, schemes: trees.get(app._id) ?? [] })), total: result.total };

@@ -10,8 +10,12 @@ import { appFor, membershipOf } from './access';
 import type { AppsDeps } from './apps-deps';
 import { Actor, requireCan } from './permissions';
 
-/** Event types a webhook can receive: those that belong to an app (they carry `app_id`). */
-export const WEBHOOK_EVENTS = (Object.keys(EVENT_REGISTRY) as EventType[]).filter((type) => 'app_id' in EVENT_REGISTRY[type].schema.shape);
+/**
+ * Event types a webhook can receive: those that belong to an app (they carry
+ * `app_id`). The audit log's entries are for a SIEM, not app webhooks (and
+ * their `app_id` may be null).
+ */
+export const WEBHOOK_EVENTS = (Object.keys(EVENT_REGISTRY) as EventType[]).filter((type) => 'app_id' in EVENT_REGISTRY[type].schema.shape && type !== 'audit.recorded');
 
 /** The sample event of `POST /api/webhooks/:id/test`. */
 export const TEST_EVENT = 'webhook.test';

@@ -1,7 +1,7 @@
 import { PermissionDenied } from '@hangar/errors';
-import { AppAction, REQUIRED_ROLE, can, canCreateApp, hasAppRole, requireCan } from './permissions';
+import { AppAction, REQUIRED_ROLE, can, canCreateApp, hasAppRole, requireCan, requireCanCreateApp, requireTokenReaches, withinTokenApps } from './permissions';
 
-const actor = (role: string) => ({ userId: 7, role });
+const actor = (role: string) => ({ userId: 7, role, appIds: [] as number[] });
 
 describe('app permissions (PRODUCT §2)', () => {
   // Expected outcome per action for: global admin (no membership), then a
@@ -47,5 +47,26 @@ describe('app permissions (PRODUCT §2)', () => {
   it('when an action is denied, then requireCan throws PermissionDenied', () => {
     expect(() => requireCan(actor('member'), 'member', 'app.delete')).toThrow(PermissionDenied);
     expect(() => requireCan(actor('member'), 'admin', 'app.delete')).not.toThrow();
+  });
+
+  describe('tokens limited to some apps (issue 16)', () => {
+    const limited = (role: string, appIds: number[]) => ({ userId: 7, role, appIds });
+
+    it('when a token is limited to other apps, then even a global admin is refused on this one', () => {
+      expect(() => requireTokenReaches(limited('admin', [2, 3]), 1)).toThrow(/limited to other apps/);
+      expect(() => requireTokenReaches(limited('admin', [2, 3]), 3)).not.toThrow();
+      expect(() => requireTokenReaches(limited('member', []), 1)).not.toThrow();
+    });
+
+    it('when a limited token lists apps, then only its apps among the caller\'s are listed', () => {
+      expect(withinTokenApps(limited('developer', [2, 9]), [1, 2, 3])).toEqual([2]);
+      expect(withinTokenApps(limited('admin', [2, 9]), undefined)).toEqual([2, 9]);
+      expect(withinTokenApps(limited('developer', []), [1, 2])).toEqual([1, 2]);
+    });
+
+    it('when a limited token would create an app, then it is refused', () => {
+      expect(() => requireCanCreateApp(limited('admin', [2]))).toThrow(PermissionDenied);
+      expect(() => requireCanCreateApp(limited('admin', []))).not.toThrow();
+    });
   });
 });

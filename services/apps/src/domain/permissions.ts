@@ -12,6 +12,22 @@ export interface Actor {
   userId: number;
   /** Global role: admin | developer | member. */
   role: string;
+  /** Apps the caller's token is limited to; empty: every app (issue 16, scoped tokens). */
+  appIds: number[];
+}
+
+/**
+ * A token limited to some apps reaches nothing else, whatever its user's
+ * roles: checked before any role, for global admins too.
+ */
+export function requireTokenReaches(actor: Actor, appId: number): void {
+  if (actor.appIds.length > 0 && !actor.appIds.includes(appId)) throw new PermissionDenied('This access token is limited to other apps');
+}
+
+/** The apps a caller may list: theirs, narrowed to the token's apps. */
+export function withinTokenApps(actor: Actor, appIds: number[] | undefined): number[] | undefined {
+  if (actor.appIds.length === 0) return appIds;
+  return (appIds ?? actor.appIds).filter((id) => actor.appIds.includes(id));
 }
 
 const RANK: Record<CollaboratorRole, number> = { member: 1, developer: 2, admin: 3 };
@@ -64,4 +80,5 @@ export function requireCan(actor: Actor, membership: string | undefined, action:
 
 export function requireCanCreateApp(actor: Actor): void {
   if (!canCreateApp(actor)) throw new PermissionDenied('Members cannot create apps');
+  if (actor.appIds.length > 0) throw new PermissionDenied('This access token is limited to existing apps: it cannot create one');
 }

@@ -4,7 +4,7 @@ import type { AppDocument } from '../data/app.model';
 import type { AppsDeps } from './apps-deps';
 import type { ChannelContextView } from './channel-lookup';
 import { ANY_BUNDLE_ID, DEVICE_TYPES, parseDeviceType, validateAppName } from './fields';
-import { Actor, requireCanCreateApp } from './permissions';
+import { Actor, requireCanCreateApp, withinTokenApps } from './permissions';
 import { generateSlug } from './secrets';
 
 export const UPLOAD_SCHEME_NAME = 'Adhoc';
@@ -43,7 +43,8 @@ export async function ensureUploadChannel(deps: AppsDeps, actor: Actor, appName:
 }
 
 async function ensureApp(deps: AppsDeps, actor: Actor, name: string): Promise<AppDocument> {
-  const administered = await deps.collaborators.appIdsOf(actor.userId, 'admin');
+  // A token limited to some apps finds only those; it cannot create one (requireCanCreateApp).
+  const administered = withinTokenApps(actor, await deps.collaborators.appIdsOf(actor.userId, 'admin'))!;
   const existing = (await deps.apps.findNamedAmong(name, administered))[0];
   if (existing) return existing;
   requireCanCreateApp(actor);

@@ -21,4 +21,6 @@ export interface DebugFilesDeps {
 export interface Actor {
   userId: number;
   role: string;
+  /** Set when the caller's token is limited to some apps; the apps service enforces it. */
+  appLimit?: { appIds: number[] };
 }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Unauthenticated } from '@hangar/errors';
 import type { users } from '@hangar/proto';
 import type { ServiceClients } from '../clients/service-clients';
+import { asCallerOf } from './caller-context';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -32,7 +33,7 @@ export function authenticate(clients: ServiceClients) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = readToken(req);
     if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token> or ?token=');
-    req.user = await clients.users.authenticate({ token });
+    req.user = await resolveToken(clients, req, token);
     next();
   };
 }
@@ -43,9 +44,11 @@ export function currentUser(req: Request): users.User {
   return req.user;
 }
 
-export function actorOf(req: Request): { userId: number; role: string } {
+export function actorOf(req: Request): { userId: number; role: string; appLimit?: { appIds: number[] } } {
   const user = currentUser(req);
-  return { userId: user.id, role: user.role };
+  // A token limited to some apps carries them to every service (issue 16).
+  const appIds = user.grant?.appIds ?? [];
+  return { userId: user.id, role: user.role, ...(appIds.length ? { appLimit: { appIds } } : {}) };
 }
 
 /**
@@ -56,7 +59,16 @@ export function actorOf(req: Request): { userId: number; role: string } {
 export function identifyIfToken(clients: ServiceClients) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = readToken(req);
-    if (token) req.user = await clients.users.authenticate({ token });
+    if (token) req.user = await resolveToken(clients, req, token);
     next();
   };
+}
+
+/**
+ * The token's user, judged as part of `req` wherever it is called from (the
+ * failed-token limit and the scope guard read the caller's address and
+ * route; busboy callbacks lose them otherwise).
+ */
+export function resolveToken(clients: ServiceClients, req: Request, token: string): Promise<users.User> {
+  return asCallerOf(req, () => clients.users.authenticate({ token }));
 }

@@ -4,6 +4,9 @@ import type { Logger } from '@hangar/logger';
 
 /** Contract error body: `{"error": "...", "entry": {"field": ["problem"]}}`. */
 export function sendError(res: Response, err: DomainError): void {
+  // A refusal that ends (failed-attempt limits) says when.
+  const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
   res.status(httpStatusOf(err)).json({ error: err.message, ...(err.entry ? { entry: err.entry } : {}) });
 }
 

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { OpenApiValidator } from '@hangar/testing';
 import { createApp } from '../app';
+import { LocalAttempts } from '../limits/local-attempts';
 import type { ServiceClients } from '../clients/service-clients';
 import { openApiDocument } from './openapi';
 
@@ -38,7 +39,7 @@ describe('the OpenAPI document', () => {
     maxBodyBytes: 1024,
     // `uploads` mounts the resumable-upload routes (tus, direct): only their presence is compared here.
     releases: { storage: {} as never, maxUploadBytes: 1024, uploadDeadlineMs: 1000, downloadRedirect: true, uploads: {} as never },
-    install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600 },
+    install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600, unlockAttempts: { counter: new LocalAttempts(), rule: { name: 'unlock', maxFailures: 5, windowMs: 600_000 } } },
   });
 
   it('when compiled with JSON Schema 2020-12 in strict mode, then every schema and reference resolves', () => {

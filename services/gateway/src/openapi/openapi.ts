@@ -1,3 +1,4 @@
+import { ROUTE_SCOPES, TOKEN_SCOPES } from '../auth/route-scopes';
 import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathItem, RequestBody, Response } from './schema-types';
 
 /**
@@ -143,7 +144,35 @@ const DELETED = ok('Deleted', ref('Deleted'));
 
 const USER_ROLES = ['admin', 'developer', 'member'] as const;
 
+/** What a token may do and where it was last used (issue 16). */
+const TOKEN_LIMIT_FIELDS: Record<string, JsonSchema> = {
+  last_used_at: { ...timestamp, type: ['string', 'null'], description: 'Last use, to within a minute (and the token cache\'s age, AUTH_CACHE_MAX_AGE_MS).' },
+  last_used_address: { type: ['string', 'null'], description: 'The client address of the last use (X-Forwarded-For as the gateway trusts it).' },
+  scopes: { type: 'array', items: { type: 'string', enum: [...TOKEN_SCOPES] }, description: 'Empty: every right of its user. Otherwise the operations it may call are those listing one of these in `x-hangar-scopes`.' },
+  app_ids: { type: 'array', items: { type: 'integer' }, description: 'Empty: every app of its user. Otherwise anything on another app is 403.' },
+  expires_at: { ...timestamp, type: ['string', 'null'], description: 'After this the token is refused (401); null: never.' },
+};
+
 const schemas: Record<string, JsonSchema> = {
+  AuditEntry: object(
+    {
+      id: str(),
+      at: timestamp,
+      user_id: { type: ['integer', 'null'], description: 'Null when the write was refused before anyone was known (401).' },
+      token_id: { type: ['integer', 'null'], description: 'The personal access token used, if any.' },
+      operation: str('The operationId.'),
+      method: str(),
+      path: str(),
+      resource_ids: { type: 'object', additionalProperties: { type: 'string' }, description: 'Path parameters by name.' },
+      app_id: { type: ['integer', 'null'], description: 'The app concerned, when the path or the answer names it.' },
+      fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Body fields sent; password, token and secret fields are `[redacted]`, long values cut.' },
+      address: str('Client address.'),
+      request_id: str('The X-Request-Id of the write.'),
+      status: int(),
+    },
+    [],
+    'One write through the API, allowed or refused.',
+  ),
   Error: object(
     {
       error: str('What went wrong, for people.'),
@@ -173,13 +202,29 @@ const schemas: Record<string, JsonSchema> = {
     [],
     'Never a password.',
   ),
+  Me: object(
+    {
+      id: int(),
+      username: str(),
+      email: { type: 'string', format: 'email' },
+      locale: { type: 'string', enum: ['zh-CN', 'en'] },
+      appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
+      timezone: str("One of the seed's time zone names, e.g. Etc/UTC."),
+      role: { type: 'string', enum: USER_ROLES },
+      must_change_password: bool('The password was generated at first start (bootstrap admin): the console asks for a new one. Cleared when a different password is set.'),
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    [],
+    'The caller\'s own account: a User and what only its owner needs. Never a password.',
+  ),
   Token: object(
     {
       id: int(),
       name: str(),
       hint: str('The last characters of the token, after an ellipsis: the token itself is shown only once.'),
       created_at: timestamp,
-      last_used_at: { ...timestamp, type: ['string', 'null'] },
+      ...TOKEN_LIMIT_FIELDS,
     },
     [],
     'A personal access token, without its value.',
@@ -190,7 +235,7 @@ const schemas: Record<string, JsonSchema> = {
       name: str(),
       hint: str(),
       created_at: timestamp,
-      last_used_at: { ...timestamp, type: ['string', 'null'] },
+      ...TOKEN_LIMIT_FIELDS,
       token: str('The token itself: shown here once, stored only as a hash.'),
     },
     [],
@@ -495,8 +540,18 @@ const CHANNEL_FIELDS: Record<string, JsonSchema> = {
 
 // ---------------------------------------------------------------- operations
 
+/**
+ * Every operation that reads a token (it can answer 401) can also answer 403
+ * (a scoped token without one of its scopes) and 429 (an address that sent
+ * too many unknown tokens waits, TOKEN_MAX_FAILURES).
+ */
 function op(operationId: string, tag: string, summary: string, responses: Operation['responses'], rest: Partial<Operation> = {}): Operation {
-  return { operationId, summary, tags: [tag], ...rest, responses };
+  const limited = responses['401']
+    ? { ...responses, '403': responses['403'] ?? errors(403)['403']!, '429': responses['429'] ?? { $ref: '#/components/responses/TooManyAttempts' } }
+    : responses;
+  const scopes = ROUTE_SCOPES[operationId];
+  if (scopes === undefined) throw new Error(`${operationId} has no row in auth/route-scopes.ts: say which token scope it needs`);
+  return { operationId, summary, tags: [tag], ...rest, responses: limited, ...(scopes ? { 'x-hangar-scopes': [...scopes] } : {}) };
 }
 
 const versionOp = (operationId: string): Operation =>
@@ -562,7 +617,7 @@ const paths: Record<string, PathItem> = {
     }),
   },
   '/api/users/me': {
-    get: op('getMe', 'Users', 'The token\'s user', { '200': ok('The user', ref('User')), ...errors(401, 503) }),
+    get: op('getMe', 'Users', 'The token\'s user', { '200': ok('The user', ref('Me')), ...errors(401, 503) }),
   },
   '/api/users/search': {
     get: op('searchUsers', 'Users', 'Find users by email (admin)', { '200': ok('Matching users', arrayOf(ref('User'))), ...errors(401, 403, 422, 503) }, {
@@ -581,12 +636,36 @@ const paths: Record<string, PathItem> = {
     parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
     get: op('listTokens', 'Tokens', "A user's tokens (oneself or admin)", { '200': ok('Tokens, without their values', arrayOf(ref('Token'))), ...errors(...READ_WITH_TOKEN) }),
     post: op('createToken', 'Tokens', 'Create a token', { '201': ok('The token, with its value this once', ref('CreatedToken')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ name: str() }, ['name']),
+      requestBody: formBody(
+        {
+          name: str(),
+          scopes: str(`Comma-separated, any of ${TOKEN_SCOPES.join(', ')}; empty: every right of the user. An unknown scope is 422.`),
+          app_ids: str('Comma-separated app ids the token is limited to; empty: every app of the user.'),
+          expires_at: str('ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422.'),
+        },
+        ['name'],
+      ),
     }),
   },
   '/api/users/{id}/tokens/{token_id}': {
     parameters: [pathId('id', 'A user id, or `me`', { type: 'string' }), pathId('token_id', 'Token id')],
     delete: op('revokeToken', 'Tokens', 'Revoke a token (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+
+  // Audit log
+  '/api/audit': {
+    get: op('listAuditEntries', 'Audit', 'Writes through the API, newest first (admins; app admins with app_id)', { '200': ok('Entries', arrayOf(ref('AuditEntry')), PAGE_HEADERS), ...errors(401, 403, 422, 503) }, {
+      parameters: [
+        query('day', 'A UTC day, YYYY-MM-DD (default: today, when neither day nor from/to is given)', false, { type: 'string' }),
+        query('from', 'First UTC day of a range, YYYY-MM-DD (with to; at most 31 days)', false, { type: 'string' }),
+        query('to', 'Last UTC day of the range, inclusive', false, { type: 'string' }),
+        query('user_id', 'Only writes by this user', false, { type: 'string' }),
+        query('app_id', "Only writes on this app: required unless the caller is a global admin, who then needs the app's admin role", false, { type: 'string' }),
+        query('operation', 'Only this operationId', false, { type: 'string' }),
+        param('page'),
+        param('per_page'),
+      ],
+    }),
   },
 
   // Apps
@@ -1198,6 +1277,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'System' },
       { name: 'Users' },
       { name: 'Tokens' },
+      { name: 'Audit', description: 'Who wrote what, allowed or refused (issue 16): read only, kept AUDIT_RETENTION_DAYS.' },
       { name: 'Apps' },
       { name: 'Schemes' },
       { name: 'Channels' },
@@ -1226,6 +1306,10 @@ export function openApiDocument(version: string): OpenApiDocument {
         PayloadTooLarge: errorResponse('Body or file too large'),
         Unprocessable: errorResponse('Invalid parameters; `entry` names the fields'),
         Unavailable: errorResponse('A service or storage is unavailable; try again'),
+        TooManyAttempts: {
+          ...errorResponse('Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds'),
+          headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
+        },
       },
       parameters: {
         page: query('page', 'Page, >= 1 (default 1)', false, { type: 'string', pattern: '^[0-9]+$' }) as Parameter,

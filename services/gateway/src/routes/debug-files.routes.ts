@@ -3,7 +3,7 @@ import { InvalidArgument, Unauthenticated, isRefusal } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
 import { linksIfAvailable, releasesOfDebugFiles } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
-import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
+import { actorOf, authenticate, currentUser, identifyIfToken, readToken, resolveToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
@@ -38,7 +38,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   async function checkBeforeStoring(req: Request, fields: Record<string, string>): Promise<void> {
     const token = readToken(req) ?? fields.token;
     if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
-    req.user = await clients.users.authenticate({ token });
+    req.user = await resolveToken(clients, req, token);
     const channelKey = channelKeyOf(req, fields);
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });

@@ -13,7 +13,7 @@ import { parseId, queryText } from '../http/input';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 import { iosManifest } from '../install/ios-manifest';
 import { messagePage, channelPage, passwordPage, releasePage } from '../install/pages';
-import { PasswordAttempts } from '../install/password-attempts';
+import type { AttemptCounter, AttemptRule } from '../limits/attempt-rule';
 import { SignedTokens } from '../install/signed-tokens';
 import { ReleasesRouteOptions, sendDownload } from './releases.routes';
 
@@ -24,6 +24,8 @@ export interface InstallRouteOptions extends Pick<ReleasesRouteOptions, 'downloa
   unlockTtlSeconds: number;
   /** Counts a download or an iOS manifest fetch, off the request path (absent: DOWNLOAD_COUNTING=false). */
   countDownload?: CountDownload;
+  /** Wrong visit passwords, counted per client address and channel (across replicas in production). */
+  unlockAttempts: { counter: AttemptCounter; rule: AttemptRule };
 }
 
 const QR_SIZE = { min: 64, max: 1024, fallback: 256 };
@@ -59,7 +61,7 @@ function safeNext(value: unknown, fallback: string): string {
 export function installRoutes(clients: ServiceClients, options: InstallRouteOptions): Router {
   const router = Router();
   const tokens = new SignedTokens(options.secret);
-  const attempts = new PasswordAttempts();
+  const { counter: attempts, rule: unlockRule } = options.unlockAttempts;
   const qrCodes = new ImmutableBytes(16 * 1024 * 1024);
   const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
 
@@ -140,7 +142,8 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
       const slug = req.params.slug!;
       const client = req.ip ?? 'unknown';
       const next = safeNext(req.body?.next, `/channels/${encodeURIComponent(slug)}`);
-      const waitMs = attempts.retryAfterMs(client, slug);
+      const subject = `${client}|${slug}`;
+      const waitMs = await attempts.retryAfterMs(unlockRule, subject);
       const context = await clients.apps.resolveChannel({ channelKey: slug, channelId: 0 });
       const channel = context.channel!;
       const action = `/channels/${encodeURIComponent(slug)}/unlock`;
@@ -151,10 +154,10 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
       const password = typeof req.body?.password === 'string' ? req.body.password : '';
       const { ok } = await clients.apps.verifyChannelPassword({ channelKey: slug, password });
       if (!ok) {
-        attempts.recordFailure(client, slug);
+        await attempts.recordFailure(unlockRule, subject);
         return sendPage(res, 401, passwordPage(channel.name, action, next, 'That password is not right.'));
       }
-      attempts.recordSuccess(client, slug);
+      await attempts.recordSuccess(unlockRule, subject);
       res.cookie(unlockCookie(channel.id), tokens.sign(`channel:${channel.id}`, options.unlockTtlSeconds), {
         httpOnly: true,
         sameSite: 'lax',

@@ -4,7 +4,7 @@ import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
-import { actorOf, authenticate, currentUser, identifyIfToken, readToken } from '../http/authenticate.middleware';
+import { actorOf, authenticate, currentUser, identifyIfToken, readToken, resolveToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
@@ -49,7 +49,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
   async function checkBeforeStoring(req: Request, fields: Record<string, string>): Promise<void> {
     const token = readToken(req) ?? fields.token;
     if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
-    req.user = await clients.users.authenticate({ token });
+    req.user = await resolveToken(clients, req, token);
     if (fields.channel_key) {
       const context = await clients.apps.resolveChannel({ channelKey: fields.channel_key, channelId: 0 });
       await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });

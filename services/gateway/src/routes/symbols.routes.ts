@@ -9,7 +9,7 @@ export type SymbolsRouteOptions = Pick<ReleasesRouteOptions, 'downloadRedirect' 
 
 /** Who asks: a user (token), or whoever holds a channel key. */
 interface Credential {
-  actor?: { userId: number; role: string };
+  actor?: { userId: number; role: string; appLimit?: { appIds: number[] } };
   channelKey: string;
 }
 
@@ -54,7 +54,8 @@ export function symbolsRoutes(clients: ServiceClients, options: SymbolsRouteOpti
   async function credentialOf(credential: string): Promise<Credential> {
     try {
       const user = await clients.users.authenticate({ token: credential });
-      return { actor: { userId: user.id, role: user.role }, channelKey: '' };
+      const appIds = user.grant?.appIds ?? [];
+      return { actor: { userId: user.id, role: user.role, ...(appIds.length ? { appLimit: { appIds } } : {}) }, channelKey: '' };
     } catch (err) {
       if (!(err instanceof Unauthenticated)) throw err;
       return { channelKey: credential };

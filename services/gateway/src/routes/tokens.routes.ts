@@ -3,6 +3,8 @@ import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, currentUser } from '../http/authenticate.middleware';
 import { parseId, readTextFields } from '../http/input';
 import { presentToken } from '../presenters/user.presenter';
+import { requireNoBroaderThan } from '../auth/narrower-token';
+import { readTokenLimits } from './token-limits-input';
 import { userIdParam } from './users.routes';
 
 /** Personal access tokens of a user: the user themselves or an admin. */
@@ -16,7 +18,9 @@ export function tokensRoutes(clients: ServiceClients): Router {
 
   router.post('/api/users/:id/tokens', async (req, res) => {
     const { name } = readTextFields(req.body, ['name'] as const);
-    const created = await clients.users.createToken({ actor: actorOf(req), userId: userIdParam(req), name: name ?? '' });
+    const limits = readTokenLimits(req.body as Record<string, unknown> | undefined);
+    requireNoBroaderThan(currentUser(req).grant, limits);
+    const created = await clients.users.createToken({ actor: actorOf(req), userId: userIdParam(req), name: name ?? '', ...(limits ? { limits } : {}) });
     // The only response that ever carries the token itself.
     res.status(201).json({ ...presentToken(created.token!, currentUser(req).timezone), token: created.secret });
   });

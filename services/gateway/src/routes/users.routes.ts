@@ -4,7 +4,7 @@ import { actorOf, currentUser } from '../http/authenticate.middleware';
 import { parseId, queryText, readTextFields, requireFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { publicBaseUrl } from '../http/base-url';
-import { presentUser } from '../presenters/user.presenter';
+import { presentMe, presentUser } from '../presenters/user.presenter';
 
 const USER_FIELDS = ['username', 'email', 'password', 'locale', 'appearance', 'timezone', 'role'] as const;
 /** Required on update as on create (the seed). */
@@ -39,7 +39,7 @@ export function usersRoutes(clients: ServiceClients, options: { publicBaseUrl?: 
   });
 
   router.get('/api/users/me', (req, res) => {
-    res.json(presentUser(currentUser(req), zone(req)));
+    res.json(presentMe(currentUser(req)));
   });
 
   router.get('/api/users/search', async (req, res) => {

@@ -28,4 +28,6 @@ export interface ReleasesDeps {
 export interface Actor {
   userId: number;
   role: string;
+  /** Set when the caller's token is limited to some apps; the apps service enforces it. */
+  appLimit?: { appIds: number[] };
 }

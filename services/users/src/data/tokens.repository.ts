@@ -2,6 +2,8 @@ import type { Connection } from 'mongoose';
 import { nextSequence } from '@hangar/mongo';
 import { TokenDocument, TokenModel } from './token.model';
 
+export type TokenLimits = Pick<TokenDocument, 'scopes' | 'appIds' | 'expiresAt'>;
+
 /** Writing last-used on every request would turn reads into writes; once a minute is enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -11,9 +13,9 @@ export class TokensRepository {
     private readonly tokens: TokenModel,
   ) {}
 
-  async create(userId: number, name: string, tokenHash: string, hint: string): Promise<TokenDocument> {
+  async create(userId: number, name: string, tokenHash: string, hint: string, limits: TokenLimits = {}): Promise<TokenDocument> {
     const id = await nextSequence(this.connection, 'tokens');
-    const created = await this.tokens.create({ _id: id, userId, name, tokenHash, hint });
+    const created = await this.tokens.create({ _id: id, userId, name, tokenHash, hint, ...limits });
     return created.toObject();
   }
 
@@ -34,8 +36,10 @@ export class TokensRepository {
     await this.tokens.deleteMany({ userId });
   }
 
-  async touch(token: TokenDocument, now = new Date()): Promise<void> {
-    if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-    await this.tokens.updateOne({ _id: token._id }, { $set: { lastUsedAt: now } });
+  /** A use from another address is written at once: where a token is used from matters more than when. */
+  async touch(token: TokenDocument, address: string, now = new Date()): Promise<void> {
+    const sameAddress = !address || token.lastUsedAddress === address;
+    if (sameAddress && token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    await this.tokens.updateOne({ _id: token._id }, { $set: { lastUsedAt: now, ...(address ? { lastUsedAddress: address } : {}) } });
   }
 }

@@ -12,6 +12,8 @@ export interface UserDocument extends OutboxFields {
   appearance: string;
   timezone: string;
   role: string;
+  /** The password was generated (bootstrap admin): the console asks for a new one. */
+  mustChangePassword?: boolean;
   createdAt: Date;
   updatedAt: Date;
   /** Tombstone: set by delete together with the user.deleted event; the outbox relay removes the document. */
@@ -29,6 +31,7 @@ const userSchema = new Schema<UserDocument>(
     appearance: { type: String, required: true },
     timezone: { type: String, required: true },
     role: { type: String, required: true, index: true },
+    mustChangePassword: { type: Boolean },
     deletedAt: { type: Date },
     ...outboxSchemaFields,
   },

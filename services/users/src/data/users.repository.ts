@@ -7,7 +7,7 @@ import { UserDocument, UserModel } from './user.model';
 /** Live users only: tombstoned (deleted) ones are invisible everywhere. */
 const LIVE = { deletedAt: { $exists: false } };
 
-export type NewUser = Pick<UserDocument, 'username' | 'email' | 'passwordHash' | 'locale' | 'appearance' | 'timezone' | 'role'>;
+export type NewUser = Pick<UserDocument, 'username' | 'email' | 'passwordHash' | 'locale' | 'appearance' | 'timezone' | 'role' | 'mustChangePassword'>;
 export type UserChanges = Partial<NewUser>;
 
 export class UsersRepository {

@@ -32,6 +32,8 @@ export async function bootstrapAdmin(deps: UsersDeps, settings: BootstrapSetting
       appearance: DEFAULTS.appearance,
       timezone: DEFAULTS.timezone,
       role: 'admin',
+      // A generated password went through a terminal: ask for a new one.
+      mustChangePassword: settings.password === undefined,
     });
     await registerToken(deps, admin._id, 'bootstrap', token);
     logger.info({ userId: admin._id, email: admin.email }, 'bootstrap admin created');

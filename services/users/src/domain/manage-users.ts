@@ -1,15 +1,17 @@
 import { FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { UserDocument } from '../data/user.model';
+import type { AuditEntriesRepository } from '../data/audit-entries.repository';
 import type { TokensRepository } from '../data/tokens.repository';
 import type { UserChanges, UsersRepository } from '../data/users.repository';
 import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
-import { hashPassword } from './secrets';
+import { hashPassword, verifyPassword } from './secrets';
 import { DEFAULTS, UserFieldInput, validateUserFields } from './user-fields';
 
 export interface UsersDeps {
   users: UsersRepository;
   tokens: TokensRepository;
+  audit: AuditEntriesRepository;
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;
 }
@@ -43,7 +45,12 @@ export async function updateUser(deps: UsersDeps, actor: Actor, id: number, inpu
   }
   const changes: UserChanges = { ...fields };
   delete (changes as { password?: string }).password;
-  if (fields.password) changes.passwordHash = await hashPassword(fields.password);
+  // The seed sends the password with every update: only a different one is
+  // a change, and only a change clears the request to choose a new one.
+  if (fields.password && !(await verifyPassword(fields.password, current.passwordHash))) {
+    changes.passwordHash = await hashPassword(fields.password);
+    changes.mustChangePassword = false;
+  }
   return found(await deps.users.update(id, changes), id);
 }
 

@@ -9,7 +9,15 @@ export type Role = (typeof ROLES)[number];
 
 export const DEFAULTS = { locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member' as Role };
 
-export const PASSWORD_MIN_LENGTH = 8;
+/**
+ * Password strength, kept simple enough to state in one sentence
+ * (docs/operations.md, Passwords): at least 12 characters, of which at least
+ * 5 different ones, so `aaaaaaaaaaaa` or `121212121212` do not pass. Length
+ * is what makes a guessed password expensive (NIST SP 800-63B asks for no
+ * composition rules); the distinct-characters floor only stops the trivial.
+ */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MIN_DISTINCT = 5;
 const PASSWORD_MAX_LENGTH = 128;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // eslint-disable-next-line no-control-regex
@@ -67,6 +75,7 @@ export function validateUserFields(input: UserFieldInput, required: (keyof UserF
   if (input.password !== undefined && input.password !== '') {
     if (input.password.length < PASSWORD_MIN_LENGTH) problem('password', `is too short (minimum is ${PASSWORD_MIN_LENGTH} characters)`);
     else if (input.password.length > PASSWORD_MAX_LENGTH) problem('password', `is too long (maximum is ${PASSWORD_MAX_LENGTH} characters)`);
+    else if (new Set(input.password).size < PASSWORD_MIN_DISTINCT) problem('password', `is too weak (use at least ${PASSWORD_MIN_DISTINCT} different characters)`);
     else out.password = input.password;
   }
   if (input.locale !== undefined) {

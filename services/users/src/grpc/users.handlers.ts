@@ -1,5 +1,7 @@
 import { users } from '@hangar/proto';
+import type { AuditEntryDocument } from '../data/audit-entry.model';
 import type { TokenDocument } from '../data/token.model';
+import { listAuditEntries } from '../domain/audit-log';
 import type { UserDocument } from '../data/user.model';
 import { authenticate, createToken, listTokens, revokeToken } from '../domain/access-tokens';
 import { requireActor } from '../domain/actor';
@@ -37,14 +39,27 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return { users: found.map(toUser), total: found.length };
     },
     async authenticate(req) {
-      return toUser(await authenticate(deps, req.token));
+      const { user, token } = await authenticate(deps, req.token, req.address ?? '');
+      return { ...toUser(user), grant: { tokenId: token._id, scopes: token.scopes ?? [], appIds: token.appIds ?? [], expiresAtMs: token.expiresAt?.getTime() ?? 0 } };
     },
     async createToken(req) {
-      const { token, secret } = await createToken(deps, requireActor(req.actor), req.userId, req.name);
+      const { token, secret } = await createToken(deps, requireActor(req.actor), req.userId, req.name, req.limits ?? { scopes: [], appIds: [], expiresAtMs: 0 });
       return { token: toToken(token), secret };
     },
     async listTokens(req) {
       return { tokens: (await listTokens(deps, requireActor(req.actor), req.userId)).map(toToken) };
+    },
+    async listAuditEntries(req) {
+      const perPage = Math.min(Math.max(req.page?.perPage || 25, 1), 100);
+      const page = Math.max(req.page?.page || 1, 1);
+      const query = {
+        days: req.days,
+        ...(req.userId !== undefined ? { userId: req.userId } : {}),
+        ...(req.appId !== undefined ? { appId: req.appId } : {}),
+        ...(req.operation !== undefined ? { operation: req.operation } : {}),
+      };
+      const result = await listAuditEntries(deps, requireActor(req.actor), query, page, perPage);
+      return { entries: result.entries.map(toAuditEntry), total: result.total };
     },
     async revokeToken(req) {
       await revokeToken(deps, requireActor(req.actor), req.userId, req.tokenId);
@@ -62,6 +77,7 @@ function toUser(user: UserDocument): users.User {
     appearance: user.appearance,
     timezone: user.timezone,
     role: user.role,
+    mustChangePassword: user.mustChangePassword === true,
     createdAtMs: user.createdAt.getTime(),
     updatedAtMs: user.updatedAt.getTime(),
   };
@@ -75,5 +91,27 @@ function toToken(token: TokenDocument): users.Token {
     hint: token.hint,
     createdAtMs: token.createdAt.getTime(),
     lastUsedAtMs: token.lastUsedAt?.getTime() ?? 0,
+    scopes: token.scopes ?? [],
+    appIds: token.appIds ?? [],
+    expiresAtMs: token.expiresAt?.getTime() ?? 0,
+    lastUsedAddress: token.lastUsedAddress ?? '',
+  };
+}
+
+function toAuditEntry(entry: AuditEntryDocument): users.AuditEntry {
+  return {
+    id: entry._id,
+    atMs: entry.at.getTime(),
+    userId: entry.userId ?? 0,
+    tokenId: entry.tokenId ?? 0,
+    operation: entry.operation,
+    method: entry.method,
+    path: entry.path,
+    resourceIds: entry.resourceIds.map(({ name, value }) => ({ name, value })),
+    appId: entry.appId ?? 0,
+    fields: entry.fields.map(({ name, value }) => ({ name, value })),
+    address: entry.address,
+    requestId: entry.requestId,
+    status: entry.status,
   };
 }

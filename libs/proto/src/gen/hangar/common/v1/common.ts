@@ -19,6 +19,15 @@ export interface Actor {
   userId: number;
   /** Global role: "admin", "developer" or "member". */
   role: string;
+  /**
+   * Set when the caller's token is limited to some apps: anything on another
+   * app is refused, whatever the roles (issue 16, scoped tokens).
+   */
+  appLimit?: AppLimit | undefined;
+}
+
+export interface AppLimit {
+  appIds: number[];
 }
 
 export interface PageRequest {
@@ -41,7 +50,7 @@ export interface BuildRef {
 }
 
 function createBaseActor(): Actor {
-  return { userId: 0, role: "" };
+  return { userId: 0, role: "", appLimit: undefined };
 }
 
 export const Actor: MessageFns<Actor> = {
@@ -51,6 +60,9 @@ export const Actor: MessageFns<Actor> = {
     }
     if (message.role !== "") {
       writer.uint32(18).string(message.role);
+    }
+    if (message.appLimit !== undefined) {
+      AppLimit.encode(message.appLimit, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -84,6 +96,14 @@ export const Actor: MessageFns<Actor> = {
             message.role = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.appLimit = AppLimit.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -104,6 +124,11 @@ export const Actor: MessageFns<Actor> = {
         ? globalThis.Number(object.user_id)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      appLimit: isSet(object.appLimit)
+        ? AppLimit.fromJSON(object.appLimit)
+        : isSet(object.app_limit)
+        ? AppLimit.fromJSON(object.app_limit)
+        : undefined,
     };
   },
 
@@ -114,6 +139,87 @@ export const Actor: MessageFns<Actor> = {
     }
     if (message.role !== "") {
       obj.role = message.role;
+    }
+    if (message.appLimit !== undefined) {
+      obj.appLimit = AppLimit.toJSON(message.appLimit);
+    }
+    return obj;
+  },
+};
+
+function createBaseAppLimit(): AppLimit {
+  return { appIds: [] };
+}
+
+export const AppLimit: MessageFns<AppLimit> = {
+  encode(message: AppLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AppLimit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAppLimit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AppLimit {
+    return {
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AppLimit): unknown {
+    const obj: any = {};
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
     }
     return obj;
   },

@@ -23,6 +23,25 @@ export interface User {
   role: string;
   createdAtMs: number;
   updatedAtMs: number;
+  /**
+   * Set on the bootstrap admin whose password was generated; cleared when
+   * the user sets a different password.
+   */
+  mustChangePassword: boolean;
+  /** Only in Authenticate's answer: what the token presented may do. */
+  grant?: TokenGrant | undefined;
+}
+
+/**
+ * The limits of a personal access token. Empty scopes: every right of its user
+ * (tokens made before scopes existed); empty app_ids: every app of its user.
+ */
+export interface TokenGrant {
+  tokenId: number;
+  scopes: string[];
+  appIds: number[];
+  /** 0 when it does not expire. */
+  expiresAtMs: number;
 }
 
 export interface CreateUserRequest {
@@ -80,6 +99,8 @@ export interface UserList {
 
 export interface AuthenticateRequest {
   token: string;
+  /** The caller's address, recorded as the token's last use. */
+  address?: string | undefined;
 }
 
 export interface Token {
@@ -91,12 +112,31 @@ export interface Token {
   createdAtMs: number;
   /** 0 when never used. */
   lastUsedAtMs: number;
+  /** Empty: all of its user's rights. */
+  scopes: string[];
+  /** Empty: every app of its user. */
+  appIds: number[];
+  /** 0 when it does not expire. */
+  expiresAtMs: number;
+  /** Where it was last used from; empty when never used. */
+  lastUsedAddress: string;
 }
 
 export interface CreateTokenRequest {
   actor?: Actor | undefined;
   userId: number;
   name: string;
+  /** Unset: a token with every right of its user, on all of its apps, for ever. */
+  limits?: TokenLimits | undefined;
+}
+
+export interface TokenLimits {
+  /** Any of read, upload, manage, admin; none: all rights. */
+  scopes: string[];
+  /** Apps the token is limited to; none: all. */
+  appIds: number[];
+  /** 0: never expires. */
+  expiresAtMs: number;
 }
 
 /** The only message that ever carries a token's secret value. */
@@ -120,6 +160,49 @@ export interface RevokeTokenRequest {
   tokenId: number;
 }
 
+export interface ListAuditEntriesRequest {
+  actor?:
+    | Actor
+    | undefined;
+  /** UTC days, YYYY-MM-DD, each asked by equality (at most 31). */
+  days: string[];
+  userId?: number | undefined;
+  appId?: number | undefined;
+  operation?: string | undefined;
+  page?: PageRequest | undefined;
+}
+
+export interface AuditField {
+  name: string;
+  value: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  atMs: number;
+  /** 0: nobody was authenticated (a refused 401). */
+  userId: number;
+  /** 0: no personal access token. */
+  tokenId: number;
+  operation: string;
+  method: string;
+  path: string;
+  /** Path parameters, by name. */
+  resourceIds: AuditField[];
+  /** 0: no app known. */
+  appId: number;
+  /** Body fields; secrets are "[redacted]". */
+  fields: AuditField[];
+  address: string;
+  requestId: string;
+  status: number;
+}
+
+export interface AuditEntryList {
+  entries: AuditEntry[];
+  total: number;
+}
+
 function createBaseUser(): User {
   return {
     id: 0,
@@ -131,6 +214,8 @@ function createBaseUser(): User {
     role: "",
     createdAtMs: 0,
     updatedAtMs: 0,
+    mustChangePassword: false,
+    grant: undefined,
   };
 }
 
@@ -162,6 +247,12 @@ export const User: MessageFns<User> = {
     }
     if (message.updatedAtMs !== 0) {
       writer.uint32(72).int64(message.updatedAtMs);
+    }
+    if (message.mustChangePassword !== false) {
+      writer.uint32(80).bool(message.mustChangePassword);
+    }
+    if (message.grant !== undefined) {
+      TokenGrant.encode(message.grant, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -251,6 +342,22 @@ export const User: MessageFns<User> = {
             message.updatedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.mustChangePassword = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.grant = TokenGrant.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -282,6 +389,12 @@ export const User: MessageFns<User> = {
         : isSet(object.updated_at_ms)
         ? globalThis.Number(object.updated_at_ms)
         : 0,
+      mustChangePassword: isSet(object.mustChangePassword)
+        ? globalThis.Boolean(object.mustChangePassword)
+        : isSet(object.must_change_password)
+        ? globalThis.Boolean(object.must_change_password)
+        : false,
+      grant: isSet(object.grant) ? TokenGrant.fromJSON(object.grant) : undefined,
     };
   },
 
@@ -313,6 +426,143 @@ export const User: MessageFns<User> = {
     }
     if (message.updatedAtMs !== 0) {
       obj.updatedAtMs = Math.round(message.updatedAtMs);
+    }
+    if (message.mustChangePassword !== false) {
+      obj.mustChangePassword = message.mustChangePassword;
+    }
+    if (message.grant !== undefined) {
+      obj.grant = TokenGrant.toJSON(message.grant);
+    }
+    return obj;
+  },
+};
+
+function createBaseTokenGrant(): TokenGrant {
+  return { tokenId: 0, scopes: [], appIds: [], expiresAtMs: 0 };
+}
+
+export const TokenGrant: MessageFns<TokenGrant> = {
+  encode(message: TokenGrant, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tokenId !== 0) {
+      writer.uint32(8).int64(message.tokenId);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.appIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(32).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenGrant {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenGrant();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenGrant {
+    return {
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TokenGrant): unknown {
+    const obj: any = {};
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
     }
     return obj;
   },
@@ -1130,13 +1380,16 @@ export const UserList: MessageFns<UserList> = {
 };
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
-  return { token: "" };
+  return { token: "", address: undefined };
 }
 
 export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
   encode(message: AuthenticateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.token !== "") {
       writer.uint32(10).string(message.token);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(18).string(message.address);
     }
     return writer;
   },
@@ -1162,6 +1415,14 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
             message.token = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1175,7 +1436,10 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
   },
 
   fromJSON(object: any): AuthenticateRequest {
-    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
+    };
   },
 
   toJSON(message: AuthenticateRequest): unknown {
@@ -1183,12 +1447,26 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
     if (message.token !== "") {
       obj.token = message.token;
     }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
     return obj;
   },
 };
 
 function createBaseToken(): Token {
-  return { id: 0, userId: 0, name: "", hint: "", createdAtMs: 0, lastUsedAtMs: 0 };
+  return {
+    id: 0,
+    userId: 0,
+    name: "",
+    hint: "",
+    createdAtMs: 0,
+    lastUsedAtMs: 0,
+    scopes: [],
+    appIds: [],
+    expiresAtMs: 0,
+    lastUsedAddress: "",
+  };
 }
 
 export const Token: MessageFns<Token> = {
@@ -1210,6 +1488,22 @@ export const Token: MessageFns<Token> = {
     }
     if (message.lastUsedAtMs !== 0) {
       writer.uint32(48).int64(message.lastUsedAtMs);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.appIds.length !== 0) {
+      writer.uint32(66).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(72).int64(message.expiresAtMs);
+    }
+    if (message.lastUsedAddress !== "") {
+      writer.uint32(82).string(message.lastUsedAddress);
     }
     return writer;
   },
@@ -1275,6 +1569,48 @@ export const Token: MessageFns<Token> = {
             message.lastUsedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag === 64) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 66) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.lastUsedAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1307,6 +1643,24 @@ export const Token: MessageFns<Token> = {
         : isSet(object.last_used_at_ms)
         ? globalThis.Number(object.last_used_at_ms)
         : 0,
+      scopes: globalThis.Array.isArray(object?.scopes)
+        ? object.scopes.map((e: any) => globalThis.String(e))
+        : [],
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+      lastUsedAddress: isSet(object.lastUsedAddress)
+        ? globalThis.String(object.lastUsedAddress)
+        : isSet(object.last_used_address)
+        ? globalThis.String(object.last_used_address)
+        : "",
     };
   },
 
@@ -1330,12 +1684,24 @@ export const Token: MessageFns<Token> = {
     if (message.lastUsedAtMs !== 0) {
       obj.lastUsedAtMs = Math.round(message.lastUsedAtMs);
     }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    if (message.lastUsedAddress !== "") {
+      obj.lastUsedAddress = message.lastUsedAddress;
+    }
     return obj;
   },
 };
 
 function createBaseCreateTokenRequest(): CreateTokenRequest {
-  return { actor: undefined, userId: 0, name: "" };
+  return { actor: undefined, userId: 0, name: "", limits: undefined };
 }
 
 export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
@@ -1348,6 +1714,9 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     }
     if (message.name !== "") {
       writer.uint32(26).string(message.name);
+    }
+    if (message.limits !== undefined) {
+      TokenLimits.encode(message.limits, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1389,6 +1758,14 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
             message.name = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.limits = TokenLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1410,6 +1787,7 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
         ? globalThis.Number(object.user_id)
         : 0,
       name: isSet(object.name) ? globalThis.String(object.name) : "",
+      limits: isSet(object.limits) ? TokenLimits.fromJSON(object.limits) : undefined,
     };
   },
 
@@ -1423,6 +1801,121 @@ export const CreateTokenRequest: MessageFns<CreateTokenRequest> = {
     }
     if (message.name !== "") {
       obj.name = message.name;
+    }
+    if (message.limits !== undefined) {
+      obj.limits = TokenLimits.toJSON(message.limits);
+    }
+    return obj;
+  },
+};
+
+function createBaseTokenLimits(): TokenLimits {
+  return { scopes: [], appIds: [], expiresAtMs: 0 };
+}
+
+export const TokenLimits: MessageFns<TokenLimits> = {
+  encode(message: TokenLimits, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.scopes) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.appIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.appIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(24).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenLimits {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenLimits();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.appIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.appIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenLimits {
+    return {
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      appIds: globalThis.Array.isArray(object?.appIds)
+        ? object.appIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.app_ids)
+        ? object.app_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TokenLimits): unknown {
+    const obj: any = {};
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.appIds?.length) {
+      obj.appIds = message.appIds.map((e) => Math.round(e));
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
     }
     return obj;
   },
@@ -1738,6 +2231,579 @@ export const RevokeTokenRequest: MessageFns<RevokeTokenRequest> = {
   },
 };
 
+function createBaseListAuditEntriesRequest(): ListAuditEntriesRequest {
+  return { actor: undefined, days: [], userId: undefined, appId: undefined, operation: undefined, page: undefined };
+}
+
+export const ListAuditEntriesRequest: MessageFns<ListAuditEntriesRequest> = {
+  encode(message: ListAuditEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.days) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(24).int64(message.userId);
+    }
+    if (message.appId !== undefined) {
+      writer.uint32(32).int64(message.appId);
+    }
+    if (message.operation !== undefined) {
+      writer.uint32(42).string(message.operation);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAuditEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAuditEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.days.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAuditEntriesRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => globalThis.String(e)) : [],
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : undefined,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAuditEntriesRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.days?.length) {
+      obj.days = message.days;
+    }
+    if (message.userId !== undefined) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.appId !== undefined) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.operation !== undefined) {
+      obj.operation = message.operation;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+};
+
+function createBaseAuditField(): AuditField {
+  return { name: "", value: "" };
+}
+
+export const AuditField: MessageFns<AuditField> = {
+  encode(message: AuditField, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditField {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditField();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditField {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: AuditField): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+};
+
+function createBaseAuditEntry(): AuditEntry {
+  return {
+    id: "",
+    atMs: 0,
+    userId: 0,
+    tokenId: 0,
+    operation: "",
+    method: "",
+    path: "",
+    resourceIds: [],
+    appId: 0,
+    fields: [],
+    address: "",
+    requestId: "",
+    status: 0,
+  };
+}
+
+export const AuditEntry: MessageFns<AuditEntry> = {
+  encode(message: AuditEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.atMs !== 0) {
+      writer.uint32(16).int64(message.atMs);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    if (message.tokenId !== 0) {
+      writer.uint32(32).int64(message.tokenId);
+    }
+    if (message.operation !== "") {
+      writer.uint32(42).string(message.operation);
+    }
+    if (message.method !== "") {
+      writer.uint32(50).string(message.method);
+    }
+    if (message.path !== "") {
+      writer.uint32(58).string(message.path);
+    }
+    for (const v of message.resourceIds) {
+      AuditField.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(72).int64(message.appId);
+    }
+    for (const v of message.fields) {
+      AuditField.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(90).string(message.address);
+    }
+    if (message.requestId !== "") {
+      writer.uint32(98).string(message.requestId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(104).int32(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.atMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.resourceIds.push(AuditField.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.fields.push(AuditField.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditEntry {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      atMs: isSet(object.atMs)
+        ? globalThis.Number(object.atMs)
+        : isSet(object.at_ms)
+        ? globalThis.Number(object.at_ms)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      method: isSet(object.method) ? globalThis.String(object.method) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      resourceIds: globalThis.Array.isArray(object?.resourceIds)
+        ? object.resourceIds.map((e: any) => AuditField.fromJSON(e))
+        : globalThis.Array.isArray(object?.resource_ids)
+        ? object.resource_ids.map((e: any) => AuditField.fromJSON(e))
+        : [],
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      fields: globalThis.Array.isArray(object?.fields)
+        ? object.fields.map((e: any) => AuditField.fromJSON(e))
+        : [],
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+    };
+  },
+
+  toJSON(message: AuditEntry): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.atMs !== 0) {
+      obj.atMs = Math.round(message.atMs);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.method !== "") {
+      obj.method = message.method;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.resourceIds?.length) {
+      obj.resourceIds = message.resourceIds.map((e) => AuditField.toJSON(e));
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.fields?.length) {
+      obj.fields = message.fields.map((e) => AuditField.toJSON(e));
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    return obj;
+  },
+};
+
+function createBaseAuditEntryList(): AuditEntryList {
+  return { entries: [], total: 0 };
+}
+
+export const AuditEntryList: MessageFns<AuditEntryList> = {
+  encode(message: AuditEntryList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      AuditEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditEntryList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditEntryList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(AuditEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditEntryList {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => AuditEntry.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: AuditEntryList): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => AuditEntry.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+};
+
 /** Users and their personal access tokens. */
 export type UsersServiceDefinition = typeof UsersServiceDefinition;
 export const UsersServiceDefinition = {
@@ -1837,6 +2903,18 @@ export const UsersServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+     * Global admins read all; others must name an app the gateway checked they administer.
+     */
+    listAuditEntries: {
+      name: "ListAuditEntries",
+      requestType: ListAuditEntriesRequest as typeof ListAuditEntriesRequest,
+      requestStream: false,
+      responseType: AuditEntryList as typeof AuditEntryList,
+      responseStream: false,
+      options: {},
+    },
   },
 } as const;
 
@@ -1857,6 +2935,11 @@ export interface UsersServiceImplementation<CallContextExt = {}> {
   createToken(request: CreateTokenRequest, context: CallContext & CallContextExt): Promise<CreatedToken>;
   listTokens(request: ListTokensRequest, context: CallContext & CallContextExt): Promise<TokenList>;
   revokeToken(request: RevokeTokenRequest, context: CallContext & CallContextExt): Promise<Empty>;
+  /**
+   * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+   * Global admins read all; others must name an app the gateway checked they administer.
+   */
+  listAuditEntries(request: ListAuditEntriesRequest, context: CallContext & CallContextExt): Promise<AuditEntryList>;
 }
 
 export interface UsersServiceClient<CallOptionsExt = {}> {
@@ -1876,6 +2959,11 @@ export interface UsersServiceClient<CallOptionsExt = {}> {
   createToken(request: CreateTokenRequest, options?: CallOptions & CallOptionsExt): Promise<CreatedToken>;
   listTokens(request: ListTokensRequest, options?: CallOptions & CallOptionsExt): Promise<TokenList>;
   revokeToken(request: RevokeTokenRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /**
+   * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+   * Global admins read all; others must name an app the gateway checked they administer.
+   */
+  listAuditEntries(request: ListAuditEntriesRequest, options?: CallOptions & CallOptionsExt): Promise<AuditEntryList>;
 }
 
 function longToNumber(int64: { toString(): string }): number {

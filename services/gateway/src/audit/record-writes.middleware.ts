@@ -1,0 +1,60 @@
+import type { NextFunction, Request, Response } from 'express';
+import { currentRequestId } from '@hangar/logger';
+import type { OperationIndex } from '../auth/operation-of';
+import { auditEntryOf } from './audit-entry';
+import type { AuditPublisher } from './audit-publisher';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * The parts of a resumable upload: one per 8 MiB, hundreds per build. The
+ * upload's creation and its finishing call are recorded; a part only when
+ * refused.
+ */
+const QUIET_WHEN_ALLOWED = new Set(['appendUpload']);
+
+/**
+ * Every write through the API, allowed or refused, goes to the audit log once
+ * its answer is sent (issue 16): who (the authenticated user and token, when
+ * known), the operation and its resource ids, the body's fields (secrets
+ * redacted), the address, the request id and the status — sign-ins too,
+ * whatever token they read. The install pages' unlock is no API write (its
+ * attempts are limited instead, limits/). A request the client abandoned is
+ * recorded as 499.
+ */
+export function recordWrites(publisher: AuditPublisher, operations: OperationIndex) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!WRITES.has(req.method)) return next();
+    // Documented /api operations only: an unknown path is a 404, not a write,
+    // and the install pages (/channels/…/unlock) are not the API.
+    const match = req.path.startsWith('/api/') ? operations.match(req.method, req.path) : undefined;
+    if (!match) return next();
+    const path = req.path;
+    const requestId = currentRequestId() ?? '';
+    let answer: unknown;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      answer = body;
+      return json(body);
+    };
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 499;
+      if (QUIET_WHEN_ALLOWED.has(match.operationId) && status < 400) return;
+      publisher.record(
+        auditEntryOf({
+          at: Date.now(),
+          ...(req.user ? { userId: req.user.id, tokenId: req.user.grant?.tokenId ?? 0 } : {}),
+          operationId: match.operationId,
+          method: req.method,
+          path,
+          params: match.params,
+          body: req.body,
+          answer,
+          address: req.ip ?? 'unknown',
+          requestId,
+          status,
+        }),
+      );
+    });
+    next();
+  };
+}

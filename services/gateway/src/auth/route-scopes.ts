@@ -1,0 +1,120 @@
+/**
+ * What a scoped personal access token needs for each operation of the HTTP
+ * API (issue 16), by the OpenAPI operationId: the one table the gateway
+ * enforces (auth/scope-guard.ts), the OpenAPI document shows
+ * (`x-hangar-scopes`) and docs/auth-matrix.md lists. A token with any of an
+ * operation's scopes may call it — and still needs its user's rights there.
+ * Tokens without scopes (all tokens made before scopes existed) have every
+ * right of their user. `null`: the route reads no token at all.
+ *
+ * - `read`: everything that only reads;
+ * - `upload`: builds and debug files into a channel (multipart, resumable,
+ *   direct, and the finishing calls), and the version checks a CI job makes
+ *   before uploading — nothing else, so a leaked CI token cannot delete or read
+ *   an app's data;
+ * - `manage`: changes to apps, schemes, channels, collaborators, webhooks,
+ *   builds and debug files; teardowns;
+ * - `admin`: accounts and tokens — a token without it cannot mint a token with
+ *   more rights than itself.
+ */
+export const TOKEN_SCOPES = ['read', 'upload', 'manage', 'admin'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+const READ: TokenScope[] = ['read'];
+const UPLOAD: TokenScope[] = ['upload'];
+const VERSION_CHECK: TokenScope[] = ['read', 'upload'];
+const MANAGE: TokenScope[] = ['manage'];
+const ADMIN: TokenScope[] = ['admin'];
+
+export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
+  getVersion: null,
+  getApiVersion: null,
+  getHealth: null,
+  getOpenApi: null,
+
+  listUsers: READ,
+  createUser: ADMIN,
+  getMe: READ,
+  searchUsers: READ,
+  getUser: READ,
+  updateUser: ADMIN,
+  deleteUser: ADMIN,
+  listTokens: READ,
+  createToken: ADMIN,
+  revokeToken: ADMIN,
+  listAuditEntries: ADMIN,
+
+  listApps: READ,
+  createApp: MANAGE,
+  getApp: READ,
+  updateApp: MANAGE,
+  deleteApp: MANAGE,
+  uploadRelease: UPLOAD,
+  createTeardown: MANAGE,
+  getTeardown: MANAGE,
+  listVersions: VERSION_CHECK,
+  latestReleases: VERSION_CHECK,
+  versionExists: VERSION_CHECK,
+  updateCheck: READ,
+
+  listSchemes: READ,
+  createScheme: MANAGE,
+  getScheme: READ,
+  updateScheme: MANAGE,
+  deleteScheme: MANAGE,
+  listChannels: READ,
+  createChannel: MANAGE,
+  getChannel: READ,
+  updateChannel: MANAGE,
+  deleteChannel: MANAGE,
+  listCollaborators: READ,
+  addCollaboratorFromBody: MANAGE,
+  getCollaborator: READ,
+  addCollaborator: MANAGE,
+  updateCollaborator: MANAGE,
+  removeCollaborator: MANAGE,
+  listWebhooks: READ,
+  createWebhook: MANAGE,
+  getWebhook: READ,
+  updateWebhook: MANAGE,
+  deleteWebhook: MANAGE,
+  listDeliveries: READ,
+  testWebhook: MANAGE,
+
+  updateRelease: MANAGE,
+  deleteRelease: MANAGE,
+  getReleaseStats: READ,
+  getReleaseIcon: null,
+  downloadRelease: null,
+  getReleaseQrCode: null,
+  getReleaseManifest: null,
+  releasePage: null,
+  channelPage: null,
+  unlockChannel: null,
+
+  createDirectUpload: UPLOAD,
+  createUpload: UPLOAD,
+  getUploadOffset: UPLOAD,
+  appendUpload: UPLOAD,
+  terminateUpload: UPLOAD,
+
+  uploadDebugFile: UPLOAD,
+  listDebugFiles: READ,
+  retraceStackTrace: READ,
+  downloadDebugFile: READ,
+  downloadDebugFileById: READ,
+  getDebugFile: READ,
+  replaceDebugFile: MANAGE,
+  deleteDebugFile: MANAGE,
+  // Symbol servers: the path's credential may be a token too.
+  debuginfodWithToken: READ,
+  debuginfodWithCredentialInPath: READ,
+  breakpadWithToken: READ,
+  breakpadWithCredentialInPath: READ,
+  dsymByUuidWithToken: READ,
+  dsymByUuidWithCredentialInPath: READ,
+  machoSliceUnifiedWithToken: READ,
+  machoSliceUnifiedWithCredentialInPath: READ,
+  microsoftSymbolsWithToken: READ,
+  microsoftSymbolsWithCredentialInPath: READ,
+};

@@ -1,0 +1,34 @@
+import { PermissionDenied, Unauthenticated } from '@hangar/errors';
+import type { ServiceClients } from '../clients/service-clients';
+import { currentCaller } from '../http/caller-context';
+import type { OperationIndex } from './operation-of';
+import { ROUTE_SCOPES } from './route-scopes';
+
+type UsersClient = ServiceClients['users'];
+
+/**
+ * The users client whose `authenticate` also holds a scoped token to the
+ * scopes of the operation being called (auth/route-scopes.ts), and passes the
+ * caller's address on as the token's last use. Every route that reads a
+ * token resolves it through this call, so no route can forget the check. An
+ * expired token is refused here too, should a cache still hold it.
+ */
+export function guardingScopes(client: UsersClient, operations: OperationIndex): UsersClient {
+  const authenticate: UsersClient['authenticate'] = async (request, callOptions) => {
+    const caller = currentCaller();
+    const user = await client.authenticate({ ...request, address: caller.address }, callOptions);
+    const grant = user.grant;
+    if (grant?.expiresAtMs && grant.expiresAtMs <= Date.now()) throw new Unauthenticated('The access token has expired');
+    if (grant && grant.scopes.length > 0) {
+      const operationId = operations.operationOf(caller.method, caller.path);
+      const needed = operationId ? ROUTE_SCOPES[operationId] : undefined;
+      if (!needed || !needed.some((scope) => grant.scopes.includes(scope))) {
+        throw new PermissionDenied(
+          `This access token's scopes (${grant.scopes.join(', ')}) do not allow ${operationId ?? 'this request'}${needed ? `: it needs ${needed.join(' or ')}` : ''}`,
+        );
+      }
+    }
+    return user;
+  };
+  return { ...client, authenticate };
+}

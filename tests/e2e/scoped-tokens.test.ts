@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as tus from 'tus-js-client';
+import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+
+/**
+ * Issue 16 point 2: a personal access token limited to scopes and apps. A CI
+ * token scoped to `upload` on one app uploads builds and debug files there —
+ * multipart, resumable through a tus client no one here wrote, direct — and
+ * checks versions, and is refused everything else in the contract's shape,
+ * changing nothing.
+ */
+describe('scoped personal access tokens', () => {
+  let hangar: RunningHangar;
+  let api: ApiClient;
+  let owner: TestUser;
+  const ipa = fs.readFileSync(path.join(fixturesDir(), 'apps', 'iphone.ipa'));
+  const dsym = fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip'));
+  const apps: Record<'ci' | 'other', { id: number; channelKey: string }> = { ci: { id: 0, channelKey: '' }, other: { id: 0, channelKey: '' } };
+  let ciToken: string;
+
+  async function appWithChannel(): Promise<{ id: number; channelKey: string }> {
+    const app = await api('POST', '/api/apps', { token: owner.token, form: { name: uniqueName('scoped') } });
+    const scheme = await api('POST', `/api/apps/${app.body.id}/schemes`, { token: owner.token, form: { name: 'Beta', new_build_callout: 'false' } });
+    const channel = await api('POST', `/api/schemes/${scheme.body.id}/channels`, { token: owner.token, form: { name: 'iOS', device_type: 'ios' } });
+    expect([app.status, scheme.status, channel.status]).toEqual([201, 201, 201]);
+    return { id: app.body.id, channelKey: channel.body.slug };
+  }
+
+  const uploadIpa = (token: string, channelKey: string) =>
+    api('POST', '/api/apps/upload', { token, form: { channel_key: channelKey }, files: { file: { data: ipa, fileName: 'iphone.ipa' } } });
+
+  beforeAll(async () => {
+    // S3_PUBLIC_ENDPOINT (the same server here) turns on direct uploads.
+    hangar = await startHangar({ S3_PUBLIC_ENDPOINT: process.env.S3_ENDPOINT! });
+    api = apiClient(hangar.baseUrl);
+    owner = await createUserWithToken(api, hangar.adminToken, 'scoped-owner', 'developer');
+    apps.ci = await appWithChannel();
+    apps.other = await appWithChannel();
+    const created = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'ci', scopes: 'upload', app_ids: String(apps.ci.id) } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'ci', scopes: ['upload'], app_ids: [apps.ci.id], expires_at: null, last_used_at: null });
+    ciToken = created.body.token;
+  }, 240_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+  });
+
+  it('when a CI token scoped to upload on its app uploads a build and a debug file and checks versions, then each works', async () => {
+    const release = await uploadIpa(ciToken, apps.ci.channelKey);
+    expect(release.status).toBe(201);
+    const debugFile = await api('POST', '/api/debug_files/upload', { token: ciToken, form: { channel_key: apps.ci.channelKey }, files: { file: { data: dsym, fileName: 'symbols.zip' } } });
+    expect(debugFile.status).toBe(200);
+    const key = apps.ci.channelKey;
+    const { release_version: rv, build_version: bv } = release.body;
+    expect((await api('GET', `/api/apps/versions?channel_key=${key}`, { token: ciToken })).status).toBe(200);
+    expect((await api('GET', `/api/apps/latest?channel_key=${key}&release_version=0.1&build_version=1`, { token: ciToken })).status).toBe(200);
+    const exists = await api('GET', `/api/apps/version_exist?channel_key=${key}&bundle_id=${release.body.bundle_id}&release_version=${rv}&build_version=${bv}`, { token: ciToken });
+    expect(exists.status).toBe(200);
+  });
+
+  it('when the CI token sends a build with tus-js-client and finishes it, then the build is made', async () => {
+    const url = await new Promise<string>((resolve, reject) => {
+      const upload = new tus.Upload(ipa, {
+        endpoint: `${hangar.baseUrl}/api/uploads`,
+        headers: { authorization: `Bearer ${ciToken}` },
+        metadata: { filename: 'iphone.ipa', channel_key: apps.ci.channelKey },
+        retryDelays: [],
+        onError: reject,
+        onSuccess: () => resolve(upload.url!),
+      });
+      upload.start();
+    });
+    const finished = await api('POST', '/api/apps/upload', { token: ciToken, json: { upload_id: url.split('/').pop() } });
+    expect(finished.status).toBe(201);
+    const direct = await api('POST', '/api/direct_uploads', { token: ciToken, urlencoded: { filename: 'x.ipa', length: String(ipa.length), channel_key: apps.ci.channelKey } });
+    expect(direct.status).toBe(201);
+  });
+
+  it('when the CI token asks for anything else, then 403 in the contract shape and nothing changes', async () => {
+    const release = await uploadIpa(owner.token, apps.ci.channelKey);
+    const refusals = {
+      deleteRelease: await api('DELETE', `/api/releases/${release.body.id}`, { token: ciToken }),
+      listApps: await api('GET', '/api/apps', { token: ciToken }),
+      getApp: await api('GET', `/api/apps/${apps.ci.id}`, { token: ciToken }),
+      createToken: await api('POST', '/api/users/me/tokens', { token: ciToken, form: { name: 'escalate' } }),
+      getMe: await api('GET', '/api/users/me', { token: ciToken }),
+    };
+    for (const [operation, res] of Object.entries(refusals)) {
+      expect([operation, res.status, res.body]).toEqual([operation, 403, { error: expect.stringMatching(/scopes \(upload\) do not allow/) }]);
+    }
+    expect((await api('GET', `/api/releases/${release.body.id}/stats`, { token: owner.token })).status).toBe(200);
+    expect((await api('GET', '/api/users/me/tokens', { token: owner.token })).body.map((t: { name: string }) => t.name)).not.toContain('escalate');
+  });
+
+  it('when the CI token uploads into another app of its user, then 403 names the limit and no build is made', async () => {
+    const before = Number((await api('GET', `/api/apps/versions?channel_key=${apps.other.channelKey}`)).headers.get('x-total-count'));
+    const res = await uploadIpa(ciToken, apps.other.channelKey);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: expect.stringMatching(/limited to other apps/) });
+    const after = Number((await api('GET', `/api/apps/versions?channel_key=${apps.other.channelKey}`)).headers.get('x-total-count'));
+    expect(after).toBe(before);
+  });
+
+  it('when a full-scope token is limited to one app, then it sees and changes only that app, and cannot create apps', async () => {
+    const limited = (await api('POST', '/api/users/me/tokens', { token: owner.token, json: { name: 'one app', app_ids: String(apps.other.id) } })).body.token as string;
+    expect((await api('GET', `/api/apps/${apps.other.id}`, { token: limited })).status).toBe(200);
+    // The apps service keeps app views per caller: the owner's unlimited read must not serve the limited token.
+    expect((await api('GET', `/api/apps/${apps.ci.id}`, { token: owner.token })).status).toBe(200);
+    expect((await api('GET', `/api/apps/${apps.ci.id}`, { token: limited })).status).toBe(403);
+    const elsewhere = await api('PUT', `/api/apps/${apps.ci.id}`, { token: limited, form: { name: 'renamed' } });
+    expect([elsewhere.status, elsewhere.body]).toEqual([403, { error: expect.stringMatching(/limited to other apps/) }]);
+    expect((await api('GET', `/api/apps/${apps.ci.id}`, { token: owner.token })).body.name).not.toBe('renamed');
+    expect((await api('GET', '/api/apps', { token: limited })).body.map((a: { id: number }) => a.id)).toEqual([apps.other.id]);
+    expect((await api('POST', '/api/apps', { token: limited, form: { name: 'new' } })).status).toBe(403);
+  });
+
+  it('when a limited token makes a token, then only one as limited as itself', async () => {
+    const appAdmin = (await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'app admin', scopes: 'admin,read', app_ids: String(apps.ci.id) } })).body.token as string;
+    const count = async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body.length as number;
+    const before = await count();
+    const unlimited = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'escape' } });
+    expect([unlimited.status, unlimited.body]).toEqual([403, { error: expect.stringMatching(/limited to the scopes admin, read/) }]);
+    const otherApp = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'escape', scopes: 'read', app_ids: String(apps.other.id) } });
+    expect([otherApp.status, otherApp.body]).toEqual([403, { error: expect.stringMatching(/limited to the apps/) }]);
+    expect(await count()).toBe(before);
+    const narrower = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'narrower', scopes: 'read', app_ids: String(apps.ci.id) } });
+    expect(narrower.status).toBe(201);
+  });
+
+  it('when a token is asked for with a scope that does not exist or a past expiry, then 422 names the field and no token is made', async () => {
+    const count = async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body.length as number;
+    const before = await count();
+    const badScope = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'bad', scopes: 'upload,delete-all' } });
+    expect([badScope.status, Object.keys(badScope.body.entry)]).toEqual([422, ['scopes']]);
+    expect(badScope.body.entry.scopes[0]).toMatch(/delete-all/);
+    const past = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'old', expires_at: '2001-01-01T00:00:00Z' } });
+    expect([past.status, past.body.entry]).toEqual([422, { expires_at: ['must be in the future'] }]);
+    const garbage = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'old', expires_at: 'tomorrow' } });
+    expect([garbage.status, Object.keys(garbage.body.entry)]).toEqual([422, ['expires_at']]);
+    expect(await count()).toBe(before);
+  });
+
+  it('when a token expires, then it is refused from then on, even by a gateway that has it cached', async () => {
+    const expiresAt = new Date(Date.now() + 2500).toISOString();
+    const created = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'short-lived', expires_at: expiresAt } });
+    expect(created.status).toBe(201);
+    expect(Date.parse(created.body.expires_at)).toBe(Date.parse(expiresAt));
+    expect((await api('GET', '/api/users/me', { token: created.body.token })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2700));
+    const late = await api('GET', '/api/users/me', { token: created.body.token });
+    expect([late.status, late.body]).toEqual([401, { error: expect.stringMatching(/expired/) }]);
+  });
+
+  it('when a token is used, then the list shows when and from which address, and tokens without scopes show none', async () => {
+    const made = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'watched', scopes: 'read' } });
+    expect((await api('GET', '/api/users/me', { token: made.body.token, headers: { 'x-forwarded-for': '192.0.2.44' } })).status).toBe(200);
+    let listed: { id: number; last_used_at: string | null; last_used_address: string | null; scopes: string[] }[] = [];
+    for (let i = 0; i < 50; i++) {
+      listed = (await api('GET', '/api/users/me/tokens', { token: owner.token })).body;
+      if (listed.find((t) => t.id === made.body.id)?.last_used_address) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(listed.find((t) => t.id === made.body.id)).toMatchObject({ last_used_address: '192.0.2.44', last_used_at: expect.any(String), scopes: ['read'] });
+    expect(listed.find((t) => t.id === owner.tokenId)).toMatchObject({ scopes: [], app_ids: [], expires_at: null });
+  });
+});
