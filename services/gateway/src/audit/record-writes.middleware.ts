@@ -30,6 +30,9 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
     if (!match) return next();
     const path = req.path;
     const requestId = currentRequestId() ?? '';
+    // Read now: once the socket is gone (a refused upload answered with Connection: close),
+    // req.ip throws, and in the 'close' handler below that took the whole gateway down.
+    const address = req.ip ?? 'unknown';
     let answer: unknown;
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
@@ -49,7 +52,7 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
           params: match.params,
           body: req.body,
           answer,
-          address: req.ip ?? 'unknown',
+          address,
           requestId,
           status,
         }),
