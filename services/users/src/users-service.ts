@@ -7,6 +7,8 @@ import type { Metrics } from '@hangar/metrics';
 import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
 import { users } from '@hangar/proto';
 import type { UsersConfig } from './config';
+import { sessionModel } from './data/session.model';
+import { SessionsRepository } from './data/sessions.repository';
 import { tokenModel } from './data/token.model';
 import { TokensRepository } from './data/tokens.repository';
 import { userModel } from './data/user.model';
@@ -15,7 +17,7 @@ import type { UsersDeps } from './domain/manage-users';
 import { usersHandlers } from './grpc/users.handlers';
 
 /** RPCs that never write; every other one bumps the users generation. */
-const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens']);
+const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens', 'authenticateSession', 'listSessions']);
 
 export interface RunningUsersService {
   port: number;
@@ -31,6 +33,7 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const userDocs = userModel(connection);
   const tokenDocs = tokenModel(connection);
+  const sessionDocs = sessionModel(connection);
   await syncIndexes(connection);
 
   const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs] });
@@ -39,6 +42,8 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const deps: UsersDeps = {
     users: new UsersRepository(connection, userDocs),
     tokens: new TokensRepository(connection, tokenDocs),
+    sessions: new SessionsRepository(connection, sessionDocs),
+    sessionTtlMs: config.SESSION_TTL_MS,
     onEventsRecorded: () => relay.poke(),
   };
 

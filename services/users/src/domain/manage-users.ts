@@ -1,6 +1,7 @@
 import { FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { UserDocument } from '../data/user.model';
+import type { SessionsRepository } from '../data/sessions.repository';
 import type { TokensRepository } from '../data/tokens.repository';
 import type { UserChanges, UsersRepository } from '../data/users.repository';
 import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
@@ -10,6 +11,9 @@ import { DEFAULTS, UserFieldInput, validateUserFields } from './user-fields';
 export interface UsersDeps {
   users: UsersRepository;
   tokens: TokensRepository;
+  sessions: SessionsRepository;
+  /** How long a console session lives after sign-in. */
+  sessionTtlMs: number;
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;
 }
@@ -55,6 +59,7 @@ export async function deleteUser(deps: UsersDeps, actor: Actor, id: number): Pro
   if (!deleted) throw new NotFound(`User ${id} not found`);
   // The tombstone already locks the user out; removing the tokens is tidying.
   await deps.tokens.deleteAllOf(id);
+  await deps.sessions.deleteAllOf(id);
   deps.onEventsRecorded();
 }
 
