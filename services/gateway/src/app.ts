@@ -15,6 +15,8 @@ import { channelsRoutes } from './routes/channels.routes';
 import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
 import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { schemesRoutes } from './routes/schemes.routes';
+import { sessionsRoutes } from './routes/sessions.routes';
+import type { SignInLimiter } from './http/sign-in-limiter';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
 import { symbolsRoutes } from './routes/symbols.routes';
 import { teardownRoutes } from './routes/teardown.routes';
@@ -37,12 +39,14 @@ export interface AppOptions {
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
   install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload'>;
+  /** Counts console sign-in attempts across replicas. */
+  signInLimiter: SignInLimiter;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, metrics }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, metrics }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
@@ -68,6 +72,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
+  app.use(sessionsRoutes(clients, signInLimiter));
   app.use(tokensRoutes(clients));
   app.use(usersRoutes(clients, { publicBaseUrl }));
   app.use(appsRoutes(clients, { publicBaseUrl }));

@@ -55,6 +55,13 @@ const schema = z.object({
    * on every replica. Unset: a random one per process (unlocks end at restart).
    */
   INSTALL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Console sign-in attempts allowed per email and per client address in one window,
+   * counted in NATS KV across replicas; past them 429 with Retry-After.
+   */
+  SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  SIGN_IN_WINDOW_MS: milliseconds(15 * 60 * 1000),
   UNLOCK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
 }).refine((c) => c.HTTP_IDLE_TIMEOUT_MS === 0 || c.HTTP_IDLE_TIMEOUT_MS > c.UPLOAD_DEADLINE_MS, {
   path: ['HTTP_IDLE_TIMEOUT_MS'],

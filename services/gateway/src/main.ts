@@ -13,6 +13,7 @@ import { loadGatewayConfig } from './config';
 import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
 import { DailySalt } from './downloads/daily-salt';
+import { SignInLimiter } from './http/sign-in-limiter';
 import { downloadCounter } from './downloads/download-counter';
 
 async function main(): Promise<void> {
@@ -50,6 +51,11 @@ async function main(): Promise<void> {
   const countDownload = config.DOWNLOAD_COUNTING
     ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), config.NATS_SUBJECT_PREFIX, logger)
     : undefined;
+  const signInLimiter = await SignInLimiter.open(bus.nc, config.NATS_SUBJECT_PREFIX, {
+    perEmail: config.SIGN_IN_MAX_ATTEMPTS,
+    perAddress: config.SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS,
+    windowMs: config.SIGN_IN_WINDOW_MS,
+  });
   const app = createApp({
     clients,
     logger,
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
     },
     install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS, countDownload },
+    signInLimiter,
     metrics,
   });
   const server = createServer(app);

@@ -38,6 +38,7 @@ describe('the OpenAPI document', () => {
     maxBodyBytes: 1024,
     releases: { storage: {} as never, maxUploadBytes: 1024, uploadDeadlineMs: 1000, downloadRedirect: true },
     install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600 },
+    signInLimiter: {} as never,
   });
 
   it('when compiled with JSON Schema 2020-12 in strict mode, then every schema and reference resolves', () => {
