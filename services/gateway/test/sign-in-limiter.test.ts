@@ -19,7 +19,8 @@ describe('gateway: sign-in attempts limited across replicas', () => {
 
   const twoReplicas = async (limits = { perEmail: 10, perAddress: 1000, windowMs: 60_000 }) => {
     const prefix = uniqueName('sign-in');
-    return Promise.all(buses.map((b) => SignInLimiter.open(b.nc, prefix, limits)));
+    const [a, b] = await Promise.all(buses.map((bus) => SignInLimiter.open(bus.nc, prefix, limits)));
+    return [a!, b!] as const;
   };
 
   it('when 20 attempts for one email arrive at once on two replicas, then exactly the limit of 10 is let through', async () => {

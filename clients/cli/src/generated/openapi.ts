@@ -586,6 +586,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's console sessions */
+        get: operations["listSessions"];
+        put?: never;
+        /** Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS) */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller's sessions (takes effect at once) */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the session cookie is, with its CSRF token (for a reloaded page) */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        /** Sign out: ends this session and clears the cookie */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teardown": {
         parameters: {
             query?: never;
@@ -764,6 +820,23 @@ export interface paths {
         /** The token's user */
         get: operations["getMe"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change one's own password; every other session of the caller ends */
+        put: operations["changePassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1579,6 +1652,35 @@ export interface components {
             id: number;
             name: string;
         };
+        /** @description A console session, without its secret (which lives only in the HttpOnly cookie). */
+        Session: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            /** @description The session this request came with */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            expires_at: string;
+            id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            last_used_at: string;
+            /** @description The browser that signed in */
+            user_agent: string;
+        };
+        SignedIn: {
+            /** @description Send it as X-CSRF-Token with every cookie-authenticated write (any method but GET, HEAD, OPTIONS). */
+            csrf_token: string;
+            session: components["schemas"]["Session"];
+            user: components["schemas"]["User"];
+        };
         /** @description Who signed the build: Android signature schemes and certificates; Apple profile and its developer certificates. */
         Signing: {
             certificates: components["schemas"]["Certificate"][];
@@ -1790,6 +1892,16 @@ export interface components {
         /** @description tus: send Tus-Resumable: 1.0.0 */
         PreconditionFailed: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many sign-in attempts for this email or address; try again after Retry-After seconds */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": string;
                 [name: string]: unknown;
             };
             content: {
@@ -3785,6 +3897,144 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions, without their secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    password: string;
+                };
+                "multipart/form-data": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            201: {
+                headers: {
+                    /** @description `hangar_session=…; Path=/; HttpOnly; SameSite=Lax` */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createTeardown: {
         parameters: {
             query?: never;
@@ -4388,6 +4638,52 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    /** @description The new password */
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    current_password: string;
+                    /** @description The new password */
+                    password: string;
+                };
+                "multipart/form-data": {
+                    current_password: string;
+                    /** @description The new password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["Unavailable"];
         };
     };
