@@ -24,6 +24,7 @@ import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
 import { tusRoutes } from './uploads/tus.routes';
+import { consoleRoutes } from './http/console-static';
 import { directUploadRoutes } from './uploads/direct.routes';
 
 // `/api/apps/*` is not here: its channel_key routes need no token, so the
@@ -39,6 +40,8 @@ export interface AppOptions {
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
   install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload'>;
+  /** The console's built files, served at `/`; absent: only the API and install pages. */
+  consoleDir?: string;
   /** Counts console sign-in attempts across replicas. */
   signInLimiter: SignInLimiter;
   /** Request counts and latency per route (served by the metrics port, not here). */
@@ -46,7 +49,7 @@ export interface AppOptions {
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, metrics }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, consoleDir, metrics }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
@@ -82,6 +85,8 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(webhooksRoutes(clients, { publicBaseUrl }));
 
   app.use('/api', apiNotFound);
+  // Last: every path nothing above answered is a page of the console.
+  if (consoleDir) app.use(consoleRoutes(consoleDir));
   app.use(apiNotFound);
   app.use(errorHandler(logger));
   return app;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
 
 const schema = z.object({
@@ -62,6 +63,8 @@ const schema = z.object({
   SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   SIGN_IN_WINDOW_MS: milliseconds(15 * 60 * 1000),
+  /** The console's build (clients/console/dist, made by `npm run build`), served at `/`. */
+  CONSOLE_DIR: z.string().default(path.resolve(__dirname, '..', '..', '..', 'clients', 'console', 'dist')),
   UNLOCK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
 }).refine((c) => c.HTTP_IDLE_TIMEOUT_MS === 0 || c.HTTP_IDLE_TIMEOUT_MS > c.UPLOAD_DEADLINE_MS, {
   path: ['HTTP_IDLE_TIMEOUT_MS'],

@@ -14,6 +14,7 @@ import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
 import { DailySalt } from './downloads/daily-salt';
 import { SignInLimiter } from './http/sign-in-limiter';
+import { builtConsole } from './http/console-static';
 import { downloadCounter } from './downloads/download-counter';
 
 async function main(): Promise<void> {
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     perAddress: config.SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS,
     windowMs: config.SIGN_IN_WINDOW_MS,
   });
+  if (!builtConsole(config.CONSOLE_DIR)) logger.warn({ dir: config.CONSOLE_DIR }, 'the console is not built here: / answers 404 (npm run build builds it)');
   const app = createApp({
     clients,
     logger,
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
     },
     install: { secret: installSecret, unlockTtlSeconds: config.UNLOCK_TTL_SECONDS, countDownload },
     signInLimiter,
+    consoleDir: builtConsole(config.CONSOLE_DIR),
     metrics,
   });
   const server = createServer(app);

@@ -426,7 +426,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** A release with every field (app member+) */
+        get: operations["getRelease"];
         /** Edit a release (fields left out keep their values) */
         put: operations["updateRelease"];
         post?: never;
@@ -764,7 +765,8 @@ export interface paths {
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values */
+        patch: operations["patchUser"];
         trace?: never;
     };
     "/api/users/{id}/tokens": {
@@ -3418,6 +3420,34 @@ export interface operations {
             };
         };
     };
+    getRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Release id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     updateRelease: {
         parameters: {
             query?: never;
@@ -4514,6 +4544,88 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id, or `me` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    appearance?: "light" | "dark" | "auto";
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    locale?: "zh-CN" | "en";
+                    password?: string;
+                    /**
+                     * @description `user` is stored as `member`.
+                     * @enum {string}
+                     */
+                    role?: "admin" | "developer" | "member" | "user";
+                    timezone?: string;
+                    username?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    appearance?: "light" | "dark" | "auto";
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    locale?: "zh-CN" | "en";
+                    password?: string;
+                    /**
+                     * @description `user` is stored as `member`.
+                     * @enum {string}
+                     */
+                    role?: "admin" | "developer" | "member" | "user";
+                    timezone?: string;
+                    username?: string;
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    appearance?: "light" | "dark" | "auto";
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    locale?: "zh-CN" | "en";
+                    password?: string;
+                    /**
+                     * @description `user` is stored as `member`.
+                     * @enum {string}
+                     */
+                    role?: "admin" | "developer" | "member" | "user";
+                    timezone?: string;
+                    username?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["Unavailable"];
         };

@@ -598,6 +598,9 @@ const paths: Record<string, PathItem> = {
     put: op('updateUser', 'Users', 'Update a user (admin, or oneself without raising the role)', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
     }),
+    patch: op('patchUser', 'Users', 'Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(USER_FIELDS),
+    }),
     delete: op('deleteUser', 'Users', 'Delete a user (admin)', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
   },
   '/api/users/{id}/tokens': {
@@ -854,6 +857,7 @@ const paths: Record<string, PathItem> = {
   // Releases
   '/api/releases/{id}': {
     parameters: [pathId('id', 'Release id')],
+    get: op('getRelease', 'Releases', 'A release with every field (app member+)', { '200': ok('The release', ref('Release')), ...errors(...READ_WITH_TOKEN) }),
     put: op('updateRelease', 'Releases', 'Edit a release (fields left out keep their values)', { '200': ok('Updated', ref('Release')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody({
         changelog: str(),

@@ -171,6 +171,14 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.json(presentReleaseStats(stats));
   });
 
+  // The console's build page. The app's right is checked before anything of the release is answered.
+  router.get('/api/releases/:id', authenticate(clients), async (req, res) => {
+    const release = await clients.releases.getRelease({ id: parseId(req.params.id) });
+    await clients.apps.checkPermission({ actor: actorOf(req), appId: release.appId, role: 'member' });
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+    res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
+  });
+
   router.put('/api/releases/:id', authenticate(clients), async (req, res) => {
     const id = parseId(req.params.id);
     const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type'] as const);
