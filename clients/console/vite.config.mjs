@@ -1,5 +1,9 @@
 import { defineConfig } from 'vite';
 
+// Always the production bundle, also when a test runner's NODE_ENV=test runs `npm run build`
+// (Vite would otherwise keep that NODE_ENV and ship a larger, slower development build).
+process.env.NODE_ENV = 'production';
+
 // Preact through esbuild's automatic JSX runtime (tsconfig's jsxImportSource): no Babel.
 // The gateway serves dist/ at / and falls back to index.html for the console's own paths.
 export default defineConfig({

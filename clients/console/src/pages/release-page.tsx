@@ -31,7 +31,7 @@ export function ReleasePage({ id }: { id: number }) {
               </Link>
             </p>
           )}
-          <div class="heading">
+          <div class="heading start">
             <img src={r.icon_url} alt="" width={56} height={56} class="icon" />
             <h1>
               {r.app_name} {r.release_version} ({r.build_version})
