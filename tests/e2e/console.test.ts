@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -175,6 +176,39 @@ describe('the console in a browser', () => {
     await page.getByText('Saved.').waitFor();
     const versions = await api('GET', `/api/apps/versions?channel_key=${fixture.channelKey}`, { token: developer.token });
     expect(versions.body.releases.map((r: { branch: string }) => r.branch)).toContain('main-from-console');
+  });
+
+  it('when the page is reloaded in the middle of an upload, then choosing the same file carries on from where the server stopped and makes the exact build', async () => {
+    const page = await newPage();
+    await signIn(page, hangar.baseUrl, developer.email, 'long-enough-pw');
+    // A slow uplink, so the reload lands mid-way.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 200 * 1024 });
+    await page.goto(`${hangar.baseUrl}/upload?app=${fixture.appId}`);
+    await page.locator('#package-file').setInputFiles(apk);
+    await page.waitForFunction(() => Number((globalThis as unknown as { document: { querySelector(s: string): { value: number } | null } }).document.querySelector('progress')?.value ?? 0) > 1024 * 1024, undefined, {
+      timeout: 60_000,
+    });
+    await page.reload();
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.getByText('did not finish').waitFor();
+    await lookAt(page, 'upload-resume');
+
+    const offsets: number[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH' && r.url().includes('/api/uploads/')) offsets.push(Number(r.headers()['upload-offset']));
+    });
+    await page.locator('#package-file').setInputFiles(apk);
+    await page.getByText('Uploaded:').waitFor({ timeout: 60_000 });
+    expect(offsets[0]).toBeGreaterThan(0);
+    const href = await page.getByRole('link', { name: /AppInfoDemo 1\.2\.3 \(5\)/ }).getAttribute('href');
+    const made = await api('GET', `/api/releases/${href!.split('/').pop()}`, { token: developer.token });
+    expect(made.body.sha256).toBe(createHash('sha256').update(fs.readFileSync(apk)).digest('hex'));
+    // Finished: a later visit has nothing to resume.
+    await page.reload();
+    await page.getByText('Drop an .ipa').waitFor();
+    expect(await page.getByText('did not finish').count()).toBe(0);
   });
 
   it('when a member opens the same pages, then no edit control shows, and the same write forged with their cookie and CSRF token is refused', async () => {
