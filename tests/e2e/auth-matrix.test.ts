@@ -72,7 +72,11 @@ type Access =
   /** The least collaborator role on the app; global admins pass. */
   | { kind: 'app'; least: Role }
   /** Whoever made it (the app owner in the fixture): a resumable upload, a teardown; anyone else, admins too, is told it does not exist. */
-  | { kind: 'uploader' };
+  | { kind: 'uploader' }
+  /** Whose session it is: the app owner signed in for the fixture; anyone else, admins too, is told it does not exist. */
+  | { kind: 'ownSession' }
+  /** The console's own session routes read only the session cookie: every token caller is 401. */
+  | { kind: 'sessionCookie' };
 
 function whoMay(access: Access): string {
   switch (access.kind) {
@@ -90,11 +94,15 @@ function whoMay(access: Access): string {
       return `app ${access.least}+`;
     case 'uploader':
       return 'its creator (anyone else: 404)';
+    case 'ownSession':
+      return 'the session\'s user (anyone else: 404)';
+    case 'sessionCookie':
+      return 'the session cookie only (a token: 401)';
   }
 }
 
 /** The parts of a fixture a route addresses; writing routes get fresh ones. */
-type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload' | 'teardown';
+type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload' | 'teardown' | 'session';
 
 interface Fixture {
   appId: number;
@@ -117,6 +125,8 @@ interface Fixture {
   scopedUploadIds: Record<'ciUpload' | 'otherApp', Record<'patch' | 'delete', string>>;
   /** A teardown made by the app owner. */
   teardownId: string;
+  /** A console session of the app owner. */
+  sessionId: number;
   /** A user other than every caller, the target of the users and tokens routes. */
   user?: TestUser;
   /** The owner's token scoped to `upload`, limited to this fixture's app. */
@@ -170,10 +180,21 @@ const ROUTES: Record<string, RouteCase> = {
     params: (f) => ({ id: f.user!.id }),
     form: (f) => ({ username: f.user!.username, email: f.user!.email, password: 'another-long-pw', timezone: 'Asia/Tokyo' }),
   },
+  patchUser: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: () => ({ timezone: 'Asia/Tokyo' }) },
   deleteUser: { access: { kind: 'admin' }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id }) },
   listTokens: { access: { kind: 'admin', self: true }, ok: 200, params: (f) => ({ id: f.user!.id }) },
   createToken: { access: { kind: 'admin', self: true }, ok: 201, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: (_f, m) => ({ name: m }) },
   revokeToken: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id, token_id: f.user!.tokenId }) },
+  // A wrong current password: whoever gets past authentication hears 422, and nothing changes.
+  // The change itself is in tests/e2e/console-sessions.test.ts.
+  changePassword: { access: { kind: 'anyUser' }, ok: 422, form: () => ({ current_password: 'not-the-password', password: 'another-long-pw' }) },
+
+  // Console sessions: what a session sees is not in the snapshot (it changes no app or user).
+  signIn: { access: OPEN, ok: 201, form: (f) => ({ email: f.user!.email, password: 'long-enough-pw' }) },
+  getCurrentSession: { access: { kind: 'sessionCookie' }, ok: 200 },
+  signOut: { access: { kind: 'sessionCookie' }, ok: 200 },
+  listSessions: { access: { kind: 'anyUser' }, ok: 200 },
+  revokeSession: { access: { kind: 'ownSession' }, ok: 200, params: (f) => ({ id: f.sessionId }) },
 
   // Audit log: global admins, and an app's admins for that app (app_id).
   listAuditEntries: { access: app('admin'), ok: 200, query: (f) => ({ app_id: String(f.appId) }) },
@@ -190,6 +211,7 @@ const ROUTES: Record<string, RouteCase> = {
   listVersions: { access: KEY, ok: 200, query: key },
   latestReleases: { access: KEY, ok: 200, query: (f) => ({ ...key(f), release_version: '0.1', build_version: '1' }) },
   versionExists: { access: KEY, ok: 200, query: (f) => ({ ...key(f), bundle_id: 'com.icyleaf.AppInfoDemo', release_version: '1.2.3', build_version: '5' }) },
+  getRelease: { access: app('member'), ok: 200, params: (f) => ({ id: f.releaseId }) },
   updateRelease: { access: app('developer'), ok: 200, writes: ['release'], params: (f) => ({ id: f.releaseId }), form: (_f, m) => ({ changelog: m }) },
   deleteRelease: { access: app('developer'), ok: 200, writes: ['release'], params: (f) => ({ id: f.releaseId }) },
   getReleaseStats: { access: app('member'), ok: 200, params: (f) => ({ id: f.releaseId }) },
@@ -300,8 +322,12 @@ const pdb = { id: '', data: Buffer.alloc(0) };
 function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | undefined): number {
   const access = route.access;
   if (access.kind === 'open') return route.ok;
+  if (access.kind === 'sessionCookie') return 401;
   const owner = CALLERS.find((c) => c.name === 'owner')!;
   if (caller.name === 'ciUpload') return scopes?.includes('upload') ? expectedStatus(route, owner, scopes) : 403;
+  // The owner's session is revoked by the owner's own call, which comes first: for the owner's
+  // other token (limited to another app) it is gone by then.
+  if (caller.name === 'otherApp' && access.kind === 'ownSession') return 404;
   if (caller.name === 'otherApp') return access.kind === 'app' || access.kind === 'createApp' ? 403 : expectedStatus(route, owner, scopes);
   if (caller.name === 'none') return access.kind === 'channelKey' ? route.ok : 401;
   if (caller.name === 'revoked') return 401;
@@ -317,6 +343,7 @@ function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | und
     case 'app':
       return global === 'admin' || (caller.onApp !== undefined && RANK[caller.onApp] >= RANK[access.least]) ? route.ok : 403;
     case 'uploader':
+    case 'ownSession':
       return caller.name === 'owner' ? route.ok : 404;
   }
 }
@@ -407,7 +434,7 @@ describe('authorization matrix over HTTP', () => {
     expect((await api('DELETE', `/api/users/me/tokens/${revocable.body.id}`, { token: adminToken })).status).toBe(200);
     revokedToken = revocable.body.token;
 
-    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload', 'teardown']);
+    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload', 'teardown', 'session']);
   });
 
   afterAll(async () => {
@@ -424,6 +451,7 @@ describe('authorization matrix over HTTP', () => {
       uploadIds: { head: '', patch: '', delete: '' },
       scopedUploadIds: { ciUpload: { patch: '', delete: '' }, otherApp: { patch: '', delete: '' } },
       teardownId: '',
+      sessionId: 0,
       androidKey: '',
     };
     const owner = people.owner.token;
@@ -437,6 +465,9 @@ describe('authorization matrix over HTTP', () => {
         ? made(api('POST', '/api/teardown', { token: owner, files: { file: { data: files.ipa, fileName: 'iphone.ipa' } } }), 'teardown').then((r) => (f.teardownId = r.body.id))
         : undefined,
       want.has('user') ? createUserWithToken(api, adminToken, 'target').then((u) => (f.user = u)) : undefined,
+      want.has('session')
+        ? made(api('POST', '/api/sessions', { json: { email: people.owner.email, password: 'long-enough-pw' } }), 'session').then((r) => (f.sessionId = r.body.session.id))
+        : undefined,
       (async () => {
         if (!want.has('app')) return;
         const created = await made(api('POST', '/api/apps', { token: owner, form: { name: uniqueName('matrix') } }), 'app');

@@ -20,6 +20,8 @@ import { channelsRoutes } from './routes/channels.routes';
 import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
 import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { schemesRoutes } from './routes/schemes.routes';
+import { sessionsRoutes } from './routes/sessions.routes';
+import type { SignInLimiter } from './http/sign-in-limiter';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
 import { symbolsRoutes } from './routes/symbols.routes';
 import { teardownRoutes } from './routes/teardown.routes';
@@ -27,6 +29,7 @@ import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
 import { tusRoutes } from './uploads/tus.routes';
+import { consoleRoutes } from './http/console-static';
 import { directUploadRoutes } from './uploads/direct.routes';
 
 // `/api/apps/*` is not here: its channel_key routes need no token, so the
@@ -42,6 +45,10 @@ export interface AppOptions {
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
   install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
+  /** The console's built files, served at `/`; absent: only the API and install pages. */
+  consoleDir?: string;
+  /** Counts console sign-in attempts across replicas. */
+  signInLimiter: SignInLimiter;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
   /** Every write through the API to the audit log (absent: not recorded, as in tests without NATS). */
@@ -49,7 +56,7 @@ export interface AppOptions {
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, metrics, audit }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, consoleDir, metrics, audit }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
@@ -77,6 +84,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
+  app.use(sessionsRoutes(clients, signInLimiter));
   app.use(tokensRoutes(clients));
   app.use(auditRoutes(clients, { publicBaseUrl }));
   app.use(usersRoutes(clients, { publicBaseUrl }));
@@ -87,6 +95,8 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(webhooksRoutes(clients, { publicBaseUrl }));
 
   app.use('/api', apiNotFound);
+  // Last: every path nothing above answered is a page of the console.
+  if (consoleDir) app.use(consoleRoutes(consoleDir));
   app.use(apiNotFound);
   app.use(errorHandler(logger));
   return app;

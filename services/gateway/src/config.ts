@@ -1,4 +1,5 @@
 import { MAX_ATTEMPT_WINDOW_MS } from './limits/attempt-rule';
+import path from 'node:path';
 import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
 
 const schema = z.object({
@@ -56,6 +57,15 @@ const schema = z.object({
    * on every replica. Unset: a random one per process (unlocks end at restart).
    */
   INSTALL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Console sign-in attempts allowed per email and per client address in one window,
+   * counted in NATS KV across replicas; past them 429 with Retry-After.
+   */
+  SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  SIGN_IN_WINDOW_MS: milliseconds(15 * 60 * 1000),
+  /** The console's build (clients/console/dist, made by `npm run build`), served at `/`. */
+  CONSOLE_DIR: z.string().default(path.resolve(__dirname, '..', '..', '..', 'clients', 'console', 'dist')),
   UNLOCK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
   /**
    * Failed-attempt limits, counted in NATS KV by all replicas together: within

@@ -15,6 +15,8 @@ import { loadGatewayConfig } from './config';
 import { ResumableUploads } from './uploads/resumable-uploads';
 import { UploadRecords } from './uploads/upload-records';
 import { DailySalt } from './downloads/daily-salt';
+import { SignInLimiter } from './http/sign-in-limiter';
+import { builtConsole } from './http/console-static';
 import { downloadCounter } from './downloads/download-counter';
 import { OperationIndex } from './auth/operation-of';
 import { guardingScopes } from './auth/scope-guard';
@@ -65,6 +67,12 @@ async function main(): Promise<void> {
   const countDownload = config.DOWNLOAD_COUNTING
     ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), config.NATS_SUBJECT_PREFIX, logger)
     : undefined;
+  const signInLimiter = await SignInLimiter.open(bus.nc, config.NATS_SUBJECT_PREFIX, {
+    perEmail: config.SIGN_IN_MAX_ATTEMPTS,
+    perAddress: config.SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS,
+    windowMs: config.SIGN_IN_WINDOW_MS,
+  });
+  if (!builtConsole(config.CONSOLE_DIR)) logger.warn({ dir: config.CONSOLE_DIR }, 'the console is not built here: / answers 404 (npm run build builds it)');
   const app = createApp({
     clients,
     logger,
@@ -87,6 +95,8 @@ async function main(): Promise<void> {
       countDownload,
       unlockAttempts: { counter: attempts, rule: { name: 'unlock', maxFailures: config.UNLOCK_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS } },
     },
+    signInLimiter,
+    consoleDir: builtConsole(config.CONSOLE_DIR),
     metrics,
   });
   const server = createServer(app);

@@ -57,6 +57,7 @@ describe('gateway: the stored package after a failed CreateRelease', () => {
       maxBodyBytes: 1024 * 1024,
       releases: { storage, maxUploadBytes: 16 * 1024 * 1024, uploadDeadlineMs: 500, downloadRedirect: true },
       install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600, unlockAttempts: { counter: new LocalAttempts(), rule: { name: 'unlock', maxFailures: 5, windowMs: 600_000 } } },
+      signInLimiter: {} as never,
     });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

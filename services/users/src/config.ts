@@ -7,6 +7,8 @@ const schema = z.object({
   MONGO_DB: z.string().default('hangar_users'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
+  /** A console session ends this long after sign-in (a new sign-in starts a new one). */
+  SESSION_TTL_MS: milliseconds(14 * 24 * 3600 * 1000),
   // Bootstrap admin, created when no admin exists. Missing values get safe random ones.
   HANGAR_ADMIN_EMAIL: z.email().default('admin@hangar.local'),
   HANGAR_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters (docs/operations.md, Passwords)').optional(),

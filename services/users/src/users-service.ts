@@ -11,6 +11,8 @@ import { AuditEntriesRepository } from './data/audit-entries.repository';
 import { auditEntryModel } from './data/audit-entry.model';
 import { startAuditConsumer } from './events/audit.consumer';
 import { startAuditRetention } from './jobs/audit-retention.job';
+import { sessionModel } from './data/session.model';
+import { SessionsRepository } from './data/sessions.repository';
 import { tokenModel } from './data/token.model';
 import { TokensRepository } from './data/tokens.repository';
 import { userModel } from './data/user.model';
@@ -19,7 +21,7 @@ import type { UsersDeps } from './domain/manage-users';
 import { usersHandlers } from './grpc/users.handlers';
 
 /** RPCs that never write; every other one bumps the users generation. */
-const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens', 'listAuditEntries']);
+const USERS_READ_ONLY = new Set(['getUser', 'listUsers', 'searchUsers', 'getUsersByIds', 'authenticate', 'listTokens', 'listAuditEntries', 'authenticateSession', 'listSessions']);
 
 export interface RunningUsersService {
   port: number;
@@ -36,6 +38,7 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const userDocs = userModel(connection);
   const tokenDocs = tokenModel(connection);
   const auditDocs = auditEntryModel(connection);
+  const sessionDocs = sessionModel(connection);
   await syncIndexes(connection);
 
   const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs, auditDocs] });
@@ -45,6 +48,8 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
     users: new UsersRepository(connection, userDocs),
     tokens: new TokensRepository(connection, tokenDocs),
     audit: new AuditEntriesRepository(auditDocs),
+    sessions: new SessionsRepository(connection, sessionDocs),
+    sessionTtlMs: config.SESSION_TTL_MS,
     onEventsRecorded: () => relay.poke(),
   };
   // The audit log: appended from the gateways' stream, pruned past its retention.

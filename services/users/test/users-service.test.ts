@@ -150,4 +150,66 @@ describe('users service over gRPC', () => {
       await bus.nc.drain();
     }
   });
+
+  describe('console sessions', () => {
+    const signedInUser = async () => {
+      const user = await newUser();
+      const signed = await client.signIn({ email: user.email.toUpperCase(), password: 'password-123', userAgent: 'jest' });
+      return { user, signed, actor: { userId: user.id, role: user.role } };
+    };
+
+    it('when a user signs in with the right password, then the secret authenticates and only its digest is stored', async () => {
+      const { user, signed } = await signedInUser();
+      expect(signed.user).toMatchObject({ id: user.id });
+      expect(signed.secret.length).toBeGreaterThanOrEqual(40);
+      expect(await client.authenticateSession({ secret: signed.secret })).toMatchObject({ user: { id: user.id }, session: { id: signed.session!.id, userAgent: 'jest' } });
+      const stored = await service.connection.collection('sessions').findOne({ _id: signed.session!.id as never });
+      expect(JSON.stringify(stored)).not.toContain(signed.secret);
+      expect(stored!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 24 * 3600 * 1000);
+    });
+
+    it('when the password is wrong or the email unknown, then both are refused with the same message', async () => {
+      const user = await newUser();
+      const wrong = await client.signIn({ email: user.email, password: 'not-the-password', userAgent: '' }).catch((e: unknown) => e);
+      const unknown = await client.signIn({ email: 'nobody@example.com', password: 'password-123', userAgent: '' }).catch((e: unknown) => e);
+      expect(wrong).toBeInstanceOf(Unauthenticated);
+      expect(unknown).toBeInstanceOf(Unauthenticated);
+      expect((wrong as Error).message).toBe((unknown as Error).message);
+      await expect(client.signIn({ email: '', password: '', userAgent: '' })).rejects.toBeInstanceOf(InvalidArgument);
+    });
+
+    it('when a session is revoked, then its secret stops authenticating at once and others cannot revoke it', async () => {
+      const { signed, actor } = await signedInUser();
+      const other = await signedInUser();
+      await expect(client.revokeSession({ actor: other.actor, sessionId: signed.session!.id })).rejects.toBeInstanceOf(NotFound);
+      expect((await client.listSessions({ actor })).sessions.map((s) => s.id)).toEqual([signed.session!.id]);
+      await client.revokeSession({ actor, sessionId: signed.session!.id });
+      await expect(client.authenticateSession({ secret: signed.secret })).rejects.toBeInstanceOf(Unauthenticated);
+      expect((await client.listSessions({ actor })).sessions).toEqual([]);
+    });
+
+    it('when a session has expired, then it no longer authenticates', async () => {
+      const { signed } = await signedInUser();
+      await service.connection.collection('sessions').updateOne({ _id: signed.session!.id as never }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+      await expect(client.authenticateSession({ secret: signed.secret })).rejects.toThrow(/expired/);
+    });
+
+    it('when the password is changed, then the old one is refused, the new one signs in, and only the kept session survives', async () => {
+      const { user, signed, actor } = await signedInUser();
+      const second = await client.signIn({ email: user.email, password: 'password-123', userAgent: 'other' });
+      await expect(client.changePassword({ actor, currentPassword: 'wrong-password', newPassword: 'new-password-1', keepSessionId: signed.session!.id })).rejects.toBeInstanceOf(InvalidArgument);
+      await expect(client.changePassword({ actor, currentPassword: 'password-123', newPassword: 'short', keepSessionId: signed.session!.id })).rejects.toBeInstanceOf(InvalidArgument);
+      await client.changePassword({ actor, currentPassword: 'password-123', newPassword: 'new-password-1', keepSessionId: signed.session!.id });
+      await expect(client.signIn({ email: user.email, password: 'password-123', userAgent: '' })).rejects.toBeInstanceOf(Unauthenticated);
+      await client.signIn({ email: user.email, password: 'new-password-1', userAgent: '' });
+      await expect(client.authenticateSession({ secret: second.secret })).rejects.toBeInstanceOf(Unauthenticated);
+      expect(await client.authenticateSession({ secret: signed.secret })).toMatchObject({ user: { id: user.id } });
+    });
+
+    it('when a user is deleted, then their sessions stop authenticating', async () => {
+      const { user, signed } = await signedInUser();
+      await client.deleteUser({ actor: admin, id: user.id });
+      await expect(client.authenticateSession({ secret: signed.secret })).rejects.toBeInstanceOf(Unauthenticated);
+    });
+  });
 });

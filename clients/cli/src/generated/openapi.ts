@@ -443,7 +443,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** A release with every field (app member+) */
+        get: operations["getRelease"];
         /** Edit a release (fields left out keep their values) */
         put: operations["updateRelease"];
         post?: never;
@@ -603,6 +604,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's console sessions */
+        get: operations["listSessions"];
+        put?: never;
+        /** Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS) */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller's sessions (takes effect at once) */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the session cookie is, with its CSRF token (for a reloaded page) */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        /** Sign out: ends this session and clears the cookie */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teardown": {
         parameters: {
             query?: never;
@@ -725,7 +782,8 @@ export interface paths {
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values */
+        patch: operations["patchUser"];
         trace?: never;
     };
     "/api/users/{id}/tokens": {
@@ -781,6 +839,23 @@ export interface paths {
         /** The token's user */
         get: operations["getMe"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change one's own password; every other session of the caller ends */
+        put: operations["changePassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1666,6 +1741,35 @@ export interface components {
             id: number;
             name: string;
         };
+        /** @description A console session, without its secret (which lives only in the HttpOnly cookie). */
+        Session: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            /** @description The session this request came with */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            expires_at: string;
+            id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            last_used_at: string;
+            /** @description The browser that signed in */
+            user_agent: string;
+        };
+        SignedIn: {
+            /** @description Send it as X-CSRF-Token with every cookie-authenticated write (any method but GET, HEAD, OPTIONS). */
+            csrf_token: string;
+            session: components["schemas"]["Session"];
+            user: components["schemas"]["User"];
+        };
         /** @description Who signed the build: Android signature schemes and certificates; Apple profile and its developer certificates. */
         Signing: {
             certificates: components["schemas"]["Certificate"][];
@@ -1898,6 +2002,16 @@ export interface components {
         TooManyAttempts: {
             headers: {
                 /** @description Seconds to wait */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many sign-in attempts for this email or address; try again after Retry-After seconds */
+        TooManyRequests: {
+            headers: {
                 "Retry-After": string;
                 [name: string]: unknown;
             };
@@ -3499,6 +3613,35 @@ export interface operations {
             };
         };
     };
+    getRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Release id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     updateRelease: {
         parameters: {
             query?: never;
@@ -3986,6 +4129,150 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions, without their secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    password: string;
+                };
+                "multipart/form-data": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            201: {
+                headers: {
+                    /** @description `hangar_session=…; Path=/; HttpOnly; SameSite=Lax` */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
@@ -4488,6 +4775,89 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    patchUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id, or `me` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    appearance?: "light" | "dark" | "auto";
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    locale?: "zh-CN" | "en";
+                    password?: string;
+                    /**
+                     * @description `user` is stored as `member`.
+                     * @enum {string}
+                     */
+                    role?: "admin" | "developer" | "member" | "user";
+                    timezone?: string;
+                    username?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    appearance?: "light" | "dark" | "auto";
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    locale?: "zh-CN" | "en";
+                    password?: string;
+                    /**
+                     * @description `user` is stored as `member`.
+                     * @enum {string}
+                     */
+                    role?: "admin" | "developer" | "member" | "user";
+                    timezone?: string;
+                    username?: string;
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    appearance?: "light" | "dark" | "auto";
+                    /** Format: email */
+                    email?: string;
+                    /** @enum {string} */
+                    locale?: "zh-CN" | "en";
+                    password?: string;
+                    /**
+                     * @description `user` is stored as `member`.
+                     * @enum {string}
+                     */
+                    role?: "admin" | "developer" | "member" | "user";
+                    timezone?: string;
+                    username?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listTokens: {
         parameters: {
             query?: never;
@@ -4630,6 +5000,53 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    /** @description The new password */
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    current_password: string;
+                    /** @description The new password */
+                    password: string;
+                };
+                "multipart/form-data": {
+                    current_password: string;
+                    /** @description The new password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,13 +1,16 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Unauthenticated } from '@hangar/errors';
+import { PermissionDenied, Unauthenticated, isDomainError } from '@hangar/errors';
 import type { users } from '@hangar/proto';
 import type { ServiceClients } from '../clients/service-clients';
 import { asCallerOf } from './caller-context';
+import { csrfTokenMatches, needsCsrfToken, readSessionCookie } from './session-cookie';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** The authenticated user, set by `authenticate`. */
     user?: users.User;
+    /** The console session the request came with, set by `sessionFromCookie`. */
+    session?: { record: users.Session; secret: string };
   }
 }
 
@@ -32,6 +35,7 @@ export function readToken(req: Request): string | undefined {
 export function authenticate(clients: ServiceClients) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = readToken(req);
+    if (!token && (await sessionFromCookie(clients, req))) return next();
     if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token> or ?token=');
     req.user = await resolveToken(clients, req, token);
     next();
@@ -60,6 +64,11 @@ export function identifyIfToken(clients: ServiceClients) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = readToken(req);
     if (token) req.user = await resolveToken(clients, req, token);
+    // A stale session, or a write without its CSRF token, is simply no caller
+    // here: these routes answer anyone, and the browser cannot fix a cookie.
+    else await sessionFromCookie(clients, req).catch((err: unknown) => {
+      if (!isDomainError(err) || !['unauthenticated', 'permission_denied'].includes(err.code)) throw err;
+    });
     next();
   };
 }
@@ -71,4 +80,29 @@ export function identifyIfToken(clients: ServiceClients) {
  */
 export function resolveToken(clients: ServiceClients, req: Request, token: string): Promise<users.User> {
   return asCallerOf(req, () => clients.users.authenticate({ token }));
+}
+
+/**
+ * The console's session cookie, tried only when no token is sent (a token
+ * always wins). A session is the same user as their token: same permissions,
+ * same answers. A write (any method but GET/HEAD/OPTIONS) must also carry the
+ * session's CSRF token in X-CSRF-Token, which another site cannot read.
+ * True when the request is now authenticated; false when there is no cookie.
+ */
+export async function sessionFromCookie(clients: ServiceClients, req: Request): Promise<boolean> {
+  const secret = readSessionCookie(req);
+  if (!secret) return false;
+  const { user, session } = await clients.users.authenticateSession({ secret });
+  if (needsCsrfToken(req) && !csrfTokenMatches(req, secret)) {
+    throw new PermissionDenied('Missing or wrong X-CSRF-Token header: send the csrf_token of your session with every change');
+  }
+  req.user = user;
+  req.session = { record: session!, secret };
+  return true;
+}
+
+/** For routes that read the token themselves (form fields before a file): that token, else the session cookie. */
+export async function authenticateTokenOrSession(clients: ServiceClients, req: Request, token: string | undefined, missing: string): Promise<void> {
+  if (token) req.user = await resolveToken(clients, req, token);
+  else if (!(await sessionFromCookie(clients, req))) throw new Unauthenticated(missing);
 }

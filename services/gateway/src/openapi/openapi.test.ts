@@ -40,6 +40,7 @@ describe('the OpenAPI document', () => {
     // `uploads` mounts the resumable-upload routes (tus, direct): only their presence is compared here.
     releases: { storage: {} as never, maxUploadBytes: 1024, uploadDeadlineMs: 1000, downloadRedirect: true, uploads: {} as never },
     install: { secret: 'x'.repeat(32), unlockTtlSeconds: 3600, unlockAttempts: { counter: new LocalAttempts(), rule: { name: 'unlock', maxFailures: 5, windowMs: 600_000 } } },
+    signInLimiter: {} as never,
   });
 
   it('when compiled with JSON Schema 2020-12 in strict mode, then every schema and reference resolves', () => {

@@ -59,6 +59,7 @@ const ERROR_RESPONSES = {
   415: 'UnsupportedMediaType',
   422: 'Unprocessable',
   423: 'Locked',
+  429: 'TooManyRequests',
   460: 'ChecksumMismatch',
   503: 'Unavailable',
 } as const;
@@ -74,8 +75,10 @@ const WRITE_WITH_TOKEN: ErrorStatus[] = [400, 401, 403, 404, 409, 413, 422, 503]
 const READ_WITH_KEY: ErrorStatus[] = [401, 404, 422, 503];
 
 const NO_TOKEN: Operation['security'] = [];
+/** Console routes about the session itself: only the session cookie is read. */
+const SESSION_ONLY: Operation['security'] = [{ session: [] }];
 /** channel_key routes: open, but a token, when sent, is checked and sets the time zone. */
-const OPTIONAL_TOKEN: Operation['security'] = [{}, { bearer: [] }, { token: [] }];
+const OPTIONAL_TOKEN: Operation['security'] = [{}, { bearer: [] }, { token: [] }, { session: [] }];
 
 const param = (name: string): { $ref: string } => ({ $ref: `#/components/parameters/${name}` });
 
@@ -228,6 +231,26 @@ const schemas: Record<string, JsonSchema> = {
     },
     [],
     'A personal access token, without its value.',
+  ),
+  Session: object(
+    {
+      id: int(),
+      user_agent: str('The browser that signed in'),
+      created_at: timestamp,
+      last_used_at: timestamp,
+      expires_at: timestamp,
+      current: bool('The session this request came with'),
+    },
+    [],
+    'A console session, without its secret (which lives only in the HttpOnly cookie).',
+  ),
+  SignedIn: object(
+    {
+      user: ref('User'),
+      csrf_token: str('Send it as X-CSRF-Token with every cookie-authenticated write (any method but GET, HEAD, OPTIONS).'),
+      session: ref('Session'),
+    },
+    [],
   ),
   CreatedToken: object(
     {
@@ -630,6 +653,9 @@ const paths: Record<string, PathItem> = {
     put: op('updateUser', 'Users', 'Update a user (admin, or oneself without raising the role)', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
     }),
+    patch: op('patchUser', 'Users', 'Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody(USER_FIELDS),
+    }),
     delete: op('deleteUser', 'Users', 'Delete a user (admin)', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
   },
   '/api/users/{id}/tokens': {
@@ -665,6 +691,35 @@ const paths: Record<string, PathItem> = {
         param('page'),
         param('per_page'),
       ],
+    }),
+  },
+  // Console sessions
+  '/api/sessions': {
+    get: op('listSessions', 'Sessions', "The caller's console sessions", { '200': ok('Sessions, without their secrets', arrayOf(ref('Session'))), ...errors(401, 403, 503) }),
+    post: op(
+      'signIn',
+      'Sessions',
+      'Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS)',
+      {
+        '201': ok('Signed in', ref('SignedIn'), { 'Set-Cookie': { required: true, description: '`hangar_session=…; Path=/; HttpOnly; SameSite=Lax`', schema: { type: 'string' } } }),
+        ...errors(400, 401, 422, 429, 503),
+      },
+      { security: NO_TOKEN, requestBody: formBody({ email: str(), password: str() }, ['email', 'password']) },
+    ),
+  },
+  '/api/sessions/current': {
+    get: op('getCurrentSession', 'Sessions', 'Who the session cookie is, with its CSRF token (for a reloaded page)', { '200': ok('The session', ref('SignedIn')), ...errors(401, 503) }, {
+      security: SESSION_ONLY,
+    }),
+    delete: op('signOut', 'Sessions', 'Sign out: ends this session and clears the cookie', { '200': DELETED, ...errors(401, 403, 503) }, { security: SESSION_ONLY }),
+  },
+  '/api/sessions/{id}': {
+    parameters: [pathId('id', 'Session id')],
+    delete: op('revokeSession', 'Sessions', 'End one of the caller\'s sessions (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
+  },
+  '/api/users/me/password': {
+    put: op('changePassword', 'Users', 'Change one\'s own password; every other session of the caller ends', { '200': DELETED, ...errors(...WRITE_WITH_TOKEN) }, {
+      requestBody: formBody({ current_password: str(), password: str('The new password') }, ['current_password', 'password']),
     }),
   },
 
@@ -880,6 +935,7 @@ const paths: Record<string, PathItem> = {
   // Releases
   '/api/releases/{id}': {
     parameters: [pathId('id', 'Release id')],
+    get: op('getRelease', 'Releases', 'A release with every field (app member+)', { '200': ok('The release', ref('Release')), ...errors(...READ_WITH_TOKEN) }),
     put: op('updateRelease', 'Releases', 'Edit a release (fields left out keep their values)', { '200': ok('Updated', ref('Release')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody({
         changelog: str(),
@@ -1268,6 +1324,7 @@ export function openApiDocument(version: string): OpenApiDocument {
         'Self-hosted app distribution speaking the Zealot 1.3 HTTP API.',
         '',
         'Tokens: `Authorization: Bearer <token>`, the `token` query parameter, or a `token` form field.',
+        'The console signs in (`POST /api/sessions`) and is then known by its `hangar_session` cookie wherever a token is accepted, with the same permissions; a cookie-authenticated write must carry `X-CSRF-Token`. A token, when sent, wins over the cookie.',
         'Write requests accept multipart/form-data, application/x-www-form-urlencoded and JSON with the same field names.',
         'Errors: `{"error": "...", "entry": {"field": ["problem"]}}`. Any other path under `/api/` answers 404 `{"error":"API not found"}`.',
         'Every response carries `X-Request-Id` (the caller\'s, when sane).',
@@ -1278,6 +1335,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'Users' },
       { name: 'Tokens' },
       { name: 'Audit', description: 'Who wrote what, allowed or refused (issue 16): read only, kept AUDIT_RETENTION_DAYS.' },
+      { name: 'Sessions', description: 'Console sign-in: a session cookie in place of a token.' },
       { name: 'Apps' },
       { name: 'Schemes' },
       { name: 'Channels' },
@@ -1288,7 +1346,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'Webhooks', description: 'Signed (HMAC-SHA256) POSTs to other systems when builds land.' },
       { name: 'Install', description: 'What testers open: pages, icon, QR code, manifest and downloads.' },
     ],
-    security: [{ bearer: [] }, { token: [] }],
+    security: [{ bearer: [] }, { token: [] }, { session: [] }],
     paths,
     components: {
       schemas,
@@ -1310,6 +1368,7 @@ export function openApiDocument(version: string): OpenApiDocument {
           ...errorResponse('Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds'),
           headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
         },
+        TooManyRequests: { ...errorResponse('Too many sign-in attempts for this email or address; try again after Retry-After seconds'), headers: { 'Retry-After': { required: true, schema: { type: 'string', pattern: '^[0-9]+$' } } } },
       },
       parameters: {
         page: query('page', 'Page, >= 1 (default 1)', false, { type: 'string', pattern: '^[0-9]+$' }) as Parameter,
@@ -1323,6 +1382,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token' },
         token: { type: 'apiKey', in: 'query', name: 'token', description: 'The same token in the query string (Zealot clients)' },
+        session: { type: 'apiKey', in: 'cookie', name: 'hangar_session', description: 'The console\'s session (POST /api/sessions); writes also need X-CSRF-Token' },
       },
     },
   };

@@ -92,6 +92,6 @@ export interface OpenApiDocument {
     responses: Record<string, Response>;
     parameters: Record<string, Parameter>;
     headers: Record<string, Header>;
-    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description?: string } | { type: 'apiKey'; in: 'query' | 'header'; name: string; description?: string }>;
+    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description?: string } | { type: 'apiKey'; in: 'query' | 'header' | 'cookie'; name: string; description?: string }>;
   };
 }

@@ -1,9 +1,9 @@
 import { NextFunction, Request, Response, Router } from 'express';
-import { InvalidArgument, Unauthenticated, isRefusal } from '@hangar/errors';
+import { InvalidArgument, isRefusal } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
 import { linksIfAvailable, releasesOfDebugFiles } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
-import { actorOf, authenticate, currentUser, identifyIfToken, readToken, resolveToken } from '../http/authenticate.middleware';
+import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
@@ -36,9 +36,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   // the file part (Zealot clients send `token` and `channel_key` first). A key
   // sent only after the file is checked by the service, and the file removed.
   async function checkBeforeStoring(req: Request, fields: Record<string, string>): Promise<void> {
-    const token = readToken(req) ?? fields.token;
-    if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
-    req.user = await resolveToken(clients, req, token);
+    await authenticateTokenOrSession(clients, req, readToken(req) ?? fields.token, 'Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
     const channelKey = channelKeyOf(req, fields);
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });

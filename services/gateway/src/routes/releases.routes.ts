@@ -1,10 +1,10 @@
 import { Request, Response, Router } from 'express';
-import { InvalidArgument, NotFound, Unauthenticated, isRefusal } from '@hangar/errors';
+import { InvalidArgument, NotFound, isRefusal } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
-import { actorOf, authenticate, currentUser, identifyIfToken, readToken, resolveToken } from '../http/authenticate.middleware';
+import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
@@ -47,9 +47,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
   // the header or query, or from form fields sent before the file part
   // (Zealot clients send `token` and `channel_key` first).
   async function checkBeforeStoring(req: Request, fields: Record<string, string>): Promise<void> {
-    const token = readToken(req) ?? fields.token;
-    if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
-    req.user = await resolveToken(clients, req, token);
+    await authenticateTokenOrSession(clients, req, readToken(req) ?? fields.token, 'Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
     if (fields.channel_key) {
       const context = await clients.apps.resolveChannel({ channelKey: fields.channel_key, channelId: 0 });
       await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
@@ -171,6 +169,14 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
   router.get('/api/releases/:id/stats', authenticate(clients), async (req, res) => {
     const stats = await clients.releases.getReleaseStats({ actor: actorOf(req), releaseId: parseId(req.params.id) });
     res.json(presentReleaseStats(stats));
+  });
+
+  // The console's build page. The app's right is checked before anything of the release is answered.
+  router.get('/api/releases/:id', authenticate(clients), async (req, res) => {
+    const release = await clients.releases.getRelease({ id: parseId(req.params.id) });
+    await clients.apps.checkPermission({ actor: actorOf(req), appId: release.appId, role: 'member' });
+    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+    res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
   });
 
   router.put('/api/releases/:id', authenticate(clients), async (req, res) => {

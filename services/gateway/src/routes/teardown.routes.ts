@@ -1,8 +1,8 @@
 import { Request, Response, Router } from 'express';
-import { InvalidArgument, Unauthenticated, isRefusal } from '@hangar/errors';
+import { InvalidArgument, isRefusal } from '@hangar/errors';
 import { couldBePackage, PACKAGE_HEAD_BYTES } from '@hangar/parsers';
 import type { ServiceClients } from '../clients/service-clients';
-import { actorOf, authenticate, currentUser, readToken } from '../http/authenticate.middleware';
+import { actorOf, authenticate, currentUser, authenticateTokenOrSession, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentTeardown } from '../presenters/teardown.presenter';
@@ -21,9 +21,7 @@ export function teardownRoutes(clients: ServiceClients, options: ReleasesRouteOp
   const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
 
   async function authenticateUploader(req: Request, fields: Record<string, string>): Promise<void> {
-    const token = readToken(req) ?? fields.token;
-    if (!token) throw new Unauthenticated('Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
-    req.user = await clients.users.authenticate({ token });
+    await authenticateTokenOrSession(clients, req, readToken(req) ?? fields.token, 'Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
   }
 
   router.post('/api/teardown', async (req: Request, res: Response) => {

@@ -69,6 +69,15 @@ export function usersRoutes(clients: ServiceClients, options: { publicBaseUrl?: 
     res.json(presentUser(user, id === currentUser(req).id ? user.timezone : zone(req)));
   });
 
+  // What the console sends: only the fields that change (a profile's time zone, a role), so
+  // no one has to send a password to change something else. Same rights as PUT.
+  router.patch('/api/users/:id', async (req, res) => {
+    const id = userIdParam(req);
+    const fields = readTextFields(req.body, USER_FIELDS);
+    const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields });
+    res.json(presentUser(user, id === currentUser(req).id ? user.timezone : zone(req)));
+  });
+
   router.delete('/api/users/:id', async (req, res) => {
     await clients.users.deleteUser({ actor: actorOf(req), id: userIdParam(req) });
     res.json(DELETED);

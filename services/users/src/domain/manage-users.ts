@@ -2,6 +2,7 @@ import { FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from 
 import { createEnvelope } from '@hangar/events';
 import type { UserDocument } from '../data/user.model';
 import type { AuditEntriesRepository } from '../data/audit-entries.repository';
+import type { SessionsRepository } from '../data/sessions.repository';
 import type { TokensRepository } from '../data/tokens.repository';
 import type { UserChanges, UsersRepository } from '../data/users.repository';
 import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
@@ -12,6 +13,9 @@ export interface UsersDeps {
   users: UsersRepository;
   tokens: TokensRepository;
   audit: AuditEntriesRepository;
+  sessions: SessionsRepository;
+  /** How long a console session lives after sign-in. */
+  sessionTtlMs: number;
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;
 }
@@ -62,6 +66,7 @@ export async function deleteUser(deps: UsersDeps, actor: Actor, id: number): Pro
   if (!deleted) throw new NotFound(`User ${id} not found`);
   // The tombstone already locks the user out; removing the tokens is tidying.
   await deps.tokens.deleteAllOf(id);
+  await deps.sessions.deleteAllOf(id);
   deps.onEventsRecorded();
 }
 

@@ -1,10 +1,12 @@
 import { users } from '@hangar/proto';
 import type { AuditEntryDocument } from '../data/audit-entry.model';
+import type { SessionDocument } from '../data/session.model';
 import type { TokenDocument } from '../data/token.model';
 import { listAuditEntries } from '../domain/audit-log';
 import type { UserDocument } from '../data/user.model';
 import { authenticate, createToken, listTokens, revokeToken } from '../domain/access-tokens';
 import { requireActor } from '../domain/actor';
+import { authenticateSession, changePassword, listSessions, revokeSession, signIn } from '../domain/sessions';
 import { UsersDeps, createUser, deleteUser, getUser, listUsers, searchUsersByEmail, updateUser } from '../domain/manage-users';
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
@@ -65,6 +67,25 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       await revokeToken(deps, requireActor(req.actor), req.userId, req.tokenId);
       return {};
     },
+    async signIn(req) {
+      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent);
+      return { user: toUser(user), session: toSession(session), secret };
+    },
+    async authenticateSession(req) {
+      const { user, session } = await authenticateSession(deps, req.secret);
+      return { user: toUser(user), session: toSession(session) };
+    },
+    async listSessions(req) {
+      return { sessions: (await listSessions(deps, requireActor(req.actor))).map(toSession) };
+    },
+    async revokeSession(req) {
+      await revokeSession(deps, requireActor(req.actor), req.sessionId);
+      return {};
+    },
+    async changePassword(req) {
+      await changePassword(deps, requireActor(req.actor), req.currentPassword, req.newPassword, req.keepSessionId);
+      return {};
+    },
   };
 }
 
@@ -113,5 +134,16 @@ function toAuditEntry(entry: AuditEntryDocument): users.AuditEntry {
     address: entry.address,
     requestId: entry.requestId,
     status: entry.status,
+  };
+}
+
+function toSession(session: SessionDocument): users.Session {
+  return {
+    id: session._id,
+    userId: session.userId,
+    userAgent: session.userAgent,
+    createdAtMs: session.createdAt.getTime(),
+    lastUsedAtMs: session.lastUsedAt.getTime(),
+    expiresAtMs: session.expiresAt.getTime(),
   };
 }

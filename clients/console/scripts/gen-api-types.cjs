@@ -1,0 +1,14 @@
+// Writes src/api/openapi.ts from the gateway's OpenAPI document (built: run `npm run build`
+// first, or `npx tsc -b`), so a field renamed in the gateway breaks the console's build
+// (`tsc --noEmit` runs before `vite build`), not its users. src/api-types.test.ts fails
+// while the committed file differs from what this writes.
+const fs = require('node:fs');
+const path = require('node:path');
+const { renderApiTypes } = require('./render-api-types.cjs');
+
+const { openApiDocument } = require(path.join(__dirname, '..', '..', '..', 'services', 'gateway', 'dist', 'openapi', 'openapi.js'));
+renderApiTypes(openApiDocument('0.0.0')).then((text) => {
+  const out = path.join(__dirname, '..', 'src', 'api', 'openapi.ts');
+  fs.writeFileSync(out, text);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);
+});
