@@ -31,8 +31,10 @@ describe('retrace', () => {
       ].join('\n'),
     );
     expect(reads).toBe(2 * classes);
-    // Holding the mapping would take over 100 MB of strings; streaming stays in tens.
-    expect(peak).toBeLessThan(48 * 1024 * 1024);
+    // Holding the mapping would keep over 100 MB of strings alive; streaming keeps a few classes,
+    // and the rest is garbage the collector takes when it likes (Node 20 peaked near 30 MB above
+    // the baseline, Node 24's collector near 60 MB).
+    expect(peak).toBeLessThan(90 * 1024 * 1024);
   });
 
   it('when a mapping line has no end, then reading stops at the limit instead of growing', async () => {
