@@ -34,7 +34,9 @@ describe('users service: a session used again', () => {
   beforeAll(async () => {
     service = await startUsersService(config, logger);
     client = createServiceClient(users.UsersServiceDefinition, `127.0.0.1:${service.port}`);
-    admin.userId = (await bootstrapAdmin(service.deps, { email: 'root@example.com', password: 'bootstrap-pass-1', token: 'bootstrap-token-0123456789' }, logger)).userId;
+    const boot = await bootstrapAdmin(service.deps, { email: 'root@example.com', password: 'bootstrap-pass-1', token: 'bootstrap-token-0123456789' }, logger);
+    if (!boot.created) throw new Error('expected a bootstrap admin');
+    admin.userId = boot.userId;
   });
   afterAll(async () => {
     await service.connection.dropDatabase().catch(() => undefined);
