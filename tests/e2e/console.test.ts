@@ -112,6 +112,15 @@ describe('the console in a browser', () => {
     const build = await text(page);
     for (const field of ['release/2.0', 'deadbeefcafe', 'https://ci.example.com/1', 'Faster start', 'Android']) expect(build).toContain(field);
     expect(await page.getByRole('link', { name: 'deadbeefcafe' }).getAttribute('href')).toBe('https://git.example.com/team/app/commit/deadbeefcafe');
+    // The QR code is its own request: wait for it to load (a loaded machine answers it late), then check it drew.
+    await page.locator('.install img').evaluate((img) => {
+      const image = img as unknown as { complete: boolean; naturalWidth: number; addEventListener(type: string, listener: () => void): void };
+      if (image.complete && image.naturalWidth > 0) return undefined;
+      return new Promise<void>((resolve) => {
+        image.addEventListener('load', () => resolve());
+        image.addEventListener('error', () => resolve());
+      });
+    });
     expect(await page.locator('.install img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     await page.getByRole('heading', { name: 'Edit this build' }).waitFor();
     await lookAt(page, 'build');
