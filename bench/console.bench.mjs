@@ -61,6 +61,10 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addCookies([{ name: cookie[0], value: cookie[1], url: hangar.baseUrl }]);
   const page = await context.newPage();
+  // A failed call is named with the server's answer, so a refused navigation says why.
+  page.on('response', async (res) => {
+    if (res.status() >= 500) console.log(`  ${res.status()} ${res.request().method()} ${res.url()}: ${await res.text().catch(() => '')}`);
+  });
   const timings = [];
   let refused = 0;
   for (let attempt = 0; timings.length < runs && attempt < runs * 4; attempt += 1) {
