@@ -103,9 +103,16 @@ describe('the console in a browser', () => {
     await page.getByRole('heading', { name: appName }).waitFor();
     await page.getByRole('cell', { name: 'release/2.0' }).waitFor();
     await lookAt(page, 'app');
-    await page.getByLabel('Filter by version, branch or commit').fill('no-such-branch');
-    await page.getByText('No build on this page matches').waitFor();
-    await page.getByLabel('Filter by version, branch or commit').fill('deadbeef');
+    // The filter is the server's: a branch no build has empties the list, a commit prefix in
+    // any case finds the build, and the filter rides in the URL (a reload keeps it).
+    await page.getByLabel('Branch').fill('no-such-branch');
+    await page.getByText('No build in this channel matches the filter.').waitFor();
+    await page.waitForURL(/branch=no-such-branch/);
+    await page.getByLabel('Branch').fill('');
+    await page.getByLabel('Commit').fill('DEADBEEF');
+    await page.waitForURL(/git_commit=DEADBEEF/);
+    await page.reload();
+    expect(await page.getByLabel('Commit').inputValue()).toBe('DEADBEEF');
     await page.getByRole('link', { name: '1.2.3 (5)' }).click();
 
     await page.getByRole('heading', { name: 'Details' }).waitFor();

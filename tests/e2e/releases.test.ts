@@ -229,6 +229,31 @@ describe('releases over HTTP', () => {
       expect(res.body).toMatchObject({ app: { id: expect.any(Number) }, scheme: { name: 'Adhoc' } });
     });
 
+    it('when the versions are filtered by version, branch or commit, then every page and the total count only the matching builds', async () => {
+      const first = await upload(fixture('android.apk'), { name: `Filtered ${Date.now()}`, branch: 'main', git_commit: 'aaa111' });
+      const key = first.body.channel.slug;
+      for (const fields of [{ branch: 'main', git_commit: 'aaa222' }, { branch: 'main', git_commit: 'bbb333' }, { branch: 'dev', git_commit: 'aaa444' }]) {
+        expect((await upload(fixture('android.apk'), { channel_key: key, ...fields })).status).toBe(201);
+      }
+      const list = async (query: string) => {
+        const res = await api('GET', `/api/apps/versions?channel_key=${key}&${query}`);
+        expect(res.status).toBe(200);
+        return { commits: res.body.releases.map((r: { git_commit: string }) => r.git_commit), total: Number(res.headers.get('x-total-count')) };
+      };
+      // Beyond the first page: the filter is the server's, not the page's.
+      expect(await list('branch=main&per_page=2')).toEqual({ commits: ['bbb333', 'aaa222'], total: 3 });
+      expect(await list('branch=main&per_page=2&page=2')).toEqual({ commits: ['aaa111'], total: 3 });
+      expect(await list('git_commit=AAA')).toEqual({ commits: ['aaa444', 'aaa222', 'aaa111'], total: 3 });
+      expect(await list('branch=main&git_commit=bbb')).toEqual({ commits: ['bbb333'], total: 1 });
+      expect((await list('release_version=1.2')).total).toBe(4);
+      expect((await list('release_version=1.2.3')).total).toBe(4);
+      expect(await list('release_version=1.20')).toEqual({ commits: [], total: 0 });
+      expect((await list('branch=&git_commit=')).total).toBe(4);
+      const tooLong = await api('GET', `/api/apps/versions?channel_key=${key}&branch=${'b'.repeat(201)}`);
+      expect(tooLong.status).toBe(422);
+      expect(tooLong.body.entry).toHaveProperty('branch');
+    });
+
     it('when version_exist is asked, then 200 for a match, 404 with an error otherwise, 422 for other combinations', async () => {
       const ok = await api('GET', `/api/apps/version_exist?channel_key=${channelKey}&bundle_id=com.icyleaf.appinfodemo&release_version=1.2.3&build_version=5`);
       expect(ok.status).toBe(200);

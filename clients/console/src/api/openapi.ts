@@ -214,7 +214,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A channel's releases, newest upload first */
+        /**
+         * A channel's releases, newest upload first
+         * @description The optional filters (an addition to Zealot) narrow the list and its `X-Total-Count`; empty ones match everything, and a value over 200 characters is 422.
+         */
         get: operations["listVersions"];
         put?: never;
         post?: never;
@@ -2911,12 +2914,18 @@ export interface operations {
     listVersions: {
         parameters: {
             query: {
+                /** @description Only builds of this git branch */
+                branch?: string;
                 /** @description The channel's key (its slug) */
                 channel_key: components["parameters"]["channel_key"];
+                /** @description Only builds whose commit starts with this (any case) */
+                git_commit?: string;
                 /** @description Page, >= 1 (default 1) */
                 page?: components["parameters"]["page"];
                 /** @description Items per page, 1..100 (default 25) */
                 per_page?: components["parameters"]["per_page"];
+                /** @description Only this release version or its dotted extensions (`1.2` matches `1.2` and `1.2.3`, not `1.20`) */
+                release_version?: string;
             };
             header?: never;
             path?: never;

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, must, mustPage } from '../api/client';
 import type { Schemas } from '../api/client';
 import { useApi } from '../api/use-api';
+import { useDebounced } from '../ui/use-debounced';
 import { Link, navigate, useLocation } from '../router';
 import { atLeast, roleOn, useSession } from '../session';
 import { Empty, Show } from '../ui/states';
@@ -55,31 +56,63 @@ export function AppPage({ appId }: { appId: number }) {
   );
 }
 
-/** A channel's builds, newest first, a page at a time; the filter narrows the page shown. */
+/** The builds filter's fields, named as the API's query parameters; kept in the URL so a reload keeps them. */
+const FILTER_FIELDS = [
+  { param: 'release_version', label: 'Version' },
+  { param: 'branch', label: 'Branch' },
+  { param: 'git_commit', label: 'Commit' },
+] as const;
+type FilterParam = (typeof FILTER_FIELDS)[number]['param'];
+
+/** A channel's builds, newest first, a page at a time, narrowed by the server (every page, not just the one shown). */
 function ChannelBuilds({ channelKey, appId }: { channelKey: string; appId: number }) {
   const url = useLocation();
   const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
-  const [filter, setFilter] = useState('');
-  const builds = useApi(() => mustPage(api.GET('/api/apps/versions', { params: { query: { channel_key: channelKey, page: String(page), per_page: String(PER_PAGE) } } })), [channelKey, page]);
-  const goTo = (p: number) => navigate(`/apps/${appId}?channel=${encodeURIComponent(channelKey)}&page=${p}`);
+  const [filter, setFilter] = useState<Record<FilterParam, string>>(() => ({
+    release_version: url.searchParams.get('release_version') ?? '',
+    branch: url.searchParams.get('branch') ?? '',
+    git_commit: url.searchParams.get('git_commit') ?? '',
+  }));
+  const asked = useDebounced(filter, 250);
+  const filtering = Object.values(asked).some((v) => v.trim() !== '');
+  const builds = useApi(
+    () => mustPage(api.GET('/api/apps/versions', { params: { query: { channel_key: channelKey, page: String(page), per_page: String(PER_PAGE), ...asked } } })),
+    [channelKey, page, asked.release_version, asked.branch, asked.git_commit],
+  );
+  const urlOf = (p: number, f: Record<FilterParam, string>) => {
+    const query = new URLSearchParams({ channel: channelKey, page: String(p) });
+    for (const { param } of FILTER_FIELDS) if (f[param].trim()) query.set(param, f[param].trim());
+    return `/apps/${appId}?${query}`;
+  };
+  const goTo = (p: number) => navigate(urlOf(p, asked));
+  const change = (param: FilterParam, value: string) => {
+    const next = { ...filter, [param]: value };
+    setFilter(next);
+    // A new filter starts at its first page; replace, so Back leaves the page rather than undoing keystrokes.
+    navigate(urlOf(1, next), true);
+  };
   return (
     <section aria-labelledby="builds-heading">
       <h2 id="builds-heading">Builds</h2>
-      <div class="field filter">
-        <label for="build-filter">Filter by version, branch or commit</label>
-        <input id="build-filter" type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-      </div>
+      <fieldset class="build-filter">
+        <legend>Filter builds</legend>
+        {FILTER_FIELDS.map(({ param, label }) => (
+          <div class="field" key={param}>
+            <label for={`build-filter-${param}`}>{label}</label>
+            <input id={`build-filter-${param}`} type="search" value={filter[param]} onInput={(e) => change(param, e.currentTarget.value)} />
+          </div>
+        ))}
+      </fieldset>
       <Show state={builds} what="builds">
         {({ items, total }) => {
-          const needle = filter.trim().toLowerCase();
-          const shown = items.releases.filter((r) => !needle || [r.release_version, r.build_version, r.branch, r.git_commit].some((v) => v.toLowerCase().includes(needle)));
+          const shown = items.releases;
           const pages = Math.max(1, Math.ceil(total / PER_PAGE));
           return (
             <>
-              {total === 0 ? (
+              {total === 0 && filtering ? (
+                <Empty>No build in this channel matches the filter.</Empty>
+              ) : total === 0 ? (
                 <Empty>No builds in this channel yet.</Empty>
-              ) : shown.length === 0 ? (
-                <Empty>No build on this page matches “{filter}”.</Empty>
               ) : (
                 <div class="table-wrap">
                   <table>

@@ -790,7 +790,15 @@ const paths: Record<string, PathItem> = {
   '/api/apps/versions': {
     get: op('listVersions', 'Releases', "A channel's releases, newest upload first", { '200': ok('The channel and a page of its releases', ref('VersionList'), PAGE_HEADERS), ...errors(...READ_WITH_KEY) }, {
       security: OPTIONAL_TOKEN,
-      parameters: [param('channel_key'), param('page'), param('per_page')],
+      description: 'The optional filters (an addition to Zealot) narrow the list and its `X-Total-Count`; empty ones match everything, and a value over 200 characters is 422.',
+      parameters: [
+        param('channel_key'),
+        query('release_version', 'Only this release version or its dotted extensions (`1.2` matches `1.2` and `1.2.3`, not `1.20`)'),
+        query('branch', 'Only builds of this git branch'),
+        query('git_commit', 'Only builds whose commit starts with this (any case)'),
+        param('page'),
+        param('per_page'),
+      ],
     }),
   },
   '/api/apps/latest': {

@@ -125,7 +125,11 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
 
   router.get('/api/apps/versions', identifyIfToken(clients), async (req, res) => {
     const page = parsePage(req);
-    const list = await clients.releases.listVersions({ channelKey: requiredQuery(req, 'channel_key'), page });
+    const list = await clients.releases.listVersions({
+      channelKey: requiredQuery(req, 'channel_key'),
+      page,
+      filter: { releaseVersion: queryText(req, 'release_version') ?? '', branch: queryText(req, 'branch') ?? '', gitCommit: queryText(req, 'git_commit') ?? '' },
+    });
     setPageHeaders(req, res, page, list.total, base(req));
     res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), base(req), zone(req)));
   });

@@ -1,6 +1,7 @@
 import { GENERATION_KEYS, Generations, ValidatedCache } from '@hangar/cache';
 import type { ReleaseDocument } from '../data/release.model';
 import type { ReleasesRepository } from '../data/releases.repository';
+import { BuildFilter, isEmptyFilter, matchesBuildFilter } from './build-filter';
 
 export type ExactMatch = Partial<Pick<ReleaseDocument, 'bundleId' | 'releaseVersion' | 'buildVersion' | 'gitCommit'>>;
 
@@ -51,8 +52,9 @@ export class ChannelReleases {
     return (await this.live(channelId)).find((r) => r._id === id) ?? null;
   }
 
-  async page(channelId: number, skip: number, limit: number): Promise<{ releases: ReleaseDocument[]; total: number }> {
-    const all = await this.live(channelId);
+  async page(channelId: number, skip: number, limit: number, filter: BuildFilter = {}): Promise<{ releases: ReleaseDocument[]; total: number }> {
+    const live = await this.live(channelId);
+    const all = isEmptyFilter(filter) ? live : live.filter((r) => matchesBuildFilter(r, filter));
     return { releases: all.slice(skip, skip + limit), total: all.length };
   }
 

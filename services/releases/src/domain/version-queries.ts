@@ -3,6 +3,7 @@ import type { apps } from '@hangar/proto';
 import type { ReleaseDocument } from '../data/release.model';
 import type { ReleasesDeps } from './deps';
 import { versionSortKey } from '@hangar/versions';
+import type { BuildFilter } from './build-filter';
 
 export interface Page {
   page: number;
@@ -19,11 +20,11 @@ function requireKey(channelKey: string): void {
   if (!channelKey.trim()) throw InvalidArgument.field('channel_key', "can't be blank");
 }
 
-/** The channel's releases, newest upload first. */
-export async function listVersions(deps: ReleasesDeps, channelKey: string, { page, perPage }: Page): Promise<ChannelReleases> {
+/** The channel's releases, newest upload first; those passing the filter when one is given. */
+export async function listVersions(deps: ReleasesDeps, channelKey: string, { page, perPage }: Page, filter: BuildFilter = {}): Promise<ChannelReleases> {
   requireKey(channelKey);
   const context = await deps.apps.resolveChannel({ channelKey, channelId: 0 });
-  const result = await deps.channelReleases.page(context.channel!.id, (page - 1) * perPage, perPage);
+  const result = await deps.channelReleases.page(context.channel!.id, (page - 1) * perPage, perPage, filter);
   return { context, ...result };
 }
 

@@ -8,6 +8,7 @@ import { createTeardown, getTeardown, toTeardown, type TeardownDeps } from '../d
 import { releaseStats } from '../domain/release-stats';
 import { checkForUpdate } from '../domain/update-check';
 import { latestReleases, listVersions, versionExists } from '../domain/version-queries';
+import { readBuildFilter } from '../domain/build-filter';
 
 const pageOf = (page?: { page: number; perPage: number }) => ({
   page: Math.max(1, page?.page || 1),
@@ -35,7 +36,7 @@ export function releasesHandlers(deps: ReleasesDeps, teardownDeps: TeardownDeps)
       return {};
     },
     async listVersions(req) {
-      const result = await listVersions(deps, req.channelKey, pageOf(req.page));
+      const result = await listVersions(deps, req.channelKey, pageOf(req.page), readBuildFilter(req.filter));
       const downloads = await counts(result.context.channel!.id);
       return { releases: result.releases.map((r) => toRelease(r, undefined, downloads)), total: result.total, context: result.context };
     },

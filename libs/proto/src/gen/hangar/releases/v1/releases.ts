@@ -126,7 +126,22 @@ export interface DeleteReleaseRequest {
 
 export interface ListVersionsRequest {
   channelKey: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Narrows the list (the console's builds filter); empty fields match everything. */
+  filter?: BuildFilter | undefined;
+}
+
+/**
+ * release_version: that version or a dotted extension of it ("1.2" matches
+ * "1.2" and "1.2.3", not "1.20"); branch: exactly; git_commit: a prefix of the
+ * commit, any case (people paste short hashes).
+ */
+export interface BuildFilter {
+  releaseVersion: string;
+  branch: string;
+  gitCommit: string;
 }
 
 export interface LatestReleasesRequest {
@@ -1760,7 +1775,7 @@ export const DeleteReleaseRequest: MessageFns<DeleteReleaseRequest> = {
 };
 
 function createBaseListVersionsRequest(): ListVersionsRequest {
-  return { channelKey: "", page: undefined };
+  return { channelKey: "", page: undefined, filter: undefined };
 }
 
 export const ListVersionsRequest: MessageFns<ListVersionsRequest> = {
@@ -1770,6 +1785,9 @@ export const ListVersionsRequest: MessageFns<ListVersionsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.filter !== undefined) {
+      BuildFilter.encode(message.filter, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1803,6 +1821,14 @@ export const ListVersionsRequest: MessageFns<ListVersionsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.filter = BuildFilter.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1823,6 +1849,7 @@ export const ListVersionsRequest: MessageFns<ListVersionsRequest> = {
         ? globalThis.String(object.channel_key)
         : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      filter: isSet(object.filter) ? BuildFilter.fromJSON(object.filter) : undefined,
     };
   },
 
@@ -1833,6 +1860,107 @@ export const ListVersionsRequest: MessageFns<ListVersionsRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.filter !== undefined) {
+      obj.filter = BuildFilter.toJSON(message.filter);
+    }
+    return obj;
+  },
+};
+
+function createBaseBuildFilter(): BuildFilter {
+  return { releaseVersion: "", branch: "", gitCommit: "" };
+}
+
+export const BuildFilter: MessageFns<BuildFilter> = {
+  encode(message: BuildFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.releaseVersion !== "") {
+      writer.uint32(10).string(message.releaseVersion);
+    }
+    if (message.branch !== "") {
+      writer.uint32(18).string(message.branch);
+    }
+    if (message.gitCommit !== "") {
+      writer.uint32(26).string(message.gitCommit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BuildFilter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBuildFilter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.releaseVersion = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.branch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gitCommit = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BuildFilter {
+    return {
+      releaseVersion: isSet(object.releaseVersion)
+        ? globalThis.String(object.releaseVersion)
+        : isSet(object.release_version)
+        ? globalThis.String(object.release_version)
+        : "",
+      branch: isSet(object.branch) ? globalThis.String(object.branch) : "",
+      gitCommit: isSet(object.gitCommit)
+        ? globalThis.String(object.gitCommit)
+        : isSet(object.git_commit)
+        ? globalThis.String(object.git_commit)
+        : "",
+    };
+  },
+
+  toJSON(message: BuildFilter): unknown {
+    const obj: any = {};
+    if (message.releaseVersion !== "") {
+      obj.releaseVersion = message.releaseVersion;
+    }
+    if (message.branch !== "") {
+      obj.branch = message.branch;
+    }
+    if (message.gitCommit !== "") {
+      obj.gitCommit = message.gitCommit;
     }
     return obj;
   },
