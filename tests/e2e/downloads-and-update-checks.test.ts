@@ -216,5 +216,27 @@ describe('downloads counted and in-app update checks over HTTP', () => {
       const badMinimum = await api('PUT', `/api/channels/${ch.id}`, { token, json: { min_supported_version: '...' } });
       expect(badMinimum.status).toBe(422);
     });
+
+    it('when an app polls the same question many times, then the gateway answers from memory, and a new build is seen by the very next poll', async () => {
+      // CheckForUpdate calls the releases service has answered, from its /metrics.
+      const answeredByReleases = async () => {
+        const text = await (await fetch(`http://127.0.0.1:${hangar.metricsPortOf('releases')}/metrics`)).text();
+        return text
+          .split('\n')
+          .filter((line) => line.startsWith('hangar_grpc_server_handled_total{') && line.includes('method="CheckForUpdate"'))
+          .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+      };
+      const question = { release_version: '2.0', build_version: '1' };
+      expect((await check(question)).body.update_available).toBe(false);
+      const before = await answeredByReleases();
+      const polls = await Promise.all(Array.from({ length: 30 }, () => check(question)));
+      for (const poll of polls) expect(poll.body).toMatchObject({ update_available: false });
+      expect(await answeredByReleases()).toBe(before);
+
+      const newest = (await upload(ch.slug)).body;
+      expect((await api('PUT', `/api/releases/${newest.id}`, { token, json: { release_version: '2.1', build_version: '1' } })).status).toBe(200);
+      expect((await check(question)).body).toMatchObject({ update_available: true, release: { id: newest.id, release_version: '2.1' } });
+      expect(await answeredByReleases()).toBeGreaterThan(before);
+    });
   });
 });

@@ -1,12 +1,13 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { KV, Kvm } from '@nats-io/kv';
+import { CoalescedReads } from './coalesced-reads';
 
 /**
  * Generation numbers of cached data, kept in a NATS KV bucket every replica
  * of every service shares. A writer bumps a key after its database write and
  * before it answers; a reader compares the generation its cached copy was
- * read at with the current one on every use (one NATS round trip, no
- * database). So a change is seen by the very next request on any replica —
+ * read at with the current one on every use (one NATS round trip, shared
+ * with the requests that asked meanwhile — coalesced-reads.ts —, no database). So a change is seen by the very next request on any replica —
  * what an event-driven invalidation alone cannot promise, since a 201 may
  * reach the client before another replica has heard of the change.
  *
@@ -49,9 +50,11 @@ export async function openGenerations(nc: NatsConnection, prefix: string): Promi
   // KV bucket names allow letters, digits, `-` and `_` only.
   const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-generations`;
   const kv: KV = await new Kvm(nc).create(bucket, { history: 1 });
+  // Under load many requests ask the same keys at once (a polled channel): they share reads.
+  const reads = new CoalescedReads(async (key) => (await kv.get(key))?.revision ?? 0);
   return {
     async read(keys) {
-      return Promise.all(keys.map(async (key) => (await kv.get(key))?.revision ?? 0));
+      return Promise.all(keys.map((key) => reads.read(key)));
     },
     async bump(keys) {
       await Promise.all(keys.map((key) => kv.put(key, '')));

@@ -7,6 +7,7 @@ import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
+import { CachedUpdateChecks } from './clients/cached-update-checks';
 import { connectEventBus, ensureAuditStream } from '@hangar/events';
 import { AuditPublisher } from './audit/audit-publisher';
 import { cachingAuthentication } from './clients/cached-authentication';
@@ -87,6 +88,9 @@ async function main(): Promise<void> {
       uploads,
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
+      ...(config.UPDATE_CHECK_CACHE_SIZE > 0
+        ? { updateChecks: new CachedUpdateChecks(clients.releases, generations, { capacity: config.UPDATE_CHECK_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS }) }
+        : {}),
     },
     audit: { publisher: auditPublisher, operations },
     install: {

@@ -8,8 +8,21 @@ import type { Request, Response } from 'express';
  * unchanged answer costs a 304 without a body.
  */
 export function sendRevalidated(req: Request, res: Response, body: unknown): void {
+  sendRevalidatedBody(req, res, revalidatedBody(body));
+}
+
+/** An answer's bytes and their ETag, computed once: what a cache of answers keeps. */
+export interface RevalidatedBody {
+  json: string;
+  etag: string;
+}
+
+export function revalidatedBody(body: unknown): RevalidatedBody {
   const json = JSON.stringify(body);
-  const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
+}
+
+export function sendRevalidatedBody(req: Request, res: Response, { json, etag }: RevalidatedBody): void {
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'private, no-cache');
   const asked = req.get('if-none-match');

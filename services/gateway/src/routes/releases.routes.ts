@@ -3,6 +3,7 @@ import { InvalidArgument, NotFound, isRefusal } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
+import type { CachedUpdateChecks } from '../clients/cached-update-checks';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
@@ -10,7 +11,7 @@ import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
-import { sendRevalidated } from '../http/revalidated';
+import { sendRevalidated, sendRevalidatedBody } from '../http/revalidated';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 import { finishUpload } from '../uploads/finish-upload';
@@ -28,6 +29,8 @@ export interface ReleasesRouteOptions {
   uploadUrlTtlMs?: number;
   /** Bytes of upload bodies as they arrive (hangar_upload_bytes_total). */
   onUploadBytes?: (kind: 'package' | 'debug_file', bytes: number) => void;
+  /** Update checks answered from memory while unchanged; absent: each asks the releases service. */
+  updateChecks?: CachedUpdateChecks;
 }
 
 const UPLOAD_FIELDS = [
@@ -160,14 +163,17 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
   });
 
   router.get('/api/apps/update_check', identifyIfToken(clients), async (req, res) => {
-    const answer = await clients.releases.checkForUpdate({
+    const query = {
       channelKey: requiredQuery(req, 'channel_key'),
       bundleId: queryText(req, 'bundle_id') ?? '',
       releaseVersion: queryText(req, 'release_version') ?? '',
       buildVersion: queryText(req, 'build_version') ?? '',
       releaseHash: queryText(req, 'release_hash') ?? '',
-    });
-    sendRevalidated(req, res, presentUpdateCheck(answer, base(req), zone(req)));
+    };
+    const view = { baseUrl: base(req), timeZone: zone(req) };
+    const present = (answer: releases.UpdateCheck) => presentUpdateCheck(answer, view.baseUrl, view.timeZone);
+    if (options.updateChecks) sendRevalidatedBody(req, res, await options.updateChecks.answer(query, { ...view, present }));
+    else sendRevalidated(req, res, present(await clients.releases.checkForUpdate(query)));
   });
 
   router.get('/api/releases/:id/stats', authenticate(clients), async (req, res) => {
