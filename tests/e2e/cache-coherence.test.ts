@@ -96,6 +96,28 @@ describe('caches with two replicas of every process', () => {
     expect((await apiB('GET', `/api/apps/versions?channel_key=${rotated}`)).status).toBe(200);
   });
 
+  it('when a build is uploaded or a channel key rotated through one replica, then an update check on the other sees it on the next poll', async () => {
+    const first = await upload(apiA, { git_commit: commit() });
+    const key = first.channel.slug as string;
+    const check = (api: ApiClient, channelKey = key) =>
+      api('GET', `/api/apps/update_check?${new URLSearchParams({ channel_key: channelKey, bundle_id: first.bundle_id, release_version: first.release_version, build_version: first.build_version })}`);
+    for (let round = 0; round < 4; round++) {
+      const [uploader, asker] = round % 2 === 0 ? [apiA, apiB] : [apiB, apiA];
+      // Twice each: the second answer comes from each gateway's memory.
+      for (let poll = 0; poll < 2; poll++) {
+        expect((await check(apiA)).body.update_available).toBe(round > 0);
+        expect((await check(apiB)).body.update_available).toBe(round > 0);
+      }
+      const made = await upload(uploader, { channel_key: key, git_commit: commit() });
+      await uploader('PUT', `/api/releases/${made.id}`, { token: a.adminToken, json: { release_version: `9.${round}`, build_version: '1' } });
+      expect((await check(asker)).body).toMatchObject({ update_available: true, release: { id: made.id } });
+    }
+    const app = await apiA('GET', `/api/apps/${first.app.id}`, { token: a.adminToken });
+    const channelId = (app.body.schemes as { channels: { id: number; slug: string }[] }[]).flatMap((s) => s.channels).find((c) => c.slug === key)!.id;
+    expect((await apiA('PUT', `/api/channels/${channelId}`, { token: a.adminToken, form: { slug: `rotated-${randomBytes(8).toString('hex')}` } })).status).toBe(200);
+    expect((await check(apiB)).status).toBe(404);
+  });
+
   it("when an app's collaborators or a collaborator's name change on one replica, then GET /api/apps/:id on the other shows it at once", async () => {
     const made = await upload(apiA, { name: `Viewed ${commit().slice(0, 8)}`, git_commit: commit() });
     const appId = made.app.id as number;
