@@ -1,6 +1,6 @@
-import type { components, paths } from './generated/openapi';
+import type { components, paths } from '@hangar/api-types';
 
-/** The gateway's answers, as its OpenAPI document names them (src/generated/openapi.ts). */
+/** The gateway's answers, as its OpenAPI document names them (@hangar/api-types). */
 type Schemas = components['schemas'];
 
 /**

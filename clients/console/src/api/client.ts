@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './openapi';
+import type { components, paths } from '@hangar/api-types';
 
 export type Schemas = components['schemas'];
 

@@ -5,7 +5,7 @@ const { default: openapiTS, astToString } = require('openapi-typescript');
 
 async function renderApiTypes(document) {
   const ast = await openapiTS(document, { alphabetize: true });
-  return `// Generated from the gateway's OpenAPI document by scripts/gen-api-types.cjs: do not edit.\n// npm run build && npm run api-types -w @hangar/console writes it again.\n\n${astToString(ast)}`;
+  return `// Generated from the gateway's OpenAPI document by clients/api-types/scripts/gen-api-types.js: do not edit.\n// npm run build && npm run api-types writes it again.\n\n${astToString(ast)}`;
 }
 
 module.exports = { renderApiTypes };

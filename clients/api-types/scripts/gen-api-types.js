@@ -1,5 +1,5 @@
-// Writes src/generated/openapi.ts from the gateway's OpenAPI document (built: run `npm run build`
-// first), so a field renamed in the gateway breaks the CLI's build, not its users.
+// Writes src/openapi.ts from the gateway's OpenAPI document (built: run `npm run build` first),
+// for every client that speaks the API (clients/cli, clients/console).
 // src/api-types.test.ts fails while the committed file differs from what this writes.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -7,7 +7,7 @@ const { renderApiTypes } = require('./render-api-types.js');
 
 const { openApiDocument } = require(path.join(__dirname, '..', '..', '..', 'services', 'gateway', 'dist', 'openapi', 'openapi.js'));
 renderApiTypes(openApiDocument('0.0.0')).then((text) => {
-  const out = path.join(__dirname, '..', 'src', 'generated', 'openapi.ts');
+  const out = path.join(__dirname, '..', 'src', 'openapi.ts');
   fs.writeFileSync(out, text);
   process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);
 });

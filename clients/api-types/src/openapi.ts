@@ -1,5 +1,5 @@
-// Generated from the gateway's OpenAPI document by scripts/gen-api-types.js: do not edit.
-// npm run build && npm run api-types -w @hangar/cli writes it again.
+// Generated from the gateway's OpenAPI document by clients/api-types/scripts/gen-api-types.js: do not edit.
+// npm run build && npm run api-types writes it again.
 
 export interface paths {
     "/api/apps": {
