@@ -69,7 +69,7 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return {};
     },
     async signIn(req) {
-      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent, req.adminsOnly);
+      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent, req.adminsOnly === true);
       return { user: toUser(user), session: toSession(session), secret };
     },
     async signInWithIdentity(req) {

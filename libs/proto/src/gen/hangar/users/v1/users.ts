@@ -220,7 +220,7 @@ export interface SignInRequest {
    * Single sign-on only: a right password is refused unless its user is a
    * global admin (the break-glass path, which the gateway audits).
    */
-  adminsOnly: boolean;
+  adminsOnly?: boolean | undefined;
 }
 
 export interface SignInWithIdentityRequest {
@@ -3035,7 +3035,7 @@ export const Session: MessageFns<Session> = {
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { email: "", password: "", userAgent: "", adminsOnly: false };
+  return { email: "", password: "", userAgent: "", adminsOnly: undefined };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -3049,7 +3049,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.userAgent !== "") {
       writer.uint32(26).string(message.userAgent);
     }
-    if (message.adminsOnly !== false) {
+    if (message.adminsOnly !== undefined) {
       writer.uint32(32).bool(message.adminsOnly);
     }
     return writer;
@@ -3125,7 +3125,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
         ? globalThis.Boolean(object.adminsOnly)
         : isSet(object.admins_only)
         ? globalThis.Boolean(object.admins_only)
-        : false,
+        : undefined,
     };
   },
 
@@ -3140,7 +3140,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.userAgent !== "") {
       obj.userAgent = message.userAgent;
     }
-    if (message.adminsOnly !== false) {
+    if (message.adminsOnly !== undefined) {
       obj.adminsOnly = message.adminsOnly;
     }
     return obj;
