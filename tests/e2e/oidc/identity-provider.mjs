@@ -6,7 +6,8 @@
 // account's email; a login whose local part starts with `unverified` has an
 // unverified email. Client `hangar` (secret from HANGAR_TEST_CLIENT_SECRET) is
 // a native client with a loopback redirect URI, so any Hangar port matches
-// (RFC 8252 §7.3). The consent prompt is skipped (a first-party client).
+// (RFC 8252 §7.3). The consent prompt is skipped (a first-party client):
+// the grant is made on first use, and native clients' forced prompt removed.
 //
 // POST /__test/mode {"mode": …} changes the ID token of the next token
 // answers, each still a real token of this provider's flow:
@@ -17,7 +18,7 @@
 //   replayed-nonce  the ID token of an earlier sign-in (its nonce).
 import http from 'node:http';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import Provider from 'oidc-provider';
+import Provider, { interactionPolicy } from 'oidc-provider';
 
 const KID = 'hangar-test-key';
 const clientSecret = process.env.HANGAR_TEST_CLIENT_SECRET ?? 'hangar-test-client-secret';
@@ -34,7 +35,12 @@ const server = http.createServer((req, res) => handler(req, res));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
+// Native clients are asked for consent on every sign-in by default; this first-party one is not.
+const policy = interactionPolicy.base();
+policy.get('consent').checks.remove('native_client_prompt');
+
 const provider = new Provider(issuer, {
+  interactions: { policy },
   clients: [
     {
       client_id: 'hangar',
@@ -70,6 +76,9 @@ const provider = new Provider(issuer, {
     return grant;
   },
 });
+
+// Its own failures on stderr, which the test shows when the provider misbehaves.
+provider.on('server_error', (_ctx, err) => process.stderr.write(`provider server_error: ${err.stack}\n`));
 
 async function resign(idToken, change, key = signing.privateKey) {
   const claims = { ...decodeJwt(idToken), ...change };
