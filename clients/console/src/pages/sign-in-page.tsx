@@ -14,6 +14,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (answer: Schemas['Signe
   const options = useApi(() => must(api.GET('/api/sessions/options')), []);
   const sso = options.data?.single_sign_on;
   const adminsOnly = options.data?.password_sign_in === 'admins_only';
+  // Until the options are known, no form that might fold away a moment later (a failure shows the password form).
+  if (options.loading && !options.data) return <main class="page narrow" id="main"><h1>Sign in to Hangar</h1></main>;
   return (
     <main class="page narrow" id="main">
       <h1>Sign in to Hangar</h1>
