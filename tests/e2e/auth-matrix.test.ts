@@ -196,6 +196,7 @@ const ROUTES: Record<string, RouteCase> = {
   getSignInOptions: { access: OPEN, ok: 200 },
   startSingleSignOn: { access: OPEN, ok: 404 },
   finishSingleSignOn: { access: OPEN, ok: 404, query: () => ({ code: 'a-code', state: 'a-state' }) },
+  redeemCliSignIn: { access: OPEN, ok: 404, form: () => ({ code: 'a-code', verifier: 'a-verifier' }) },
   signOut: { access: { kind: 'sessionCookie' }, ok: 200 },
   listSessions: { access: { kind: 'anyUser' }, ok: 200 },
   revokeSession: { access: { kind: 'ownSession' }, ok: 200, params: (f) => ({ id: f.sessionId }) },

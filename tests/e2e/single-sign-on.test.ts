@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { ApiClient, RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName } from '@hangar/testing';
+import { cliHome, startCli } from './cli-runner';
 import { launchChromium, lookAt } from './console/console-browser';
 import { RunningIdentityProvider, startIdentityProvider } from './oidc/identity-provider-process';
 
@@ -14,8 +16,9 @@ const STATE_TTL_MS = 20_000;
  * a refused domain, an unverified email, an expired state, a replayed
  * callback, ID tokens that fail verification (forged, expired, for another
  * audience, a replayed nonce — the provider's real answers, altered by it),
- * and SSO-only refusing a member's password while an admin's break-glass
- * sign-in works and is audited.
+ * SSO-only refusing a member's password while an admin's break-glass
+ * sign-in works and is audited, and `hangar login --web` receiving a token
+ * on its loopback port.
  */
 describe('single sign-on through an OpenID provider', () => {
   let provider: RunningIdentityProvider;
@@ -248,5 +251,47 @@ describe('single sign-on through an OpenID provider', () => {
     const unknown = await api('GET', `/api/sessions/oidc/callback?code=x&state=${'A'.repeat(43)}`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatch(/unknown or long expired/);
+  });
+
+  it('when `hangar login --web` is run, then the person signs in at the provider in the browser and the CLI keeps a new token of theirs; its one-time code cannot be used again', async () => {
+    const home = cliHome();
+    try {
+      const email = `${uniqueName('cli').replace(/[^a-z0-9]/g, '')}@corp.test`;
+      const cli = startCli(['login', '--url', hangar.baseUrl, '--web'], home.env);
+      let start = '';
+      for (let i = 0; i < 300 && !start; i += 1) {
+        start = /http:\/\/\S+cli_challenge=[A-Za-z0-9_-]{43}/.exec(cli.stderrSoFar())?.[0] ?? '';
+        if (!start) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(start).toMatch(/\/api\/sessions\/oidc\/start\?cli_port=\d+&cli_challenge=/);
+      const page = await newPage();
+      await page.goto(start);
+      expect((await submitLogin(page, email)).status()).toBe(303);
+      await page.getByRole('heading', { name: 'Signed in' }).waitFor();
+      expect(new URL(page.url()).origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      const done = await cli.result;
+      expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: expect.stringMatching(/Logged in to .* as cli/) });
+      const kept = JSON.parse(fs.readFileSync(home.configFile, 'utf8')) as { token: string };
+      const me = await api('GET', '/api/users/me', { token: kept.token });
+      expect(me.body).toMatchObject({ email, role: 'developer' });
+      // No console session was started for the CLI's browser.
+      expect((await page.context().cookies(hangar.baseUrl)).map((c) => c.name)).not.toContain('hangar_session');
+
+      const code = new URL(page.url()).searchParams.get('code')!;
+      const again = await api('POST', '/api/sessions/oidc/cli-token', { json: { code, verifier: 'v'.repeat(64) } });
+      expect(again.status).toBe(400);
+      await auditEntry('finishSingleSignOn', (e) => e.status === 303 && e.fields.sign_in === 'single_sign_on_cli');
+      const redeemed = await auditEntry('redeemCliSignIn', (e) => e.status === 201);
+      expect(redeemed.fields).toMatchObject({ code: '[redacted]', verifier: '[redacted]' });
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('when a CLI sign-in is started with a port or challenge that is not one, then it is a 422 naming them', async () => {
+    const refused = await api('GET', '/api/sessions/oidc/start?cli_port=80&cli_challenge=short');
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.entry).sort()).toEqual(['cli_challenge', 'cli_port']);
   });
 });

@@ -683,6 +683,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/oidc/cli-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `hangar login --web`: the one-time code the CLI received on its loopback port, and its verifier, for a new personal access token of the signed-in user */
+        post: operations["redeemCliSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sessions/oidc/start": {
         parameters: {
             query?: never;
@@ -4369,11 +4386,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in: the `hangar_session` cookie is set; on to the console */
+            /** @description Signed in: the `hangar_session` cookie is set; on to the console. Started by `hangar login --web`: no cookie, on to `http://127.0.0.1:<cli_port>/callback?code=…` instead */
             303: {
                 headers: {
                     Location: string;
-                    "Set-Cookie": string;
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4413,9 +4430,65 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    startSingleSignOn: {
+    redeemCliSignIn: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description From the redirect to http://127.0.0.1:<cli_port>/callback */
+                    code: string;
+                    /** @description The token's name (default: hangar login --web) */
+                    name?: string;
+                    /** @description The secret whose SHA-256 was cli_challenge */
+                    verifier: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description From the redirect to http://127.0.0.1:<cli_port>/callback */
+                    code: string;
+                    /** @description The token's name (default: hangar login --web) */
+                    name?: string;
+                    /** @description The secret whose SHA-256 was cli_challenge */
+                    verifier: string;
+                };
+                "multipart/form-data": {
+                    /** @description From the redirect to http://127.0.0.1:<cli_port>/callback */
+                    code: string;
+                    /** @description The token's name (default: hangar login --web) */
+                    name?: string;
+                    /** @description The secret whose SHA-256 was cli_challenge */
+                    verifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startSingleSignOn: {
+        parameters: {
+            query?: {
+                /** @description `hangar login --web`: base64url SHA-256 of the CLI's verifier (43 characters) */
+                cli_challenge?: string;
+                /** @description `hangar login --web`: the loopback port the CLI waits on (with cli_challenge); the callback then sends the browser there with a one-time code instead of starting a session */
+                cli_port?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4431,6 +4504,7 @@ export interface operations {
                 content?: never;
             };
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["Unavailable"];
         };
     };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntryMessage } from '@hangar/events';
 
 /** Field names whose values are secrets: never in the audit log (issue 16). */
-const SECRET_FIELD = /pass(word)?|token|secret|credential|session/i;
+const SECRET_FIELD = /pass(word)?|token|secret|credential|session|verifier|^code$/i;
 const MAX_VALUE = 300;
 const MAX_FIELDS = 100;
 

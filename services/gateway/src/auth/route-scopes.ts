@@ -41,6 +41,7 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   getSignInOptions: null,
   startSingleSignOn: null,
   finishSingleSignOn: null,
+  redeemCliSignIn: null,
   getCurrentSession: null,
   signOut: null,
   listSessions: READ,

@@ -1,23 +1,28 @@
 import { Request, Response, Router } from 'express';
-import { DomainError, NotFound, httpStatusOf, isDomainError } from '@hangar/errors';
+import { DomainError, InvalidArgument, NotFound, httpStatusOf, isDomainError } from '@hangar/errors';
 import type { ServiceClients } from '../clients/service-clients';
 import { noteForAudit } from '../audit/audit-note';
 import { publicBaseUrl } from '../http/base-url';
 import { sendError } from '../http/error-handler';
 import { setSessionCookie } from '../http/session-cookie';
 import { escapeHtml, layout } from '../install/html';
+import { readTextFields } from '../http/input';
+import { presentToken } from '../presenters/user.presenter';
+import type { CliGrants } from './cli-grants';
 import { admittedEmail } from './identity-policy';
 import type { IdentityProvider } from './identity-provider';
-import type { SignInStates } from './sign-in-states';
+import type { CliRequest, SignInStates } from './sign-in-states';
 
 export const OIDC_START_PATH = '/api/sessions/oidc/start';
 export const OIDC_CALLBACK_PATH = '/api/sessions/oidc/callback';
+export const OIDC_CLI_TOKEN_PATH = '/api/sessions/oidc/cli-token';
 /** Holds the browser secret of a started sign-in; sent back only to the callback. */
 const BROWSER_COOKIE = 'hangar_sso';
 
 export interface SingleSignOn {
   provider: IdentityProvider;
   states: SignInStates;
+  cliGrants: CliGrants;
   providerName: string;
   /** The origin the provider sends browsers back to (else PUBLIC_BASE_URL, else the request's). */
   redirectBaseUrl?: string;
@@ -48,7 +53,7 @@ export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefine
 
   router.get(OIDC_START_PATH, async (req, res) => {
     if (!sso) return sendError(res, notConfigured);
-    const started = await sso.states.begin();
+    const started = await sso.states.begin(cliRequestOf(req));
     const url = await sso.provider.authorizationUrl(redirectUri(req, sso), started.checks);
     // SameSite=Lax: the provider's redirect back is a top-level GET, which Lax lets through.
     res.cookie(BROWSER_COOKIE, started.browserSecret, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: OIDC_CALLBACK_PATH, maxAge: sso.stateTtlMs });
@@ -61,7 +66,7 @@ export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefine
     if (!sso) return sendError(res, notConfigured);
     try {
       const state = typeof req.query.state === 'string' ? req.query.state : undefined;
-      const checks = await sso.states.claim(state, readCookie(req, BROWSER_COOKIE));
+      const { checks, cli } = await sso.states.claim(state, readCookie(req, BROWSER_COOKIE));
       res.clearCookie(BROWSER_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: OIDC_CALLBACK_PATH });
       const callbackUrl = new URL(redirectUri(req, sso));
       callbackUrl.search = new URL(req.originalUrl, 'http://callback.invalid').search;
@@ -72,8 +77,15 @@ export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefine
         preferredUsername: identity.preferredUsername,
         defaultRole: sso.defaultRole,
         userAgent: req.get('user-agent') ?? '',
+        withoutSession: cli !== undefined,
       });
-      noteForAudit(res, { userId: signedIn!.user!.id, fields: { sign_in: 'single_sign_on', ...(created ? { created_user: 'true', role: signedIn!.user!.role } : {}) } });
+      const user = signedIn!.user!;
+      noteForAudit(res, { userId: user.id, fields: { sign_in: cli ? 'single_sign_on_cli' : 'single_sign_on', ...(created ? { created_user: 'true', role: user.role } : {}) } });
+      if (cli) {
+        // Only to the loopback address: the code goes to a CLI on this very machine, nowhere else.
+        const code = await sso.cliGrants.issue(user, cli.challenge);
+        return res.redirect(303, `http://127.0.0.1:${cli.port}/callback?code=${code}`);
+      }
       setSessionCookie(req, res, signedIn!.secret, signedIn!.session!.expiresAtMs);
       res.redirect(303, '/');
     } catch (err) {
@@ -83,7 +95,29 @@ export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefine
     }
   });
 
+  // `hangar login --web`: the one-time code from the loopback redirect, and the CLI's verifier, for a token.
+  router.post(OIDC_CLI_TOKEN_PATH, async (req, res) => {
+    if (!sso) return sendError(res, notConfigured);
+    const { code, verifier, name } = readTextFields(req.body, ['code', 'verifier', 'name'] as const);
+    const user = await sso.cliGrants.redeem(code ?? '', verifier ?? '');
+    noteForAudit(res, { userId: user.userId });
+    const created = await clients.users.createToken({ actor: { userId: user.userId, role: user.role }, userId: user.userId, name: (name ?? '').trim() || 'hangar login --web' });
+    res.status(201).json({ ...presentToken(created.token!), token: created.secret });
+  });
+
   return router;
+}
+
+/** `cli_port` and `cli_challenge` of a start from `hangar login --web`: both or neither. */
+function cliRequestOf(req: Request): CliRequest | undefined {
+  const port = typeof req.query.cli_port === 'string' ? req.query.cli_port : undefined;
+  const challenge = typeof req.query.cli_challenge === 'string' ? req.query.cli_challenge : undefined;
+  if (port === undefined && challenge === undefined) return undefined;
+  const entry: Record<string, string[]> = {};
+  if (!port || !/^\d{1,5}$/.test(port) || Number(port) < 1024 || Number(port) > 65535) entry.cli_port = ['must be a port from 1024 to 65535'];
+  if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) entry.cli_challenge = ['must be the base64url SHA-256 of the CLI\'s verifier (43 characters)'];
+  if (Object.keys(entry).length > 0) throw new InvalidArgument(`Invalid CLI sign-in: ${Object.keys(entry).join(', ')}`, entry);
+  return { port: Number(port), challenge: challenge! };
 }
 
 /** A browser (Accept: text/html) reads a page that says what happened and links back; anything else the contract's JSON. */

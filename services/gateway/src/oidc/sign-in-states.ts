@@ -4,9 +4,21 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { MalformedRequest } from '@hangar/errors';
 import type { SignInChecks } from './identity-provider';
 
+/** `hangar login --web`: where the CLI waits (a loopback port) and the digest of the verifier it keeps. */
+export interface CliRequest {
+  port: number;
+  challenge: string;
+}
+
 interface StateRecord {
   expiresAt: number;
   used?: true;
+  cli?: CliRequest;
+}
+
+export interface ClaimedSignIn {
+  checks: SignInChecks;
+  cli?: CliRequest;
 }
 
 /** Past its expiry a record is kept this long more, so a late callback hears "expired", not "unknown". */
@@ -34,10 +46,10 @@ export class SignInStates {
   }
 
   /** A new sign-in: its state (for the provider) and browser secret (for the cookie). */
-  async begin(now = Date.now()): Promise<{ state: string; browserSecret: string; checks: SignInChecks }> {
+  async begin(cli?: CliRequest, now = Date.now()): Promise<{ state: string; browserSecret: string; checks: SignInChecks }> {
     const state = randomBytes(32).toString('base64url');
     const browserSecret = randomBytes(32).toString('base64url');
-    await this.kv.create(keyOf(state), JSON.stringify({ expiresAt: now + this.ttlMs } satisfies StateRecord));
+    await this.kv.create(keyOf(state), JSON.stringify({ expiresAt: now + this.ttlMs, ...(cli ? { cli } : {}) } satisfies StateRecord));
     return { state, browserSecret, checks: checksFor(state, browserSecret) };
   }
 
@@ -45,7 +57,7 @@ export class SignInStates {
    * The callback's state, claimed for this one use: unknown, expired, already
    * used or started in another browser (no cookie) — each a 400 that says so.
    */
-  async claim(state: string | undefined, browserSecret: string | undefined, now = Date.now()): Promise<SignInChecks> {
+  async claim(state: string | undefined, browserSecret: string | undefined, now = Date.now()): Promise<ClaimedSignIn> {
     if (!state || !/^[A-Za-z0-9_-]{43}$/.test(state)) throw new MalformedRequest('This sign-in link has no valid state: start the sign-in again');
     const key = keyOf(state);
     const entry = await this.kv.get(key);
@@ -61,7 +73,7 @@ export class SignInStates {
     }
     // Checked after the claim: a link opened in the wrong browser is used up, not left for a second try.
     if (!browserSecret) throw new MalformedRequest('This sign-in was started in another browser (or its cookie was blocked): start the sign-in again here');
-    return checksFor(state, browserSecret);
+    return { checks: checksFor(state, browserSecret), ...(record.cli ? { cli: record.cli } : {}) };
   }
 }
 

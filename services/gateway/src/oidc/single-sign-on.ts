@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config';
 import { IdentityProvider } from './identity-provider';
 import type { SingleSignOn } from './oidc.routes';
 import { SignInStates } from './sign-in-states';
+import { CliGrants } from './cli-grants';
 
 /** OpenID Connect sign-in from the config: undefined unless issuer, client id and secret are set (the schema wants all three or none). */
 export async function singleSignOnOf(config: GatewayConfig, nc: NatsConnection): Promise<SingleSignOn | undefined> {
@@ -17,6 +18,7 @@ export async function singleSignOnOf(config: GatewayConfig, nc: NatsConnection):
       timeoutMs: config.GRPC_DEADLINE_MS,
     }),
     states: await SignInStates.open(nc, config.NATS_SUBJECT_PREFIX, config.OIDC_STATE_TTL_MS),
+    cliGrants: await CliGrants.open(nc, config.NATS_SUBJECT_PREFIX),
     providerName: config.OIDC_PROVIDER_NAME,
     ...(config.OIDC_REDIRECT_BASE_URL ? { redirectBaseUrl: config.OIDC_REDIRECT_BASE_URL } : {}),
     defaultRole: config.OIDC_DEFAULT_ROLE,

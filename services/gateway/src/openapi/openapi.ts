@@ -738,9 +738,27 @@ const paths: Record<string, PathItem> = {
           description: "To the provider's authorization endpoint; sets the short-lived HttpOnly `hangar_sso` cookie the callback needs",
           headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } },
         },
-        ...errors(404, 503),
+        ...errors(404, 422, 503),
       },
-      { security: NO_TOKEN },
+      {
+        security: NO_TOKEN,
+        parameters: [
+          query('cli_port', '`hangar login --web`: the loopback port the CLI waits on (with cli_challenge); the callback then sends the browser there with a one-time code instead of starting a session'),
+          query('cli_challenge', "`hangar login --web`: base64url SHA-256 of the CLI's verifier (43 characters)"),
+        ],
+      },
+    ),
+  },
+  '/api/sessions/oidc/cli-token': {
+    post: op(
+      'redeemCliSignIn',
+      'Sessions',
+      '`hangar login --web`: the one-time code the CLI received on its loopback port, and its verifier, for a new personal access token of the signed-in user',
+      { '201': ok('The token, shown this once', ref('CreatedToken')), ...errors(400, 404, 422, 503) },
+      {
+        security: NO_TOKEN,
+        requestBody: formBody({ code: str('From the redirect to http://127.0.0.1:<cli_port>/callback'), verifier: str('The secret whose SHA-256 was cli_challenge'), name: str('The token\'s name (default: hangar login --web)') }, ['code', 'verifier']),
+      },
     ),
   },
   '/api/sessions/oidc/callback': {
@@ -750,8 +768,8 @@ const paths: Record<string, PathItem> = {
       "Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user matched by verified email or created with the default role, and a session cookie set as by `POST /api/sessions`",
       {
         '303': {
-          description: 'Signed in: the `hangar_session` cookie is set; on to the console',
-          headers: { Location: { required: true, schema: { type: 'string' } }, 'Set-Cookie': { required: true, schema: { type: 'string' } } },
+          description: 'Signed in: the `hangar_session` cookie is set; on to the console. Started by `hangar login --web`: no cookie, on to `http://127.0.0.1:<cli_port>/callback?code=…` instead',
+          headers: { Location: { required: true, schema: { type: 'string' } }, 'Set-Cookie': { schema: { type: 'string' } } },
         },
         '400': { description: 'No valid state, or one unknown, expired, already used, or started in another browser', content: { ...json(ref('Error')), 'text/html': {} } },
         '401': { description: 'The provider refused, or its answer failed verification (forged or expired ID token, another audience, a replayed nonce)', content: { ...json(ref('Error')), 'text/html': {} } },

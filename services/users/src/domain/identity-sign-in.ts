@@ -12,6 +12,8 @@ export interface VerifiedIdentity {
   preferredUsername: string;
   defaultRole: string;
   userAgent: string;
+  /** Resolve the user only (the CLI gets a token from the gateway, not a console session). */
+  withoutSession?: boolean;
 }
 
 /** Usernames tried for a new user before a random suffix is added. */
@@ -24,12 +26,13 @@ const NAME_TRIES = 3;
  * default role and a random password nobody knows, so only the identity
  * provider (or an admin's password reset) lets them in.
  */
-export async function signInWithIdentity(deps: UsersDeps, identity: VerifiedIdentity): Promise<{ user: UserDocument; session: SessionDocument; secret: string; created: boolean }> {
+export async function signInWithIdentity(deps: UsersDeps, identity: VerifiedIdentity): Promise<{ user: UserDocument; session?: SessionDocument; secret?: string; created: boolean }> {
   const { email, role } = validateUserFields({ email: identity.email, role: identity.defaultRole || DEFAULTS.role }, ['email']);
   const existing = await deps.users.findByEmail(email!);
-  if (existing) return { ...(await startSession(deps, existing, identity.userAgent)), created: false };
-  const user = await createFirstTime(deps, email!, role!, identity.preferredUsername);
-  return { ...(await startSession(deps, user, identity.userAgent)), created: true };
+  const user = existing ?? (await createFirstTime(deps, email!, role!, identity.preferredUsername));
+  const created = !existing;
+  if (identity.withoutSession) return { user, created };
+  return { ...(await startSession(deps, user, identity.userAgent)), created };
 }
 
 async function createFirstTime(deps: UsersDeps, email: string, role: string, preferred: string): Promise<UserDocument> {

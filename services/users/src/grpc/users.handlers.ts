@@ -73,8 +73,14 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return { user: toUser(user), session: toSession(session), secret };
     },
     async signInWithIdentity(req) {
-      const { user, session, secret, created } = await signInWithIdentity(deps, { email: req.email, preferredUsername: req.preferredUsername, defaultRole: req.defaultRole, userAgent: req.userAgent });
-      return { signedIn: { user: toUser(user), session: toSession(session), secret }, created };
+      const { user, session, secret, created } = await signInWithIdentity(deps, {
+        email: req.email,
+        preferredUsername: req.preferredUsername,
+        defaultRole: req.defaultRole,
+        userAgent: req.userAgent,
+        withoutSession: req.withoutSession === true,
+      });
+      return { signedIn: { user: toUser(user), ...(session ? { session: toSession(session) } : {}), secret: secret ?? '' }, created };
     },
     async authenticateSession(req) {
       const { user, session } = await authenticateSession(deps, req.secret);

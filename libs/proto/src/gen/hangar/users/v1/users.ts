@@ -231,9 +231,15 @@ export interface SignInWithIdentityRequest {
   /** Global role of a user created by this sign-in. */
   defaultRole: string;
   userAgent: string;
+  /**
+   * `hangar login --web`: the user is resolved (or created), no console session is
+   * started; the gateway makes a personal access token for the CLI instead.
+   */
+  withoutSession?: boolean | undefined;
 }
 
 export interface IdentitySignedIn {
+  /** Without a session and secret when without_session was asked. */
   signedIn?:
     | SignedIn
     | undefined;
@@ -3148,7 +3154,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
 };
 
 function createBaseSignInWithIdentityRequest(): SignInWithIdentityRequest {
-  return { email: "", preferredUsername: "", defaultRole: "", userAgent: "" };
+  return { email: "", preferredUsername: "", defaultRole: "", userAgent: "", withoutSession: undefined };
 }
 
 export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = {
@@ -3164,6 +3170,9 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
     }
     if (message.userAgent !== "") {
       writer.uint32(34).string(message.userAgent);
+    }
+    if (message.withoutSession !== undefined) {
+      writer.uint32(40).bool(message.withoutSession);
     }
     return writer;
   },
@@ -3213,6 +3222,14 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
             message.userAgent = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.withoutSession = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3243,6 +3260,11 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
         : isSet(object.user_agent)
         ? globalThis.String(object.user_agent)
         : "",
+      withoutSession: isSet(object.withoutSession)
+        ? globalThis.Boolean(object.withoutSession)
+        : isSet(object.without_session)
+        ? globalThis.Boolean(object.without_session)
+        : undefined,
     };
   },
 
@@ -3259,6 +3281,9 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
     }
     if (message.userAgent !== "") {
       obj.userAgent = message.userAgent;
+    }
+    if (message.withoutSession !== undefined) {
+      obj.withoutSession = message.withoutSession;
     }
     return obj;
   },
