@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { ApiClient, RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, RunningHangar, apiClient, createUserWithToken, startGatewayReplica, startHangar, uniqueName } from '@hangar/testing';
 import { cliHome, startCli } from './cli-runner';
 import { launchChromium, lookAt } from './console/console-browser';
 import { RunningIdentityProvider, startIdentityProvider } from './oidc/identity-provider-process';
@@ -13,6 +13,7 @@ const STATE_TTL_MS = 20_000;
  * Provider (oidc-provider, started here) and Hangar started as the README
  * does, driven in Chromium through the provider's own login form: first-time
  * provisioning with the default role, an existing account matched by email,
+ * a sign-in started on one gateway replica and finished on another,
  * a refused domain, an unverified email, an expired state, a replayed
  * callback, ID tokens that fail verification (forged, expired, for another
  * audience, a replayed nonce — the provider's real answers, altered by it),
@@ -156,6 +157,37 @@ describe('single sign-on through an OpenID provider', () => {
     expect(notVerified.status).toBe(403);
     expect(notVerified.text).toMatch(/is not verified/);
     expect(await userByEmail(unverified)).toBeUndefined();
+  });
+
+  it('when the provider sends the browser back to another gateway replica, then that one finishes the sign-in the first started, and the callback replayed on the first is refused', async () => {
+    // Both behind one public URL, as in a Deployment: the first gateway's is the redirect URI of both.
+    const replica = await startGatewayReplica(hangar, { OIDC_REDIRECT_BASE_URL: hangar.baseUrl });
+    try {
+      const email = `${uniqueName('replica').replace(/[^a-z0-9]/g, '')}@corp.test`;
+      const page = await newPage();
+      let callback = '';
+      // The load balancer's choice, played by the test: the callback is not let through to the first gateway.
+      await page.route(`${hangar.baseUrl}/api/sessions/oidc/callback**`, (route) => {
+        callback = route.request().url();
+        return route.abort();
+      });
+      await atProviderLoginForm(page);
+      await page.locator('input[name="login"]').fill(email);
+      await page.locator('input[name="password"]').fill('whatever-the-provider-accepts');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      for (let i = 0; i < 200 && !callback; i += 1) await new Promise((r) => setTimeout(r, 50));
+      expect(callback).toMatch(/[?&]code=/);
+
+      const onReplica = await page.goto(callback.replace(hangar.baseUrl, replica.baseUrl));
+      expect(new URL(onReplica!.url()).origin).toBe(replica.baseUrl);
+      await page.getByRole('heading', { name: 'Apps', exact: true }).waitFor();
+      expect((await userByEmail(email))?.role).toBe('developer');
+      const replayed = await api('GET', callback.slice(hangar.baseUrl.length));
+      expect(replayed.status).toBe(400);
+      expect(replayed.body.error).toMatch(/already used/);
+    } finally {
+      await replica.stop();
+    }
   });
 
   it('when the person takes longer than the state lives, then the callback is a 400 that says it expired', async () => {
