@@ -192,6 +192,11 @@ const ROUTES: Record<string, RouteCase> = {
   // Console sessions: what a session sees is not in the snapshot (it changes no app or user).
   signIn: { access: OPEN, ok: 201, form: (f) => ({ email: f.user!.email, password: 'long-enough-pw' }) },
   getCurrentSession: { access: { kind: 'sessionCookie' }, ok: 200 },
+  // Single sign-on: no identity provider is configured here (404); with one, tests/e2e/single-sign-on.test.ts.
+  getSignInOptions: { access: OPEN, ok: 200 },
+  startSingleSignOn: { access: OPEN, ok: 404 },
+  finishSingleSignOn: { access: OPEN, ok: 404, query: () => ({ code: 'a-code', state: 'a-state' }) },
+  redeemCliSignIn: { access: OPEN, ok: 404, form: () => ({ code: 'a-code', verifier: 'a-verifier' }) },
   signOut: { access: { kind: 'sessionCookie' }, ok: 200 },
   listSessions: { access: { kind: 'anyUser' }, ok: 200 },
   revokeSession: { access: { kind: 'ownSession' }, ok: 200, params: (f) => ({ id: f.sessionId }) },

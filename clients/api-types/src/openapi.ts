@@ -617,7 +617,10 @@ export interface paths {
         /** The caller's console sessions */
         get: operations["listSessions"];
         put?: never;
-        /** Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS) */
+        /**
+         * Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS)
+         * @description With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin's sign-in is recorded in the audit log with the field `break_glass`.
+         */
         post: operations["signIn"];
         delete?: never;
         options?: never;
@@ -658,6 +661,77 @@ export interface paths {
         post?: never;
         /** Sign out: ends this session and clears the cookie */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user matched by verified email or created with the default role, and a session cookie set as by `POST /api/sessions`
+         * @description A browser (Accept: text/html) is answered a page that says why a sign-in was refused; other clients the JSON error. Recorded in the audit log, refused or not.
+         */
+        get: operations["finishSingleSignOn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/oidc/cli-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `hangar login --web`: the one-time code the CLI received on its loopback port, and its verifier, for a new personal access token of the signed-in user */
+        post: operations["redeemCliSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Single sign-on (OpenID Connect): redirects the browser to the identity provider, with PKCE, state and nonce */
+        get: operations["startSingleSignOn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console may sign in: passwords, and the identity provider when one is configured */
+        get: operations["getSignInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1780,6 +1854,21 @@ export interface components {
             certificates_truncated: boolean;
             profile: components["schemas"]["ProvisioningProfile"] | null;
             schemes: ("v1" | "v2" | "v3" | "v3.1")[];
+        };
+        /** @description How the console may sign in (public, for the sign-in page). */
+        SignInOptions: {
+            /**
+             * @description `admins_only`: single sign-on only; a password signs in global admins alone (the break-glass path, audited)
+             * @enum {string}
+             */
+            password_sign_in: "everyone" | "admins_only";
+            /** @description null: no identity provider is configured */
+            single_sign_on: {
+                /** @description For the button: "Sign in with <provider_name>" */
+                provider_name: string;
+                /** @description Open it in the browser (a top-level navigation) to sign in through the identity provider */
+                start_url: string;
+            } | null;
         };
         /** @description A package's metadata and signing, read without creating a release. */
         Teardown: {
@@ -4284,6 +4373,168 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    finishSingleSignOn: {
+        parameters: {
+            query?: {
+                /** @description The provider's authorization code */
+                code?: string;
+                /** @description The provider's refusal */
+                error?: string;
+                /** @description Its reason */
+                error_description?: string;
+                /** @description The provider's issuer (RFC 9207) */
+                iss?: string;
+                /** @description The state of the sign-in started at /api/sessions/oidc/start */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: the `hangar_session` cookie is set; on to the console. Started by `hangar login --web`: no cookie, on to `http://127.0.0.1:<cli_port>/callback?code=…` instead */
+            303: {
+                headers: {
+                    Location: string;
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid state, or one unknown, expired, already used, or started in another browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": unknown;
+                };
+            };
+            /** @description The provider refused, or its answer failed verification (forged or expired ID token, another audience, a replayed nonce) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": unknown;
+                };
+            };
+            /** @description An email the provider has not verified, or of a domain not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": unknown;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    redeemCliSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description From the redirect to http://127.0.0.1:<cli_port>/callback */
+                    code: string;
+                    /** @description The token's name (default: hangar login --web) */
+                    name?: string;
+                    /** @description The secret whose SHA-256 was cli_challenge */
+                    verifier: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description From the redirect to http://127.0.0.1:<cli_port>/callback */
+                    code: string;
+                    /** @description The token's name (default: hangar login --web) */
+                    name?: string;
+                    /** @description The secret whose SHA-256 was cli_challenge */
+                    verifier: string;
+                };
+                "multipart/form-data": {
+                    /** @description From the redirect to http://127.0.0.1:<cli_port>/callback */
+                    code: string;
+                    /** @description The token's name (default: hangar login --web) */
+                    name?: string;
+                    /** @description The secret whose SHA-256 was cli_challenge */
+                    verifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startSingleSignOn: {
+        parameters: {
+            query?: {
+                /** @description `hangar login --web`: base64url SHA-256 of the CLI's verifier (43 characters) */
+                cli_challenge?: string;
+                /** @description `hangar login --web`: the loopback port the CLI waits on (with cli_challenge); the callback then sends the browser there with a one-time code instead of starting a session */
+                cli_port?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint; sets the short-lived HttpOnly `hangar_sso` cookie the callback needs */
+            302: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
         };
     };
     createTeardown: {

@@ -60,6 +60,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/apps?%74oken=abc')).toBe('/api/apps?%74oken=[REDACTED]');
     expect(redactUrl('/version')).toBe('/version');
   });
+
+  it("when an OpenID Connect callback is logged, then its authorization code is not", () => {
+    expect(redactUrl('/api/sessions/oidc/callback?code=secret-code&state=s1')).toBe('/api/sessions/oidc/callback?code=[REDACTED]&state=s1');
+  });
 });
 
 describe('acceptRequestId', () => {

@@ -9,6 +9,13 @@ export const REDACTED = '[REDACTED]';
 /** Query and form parameter names whose values are secrets. */
 export const SECRET_PARAMS = ['token', 'password', 'channel_key', 'secret', 'access_token'];
 
+/**
+ * Only in URLs: an OpenID Connect callback's authorization code (single use and
+ * bound to its PKCE verifier, but a credential until redeemed). Not a redact
+ * path, where `code` names error codes.
+ */
+const URL_ONLY_SECRET_PARAMS = ['code'];
+
 /** pino redact paths: secret-named fields up to two levels deep, and auth headers. */
 export const REDACT_PATHS = [
   ...SECRET_PARAMS,
@@ -39,7 +46,8 @@ export function redactUrl(url: string): string {
       } catch {
         // A malformed escape is kept as-is; it is still compared below.
       }
-      return SECRET_PARAMS.includes(name.toLowerCase()) && eq !== -1 ? `${rawName}=${REDACTED}` : pair;
+      const lower = name.toLowerCase();
+      return (SECRET_PARAMS.includes(lower) || URL_ONLY_SECRET_PARAMS.includes(lower)) && eq !== -1 ? `${rawName}=${REDACTED}` : pair;
     })
     .join('&');
   return `${path}?${redacted}`;

@@ -21,6 +21,7 @@ import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.ro
 import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { schemesRoutes } from './routes/schemes.routes';
 import { sessionsRoutes } from './routes/sessions.routes';
+import { SingleSignOn, oidcRoutes } from './oidc/oidc.routes';
 import type { SignInLimiter } from './http/sign-in-limiter';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
 import { symbolsRoutes } from './routes/symbols.routes';
@@ -49,6 +50,8 @@ export interface AppOptions {
   consoleDir?: string;
   /** Counts console sign-in attempts across replicas. */
   signInLimiter: SignInLimiter;
+  /** OpenID Connect sign-in, when an identity provider is configured. */
+  singleSignOn?: SingleSignOn;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
   /** Every write through the API to the audit log (absent: not recorded, as in tests without NATS). */
@@ -56,7 +59,7 @@ export interface AppOptions {
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, consoleDir, metrics, audit }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
@@ -84,7 +87,8 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(symbolsRoutes(clients, releases));
   // Token required on these paths only, so an unknown path is a 404, not a 401.
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
-  app.use(sessionsRoutes(clients, signInLimiter));
+  app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
+  app.use(sessionsRoutes(clients, signInLimiter, { ssoOnly: singleSignOn?.ssoOnly === true }));
   app.use(tokensRoutes(clients));
   app.use(auditRoutes(clients, { publicBaseUrl }));
   app.use(usersRoutes(clients, { publicBaseUrl }));

@@ -24,3 +24,29 @@ describe('gateway config: download counting', () => {
     expect(() => loadGatewayConfig({ ...REQUIRED, DOWNLOAD_COUNTING: 'sometimes' })).toThrow(/DOWNLOAD_COUNTING/);
   });
 });
+
+describe('gateway config: single sign-on', () => {
+  const OIDC = { OIDC_ISSUER_URL: 'https://id.example.com', OIDC_CLIENT_ID: 'hangar', OIDC_CLIENT_SECRET: 'a-client-secret' };
+
+  it('when nothing is set, then OpenID Connect is off and passwords work for everyone', () => {
+    const config = loadGatewayConfig(REQUIRED);
+    expect(config.OIDC_ISSUER_URL).toBeUndefined();
+    expect(config.OIDC_SSO_ONLY).toBe(false);
+    expect(config.OIDC_ALLOWED_DOMAINS).toEqual([]);
+  });
+
+  it('when the provider is set, then domains are a lowercased list and the role `user` means member', () => {
+    const config = loadGatewayConfig({ ...REQUIRED, ...OIDC, OIDC_ALLOWED_DOMAINS: ' Example.com, corp.example.org ', OIDC_DEFAULT_ROLE: 'user' });
+    expect(config.OIDC_ALLOWED_DOMAINS).toEqual(['example.com', 'corp.example.org']);
+    expect(config.OIDC_DEFAULT_ROLE).toBe('member');
+  });
+
+  it('when only part of the provider is set, SSO-only has no provider, or the issuer is plain http, then the start is refused with the reason', () => {
+    expect(() => loadGatewayConfig({ ...REQUIRED, OIDC_ISSUER_URL: OIDC.OIDC_ISSUER_URL })).toThrow(/set all three or none/);
+    expect(() => loadGatewayConfig({ ...REQUIRED, OIDC_SSO_ONLY: 'true' })).toThrow(/OIDC_SSO_ONLY: needs an identity provider/);
+    expect(() => loadGatewayConfig({ ...REQUIRED, ...OIDC, OIDC_ISSUER_URL: 'http://id.example.com' })).toThrow(/must be https/);
+    expect(loadGatewayConfig({ ...REQUIRED, ...OIDC, OIDC_ISSUER_URL: 'http://id.example.com', OIDC_ALLOW_HTTP_ISSUER: 'true' }).OIDC_ISSUER_URL).toBe('http://id.example.com');
+    expect(() => loadGatewayConfig({ ...REQUIRED, ...OIDC, OIDC_ALLOWED_DOMAINS: 'example.com, not a domain' })).toThrow(/OIDC_ALLOWED_DOMAINS/);
+    expect(() => loadGatewayConfig({ ...REQUIRED, ...OIDC, OIDC_SCOPES: 'email profile' })).toThrow(/must include openid/);
+  });
+});

@@ -77,6 +77,43 @@ const schema = z.object({
   ATTEMPT_WINDOW_MS: milliseconds(10 * 60 * 1000).refine((ms) => ms > 0 && ms <= MAX_ATTEMPT_WINDOW_MS, 'must be more than 0 and at most a day'),
   UNLOCK_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   TOKEN_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+  /**
+   * OpenID Connect sign-in for the console (issue 16; docs/operations.md, Single
+   * sign-on): on when issuer, client id and secret are all set. The provider's
+   * redirect URI to register is `<OIDC_REDIRECT_BASE_URL>/api/sessions/oidc/callback`.
+   */
+  OIDC_ISSUER_URL: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The name on the console's button: "Sign in with <name>". */
+  OIDC_PROVIDER_NAME: z.string().min(1).max(60).default('single sign-on'),
+  /** Public origin the provider sends browsers back to; unset: PUBLIC_BASE_URL, else the request's. */
+  OIDC_REDIRECT_BASE_URL: z.url().optional(),
+  /** Scopes asked for; `openid` and `email` are needed. */
+  OIDC_SCOPES: z.string().regex(/(^|\s)openid(\s|$)/, 'must include openid').default('openid email profile'),
+  /** Global role of a user created by their first sign-in (`user` means member, as everywhere). */
+  OIDC_DEFAULT_ROLE: z.enum(['member', 'user', 'developer', 'admin']).default('member').transform((r) => (r === 'user' ? 'member' : r)),
+  /** Comma-separated email domains allowed to sign in (`example.com`, subdomains not included); empty: any. */
+  OIDC_ALLOWED_DOMAINS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean))
+    .refine((domains) => domains.every((d) => /^[a-z0-9.-]+\.[a-z0-9-]+$/.test(d)), 'expected domains separated by commas'),
+  /** Single sign-on only: password sign-in refused except for global admins (break-glass, audited). */
+  OIDC_SSO_ONLY: booleanFlag(false),
+  /** How long a started sign-in may take at the provider before its state expires (400). */
+  OIDC_STATE_TTL_MS: milliseconds(10 * 60 * 1000).refine((ms) => ms >= 1000 && ms <= 3600 * 1000, 'must be 1 s to 1 h'),
+  /** An http:// issuer (a provider inside the cluster, tests); https is required otherwise. */
+  OIDC_ALLOW_HTTP_ISSUER: booleanFlag(false),
+}).refine((c) => [c.OIDC_ISSUER_URL, c.OIDC_CLIENT_ID, c.OIDC_CLIENT_SECRET].every((v) => v === undefined) || [c.OIDC_ISSUER_URL, c.OIDC_CLIENT_ID, c.OIDC_CLIENT_SECRET].every((v) => v !== undefined), {
+  path: ['OIDC_ISSUER_URL'],
+  message: 'OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three or none',
+}).refine((c) => !c.OIDC_SSO_ONLY || c.OIDC_ISSUER_URL !== undefined, {
+  path: ['OIDC_SSO_ONLY'],
+  message: 'needs an identity provider (OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)',
+}).refine((c) => c.OIDC_ALLOW_HTTP_ISSUER || !c.OIDC_ISSUER_URL || c.OIDC_ISSUER_URL.startsWith('https://'), {
+  path: ['OIDC_ISSUER_URL'],
+  message: 'must be https:// (or set OIDC_ALLOW_HTTP_ISSUER=true)',
 }).refine((c) => c.HTTP_IDLE_TIMEOUT_MS === 0 || c.HTTP_IDLE_TIMEOUT_MS > c.UPLOAD_DEADLINE_MS, {
   path: ['HTTP_IDLE_TIMEOUT_MS'],
   message: 'must be longer than UPLOAD_DEADLINE_MS (an upload waits silently for parsing), or 0 for none',

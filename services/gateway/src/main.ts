@@ -24,6 +24,7 @@ import { guardingScopes } from './auth/scope-guard';
 import { limitingFailedTokens } from './limits/failed-token-limit';
 import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
+import { singleSignOnOf } from './oidc/single-sign-on';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
     perAddress: config.SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS,
     windowMs: config.SIGN_IN_WINDOW_MS,
   });
+  const singleSignOn = await singleSignOnOf(config, bus.nc);
+  if (singleSignOn) logger.info({ issuer: config.OIDC_ISSUER_URL, ssoOnly: config.OIDC_SSO_ONLY }, 'single sign-on through OpenID Connect');
   if (!builtConsole(config.CONSOLE_DIR)) logger.warn({ dir: config.CONSOLE_DIR }, 'the console is not built here: / answers 404 (npm run build builds it)');
   const app = createApp({
     clients,
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
       unlockAttempts: { counter: attempts, rule: { name: 'unlock', maxFailures: config.UNLOCK_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS } },
     },
     signInLimiter,
+    singleSignOn,
     consoleDir: builtConsole(config.CONSOLE_DIR),
     metrics,
   });

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import { Command } from 'commander';
 import { ApiClient, ApiError } from '../api-client';
 import type { User } from '../api-types';
-import { CliError, EXIT, action, cliVersion, globalFlags, stderrLine } from '../command-context';
+import { CliError, EXIT, action, cliVersion, globalFlags, interactiveStderr, stderrLine } from '../command-context';
+import { tokenThroughBrowser } from '../web-login';
 import { configPath, readConfig, resolveConnection, writeConfig } from '../config';
 
 interface LoginFlags {
   withToken?: boolean;
   status?: boolean;
+  web?: boolean;
 }
 
 async function whoAmI(url: string, token: string): Promise<User> {
@@ -28,12 +30,14 @@ export function loginCommand(): Command {
     )
     .option('--with-token', 'read the token from standard input (keeps it out of the shell history)')
     .option('--status', 'show the server and user in use, and where each setting comes from')
+    .option('--web', "sign in through the browser with your organisation's identity provider (a server with single sign-on); a new token is made for this CLI")
     .addHelpText(
       'after',
       `
 Examples:
   $ hangar login --url https://hangar.example.com --with-token < token.txt
   $ hangar login --url https://hangar.example.com --token hgr_XXXX
+  $ hangar login --url https://hangar.example.com --web
   $ hangar login --status`,
     )
     .action(
@@ -53,6 +57,10 @@ Examples:
         if (!/^https?:\/\//.test(url)) throw new CliError(`--url must start with http:// or https://, not ${JSON.stringify(url)}`, EXIT.usage);
         let token = given.token?.trim();
         if (flags.withToken) token = fs.readFileSync(0, 'utf8').trim();
+        if (flags.web) {
+          if (token) throw new CliError('--web makes its own token: leave out --token and --with-token', EXIT.usage);
+          token = await tokenThroughBrowser(url, `hangar-cli/${cliVersion()}`, stderrLine, interactiveStderr());
+        }
         if (!token) throw new CliError('give the token with --token or --with-token (standard input); create one in your Hangar account settings', EXIT.usage);
         const me = await whoAmI(url, token);
         writeConfig(file, { url, token });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntryMessage } from '@hangar/events';
 
 /** Field names whose values are secrets: never in the audit log (issue 16). */
-const SECRET_FIELD = /pass(word)?|token|secret|credential|session/i;
+const SECRET_FIELD = /pass(word)?|token|secret|credential|session|verifier|^code$/i;
 const MAX_VALUE = 300;
 const MAX_FIELDS = 100;
 
@@ -15,6 +15,8 @@ export interface WriteSeen {
   path: string;
   params: Record<string, string>;
   body: unknown;
+  /** Added by the route (audit-note.ts): recorded after the body's fields, never redacted away. */
+  notes?: Record<string, string>;
   answer: unknown;
   address: string;
   requestId: string;
@@ -33,7 +35,7 @@ export function auditEntryOf(write: WriteSeen): AuditEntryMessage {
     path: cut(write.path, 2000),
     resource_ids: Object.fromEntries(Object.entries(write.params).map(([k, v]) => [k, cut(SECRET_FIELD.test(k) ? '[redacted]' : v, 200)])),
     app_id: appIdOf(write),
-    fields: fieldsOf(write.body),
+    fields: [...fieldsOf(write.body), ...Object.entries(write.notes ?? {}).map(([name, value]) => ({ name, value: cut(value, MAX_VALUE) }))],
     address: cut(write.address, 100),
     request_id: cut(write.requestId, 200),
     status: write.status,

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { currentRequestId } from '@hangar/logger';
 import type { OperationIndex } from '../auth/operation-of';
 import { auditEntryOf } from './audit-entry';
+import { auditNoteOf } from './audit-note';
 import type { AuditPublisher } from './audit-publisher';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -11,6 +12,11 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * refused.
  */
 const QUIET_WHEN_ALLOWED = new Set(['appendUpload']);
+/**
+ * GETs that write: the single sign-on callback signs in and may create a user,
+ * so it is recorded, refused or not, like the password sign-in.
+ */
+const RECORDED_GETS = new Set(['/api/sessions/oidc/callback']);
 
 /**
  * Every write through the API, allowed or refused, goes to the audit log once
@@ -23,7 +29,7 @@ const QUIET_WHEN_ALLOWED = new Set(['appendUpload']);
  */
 export function recordWrites(publisher: AuditPublisher, operations: OperationIndex) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!WRITES.has(req.method)) return next();
+    if (!WRITES.has(req.method) && !(req.method === 'GET' && RECORDED_GETS.has(req.path))) return next();
     // Documented /api operations only: an unknown path is a 404, not a write,
     // and the install pages (/channels/…/unlock) are not the API.
     const match = req.path.startsWith('/api/') ? operations.match(req.method, req.path) : undefined;
@@ -42,10 +48,12 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : 499;
       if (QUIET_WHEN_ALLOWED.has(match.operationId) && status < 400) return;
+      const note = auditNoteOf(res);
       publisher.record(
         auditEntryOf({
           at: Date.now(),
-          ...(req.user ? { userId: req.user.id, tokenId: req.user.grant?.tokenId ?? 0 } : {}),
+          ...(req.user ? { userId: req.user.id, tokenId: req.user.grant?.tokenId ?? 0 } : note.userId ? { userId: note.userId } : {}),
+          notes: note.fields ?? {},
           operationId: match.operationId,
           method: req.method,
           path,

@@ -37,6 +37,11 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   getMe: READ,
   // Console sessions: the cookie is the credential; a token reaches only the listing and revoking.
   signIn: null,
+  // Single sign-on (OpenID Connect): the browser's way in, before any token exists.
+  getSignInOptions: null,
+  startSingleSignOn: null,
+  finishSingleSignOn: null,
+  redeemCliSignIn: null,
   getCurrentSession: null,
   signOut: null,
   listSessions: READ,

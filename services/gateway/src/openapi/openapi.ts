@@ -252,6 +252,20 @@ const schemas: Record<string, JsonSchema> = {
     },
     [],
   ),
+  SignInOptions: object(
+    {
+      password_sign_in: { type: 'string', enum: ['everyone', 'admins_only'], description: '`admins_only`: single sign-on only; a password signs in global admins alone (the break-glass path, audited)' },
+      single_sign_on: {
+        oneOf: [
+          object({ provider_name: str('For the button: "Sign in with <provider_name>"'), start_url: str('Open it in the browser (a top-level navigation) to sign in through the identity provider') }),
+          { type: 'null' },
+        ],
+        description: 'null: no identity provider is configured',
+      },
+    },
+    [],
+    'How the console may sign in (public, for the sign-in page).',
+  ),
   CreatedToken: object(
     {
       id: int(),
@@ -702,9 +716,71 @@ const paths: Record<string, PathItem> = {
       'Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS)',
       {
         '201': ok('Signed in', ref('SignedIn'), { 'Set-Cookie': { required: true, description: '`hangar_session=…; Path=/; HttpOnly; SameSite=Lax`', schema: { type: 'string' } } }),
-        ...errors(400, 401, 422, 429, 503),
+        ...errors(400, 401, 403, 422, 429, 503),
       },
-      { security: NO_TOKEN, requestBody: formBody({ email: str(), password: str() }, ['email', 'password']) },
+      {
+        security: NO_TOKEN,
+        description: 'With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin\'s sign-in is recorded in the audit log with the field `break_glass`.',
+        requestBody: formBody({ email: str(), password: str() }, ['email', 'password']),
+      },
+    ),
+  },
+  '/api/sessions/options': {
+    get: op('getSignInOptions', 'Sessions', 'How the console may sign in: passwords, and the identity provider when one is configured', { '200': ok('The options', ref('SignInOptions')) }, { security: NO_TOKEN }),
+  },
+  '/api/sessions/oidc/start': {
+    get: op(
+      'startSingleSignOn',
+      'Sessions',
+      'Single sign-on (OpenID Connect): redirects the browser to the identity provider, with PKCE, state and nonce',
+      {
+        '302': {
+          description: "To the provider's authorization endpoint; sets the short-lived HttpOnly `hangar_sso` cookie the callback needs",
+          headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } },
+        },
+        ...errors(404, 422, 503),
+      },
+      {
+        security: NO_TOKEN,
+        parameters: [
+          query('cli_port', '`hangar login --web`: the loopback port the CLI waits on (with cli_challenge); the callback then sends the browser there with a one-time code instead of starting a session'),
+          query('cli_challenge', "`hangar login --web`: base64url SHA-256 of the CLI's verifier (43 characters)"),
+        ],
+      },
+    ),
+  },
+  '/api/sessions/oidc/cli-token': {
+    post: op(
+      'redeemCliSignIn',
+      'Sessions',
+      '`hangar login --web`: the one-time code the CLI received on its loopback port, and its verifier, for a new personal access token of the signed-in user',
+      { '201': ok('The token, shown this once', ref('CreatedToken')), ...errors(400, 404, 422, 503) },
+      {
+        security: NO_TOKEN,
+        requestBody: formBody({ code: str('From the redirect to http://127.0.0.1:<cli_port>/callback'), verifier: str('The secret whose SHA-256 was cli_challenge'), name: str('The token\'s name (default: hangar login --web)') }, ['code', 'verifier']),
+      },
+    ),
+  },
+  '/api/sessions/oidc/callback': {
+    get: op(
+      'finishSingleSignOn',
+      'Sessions',
+      "Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user matched by verified email or created with the default role, and a session cookie set as by `POST /api/sessions`",
+      {
+        '303': {
+          description: 'Signed in: the `hangar_session` cookie is set; on to the console. Started by `hangar login --web`: no cookie, on to `http://127.0.0.1:<cli_port>/callback?code=…` instead',
+          headers: { Location: { required: true, schema: { type: 'string' } }, 'Set-Cookie': { schema: { type: 'string' } } },
+        },
+        '400': { description: 'No valid state, or one unknown, expired, already used, or started in another browser', content: { ...json(ref('Error')), 'text/html': {} } },
+        '401': { description: 'The provider refused, or its answer failed verification (forged or expired ID token, another audience, a replayed nonce)', content: { ...json(ref('Error')), 'text/html': {} } },
+        '403': { description: 'An email the provider has not verified, or of a domain not allowed', content: { ...json(ref('Error')), 'text/html': {} } },
+        ...errors(404, 503),
+      },
+      {
+        security: NO_TOKEN,
+        description: 'A browser (Accept: text/html) is answered a page that says why a sign-in was refused; other clients the JSON error. Recorded in the audit log, refused or not.',
+        parameters: [query('code', "The provider's authorization code"), query('state', 'The state of the sign-in started at /api/sessions/oidc/start'), query('iss', "The provider's issuer (RFC 9207)"), query('error', "The provider's refusal"), query('error_description', 'Its reason')],
+      },
     ),
   },
   '/api/sessions/current': {

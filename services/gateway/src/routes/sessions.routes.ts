@@ -9,6 +9,7 @@ import { sendError } from '../http/error-handler';
 import { formatTimestamp } from '../http/timestamps';
 import type { SignInLimiter } from '../http/sign-in-limiter';
 import { presentUser } from '../presenters/user.presenter';
+import { noteForAudit } from '../audit/audit-note';
 
 /** A session as its owner sees it: never its secret. */
 function presentSession(session: users.Session, current: boolean, zone?: string) {
@@ -29,7 +30,7 @@ async function requireSession(clients: ServiceClients, req: Request): Promise<{ 
 }
 
 /** Sign-in, the caller's sessions and sign-out for the console; a password change for anyone signed in. */
-export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter): Router {
+export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter, options: { ssoOnly?: boolean } = {}): Router {
   const router = Router();
   const answerSignedIn = (req: Request, res: Response, status: number, user: users.User, session: users.Session, secret: string) =>
     res.status(status).json({ user: presentUser(user, user.timezone), csrf_token: csrfTokenFor(secret), session: presentSession(session, true, user.timezone) });
@@ -41,8 +42,10 @@ export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter):
       res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
       return sendError(res, new ResourceExhausted(`Too many sign-in attempts: try again in ${verdict.retryAfterSeconds} seconds`));
     }
-    const signed = await clients.users.signIn({ email: email ?? '', password: password ?? '', userAgent: req.get('user-agent') ?? '' });
+    const signed = await clients.users.signIn({ email: email ?? '', password: password ?? '', userAgent: req.get('user-agent') ?? '', adminsOnly: options.ssoOnly === true });
     await limiter.succeeded(email ?? '');
+    // Single sign-on only, yet an admin's password: the break-glass path, marked in the audit log.
+    noteForAudit(res, { userId: signed.user!.id, ...(options.ssoOnly ? { fields: { break_glass: 'true' } } : {}) });
     setSessionCookie(req, res, signed.secret, signed.session!.expiresAtMs);
     answerSignedIn(req, res, 201, signed.user!, signed.session!, signed.secret);
   });

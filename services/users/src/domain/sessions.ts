@@ -1,4 +1,4 @@
-import { InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
+import { InvalidArgument, NotFound, PermissionDenied, Unauthenticated } from '@hangar/errors';
 import type { SessionDocument } from '../data/session.model';
 import type { UserDocument } from '../data/user.model';
 import type { Actor } from './actor';
@@ -13,13 +13,23 @@ let decoyHash: Promise<string> | undefined;
 /** 48 base62 characters ≈ 285 bits: the cookie value, shown to the browser once. */
 export const generateSessionSecret = (): string => randomBase62(48);
 
-/** Email and password → a new session. The same refusal for an unknown email and a wrong password. */
-export async function signIn(deps: UsersDeps, email: string, password: string, userAgent: string): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
+/**
+ * Email and password → a new session. The same refusal for an unknown email and a wrong password.
+ * `adminsOnly` (single sign-on only): a right password of anyone but a global admin is refused.
+ */
+export async function signIn(deps: UsersDeps, email: string, password: string, userAgent: string, adminsOnly = false): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
   if (!email.trim() || !password) throw new InvalidArgument('Email and password are required', { ...(email.trim() ? {} : { email: ["can't be blank"] }), ...(password ? {} : { password: ["can't be blank"] }) });
   const user = await deps.users.findByEmail(email.trim().toLowerCase());
   decoyHash ??= hashPassword(randomBase62(24));
   const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !matches) throw new Unauthenticated('Email or password is incorrect');
+  // Checked after the password, so the refusal tells a guesser nothing about who is an admin.
+  if (adminsOnly && user.role !== 'admin') throw new PermissionDenied('Password sign-in is turned off: sign in with your organisation\'s identity provider');
+  return startSession(deps, user, userAgent);
+}
+
+/** A new session of this user: its secret is answered once and stored as a digest. */
+export async function startSession(deps: UsersDeps, user: UserDocument, userAgent: string): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
   const secret = generateSessionSecret();
   const session = await deps.sessions.create(user._id, hashToken(secret), userAgent.slice(0, USER_AGENT_MAX), new Date(Date.now() + deps.sessionTtlMs));
   return { user, session, secret };

@@ -6,6 +6,7 @@ import { listAuditEntries } from '../domain/audit-log';
 import type { UserDocument } from '../data/user.model';
 import { authenticate, createToken, listTokens, revokeToken } from '../domain/access-tokens';
 import { requireActor } from '../domain/actor';
+import { signInWithIdentity } from '../domain/identity-sign-in';
 import { authenticateSession, changePassword, listSessions, revokeSession, signIn } from '../domain/sessions';
 import { UsersDeps, createUser, deleteUser, getUser, listUsers, searchUsersByEmail, updateUser } from '../domain/manage-users';
 
@@ -68,8 +69,18 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return {};
     },
     async signIn(req) {
-      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent);
+      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent, req.adminsOnly === true);
       return { user: toUser(user), session: toSession(session), secret };
+    },
+    async signInWithIdentity(req) {
+      const { user, session, secret, created } = await signInWithIdentity(deps, {
+        email: req.email,
+        preferredUsername: req.preferredUsername,
+        defaultRole: req.defaultRole,
+        userAgent: req.userAgent,
+        withoutSession: req.withoutSession === true,
+      });
+      return { signedIn: { user: toUser(user), ...(session ? { session: toSession(session) } : {}), secret: secret ?? '' }, created };
     },
     async authenticateSession(req) {
       const { user, session } = await authenticateSession(deps, req.secret);

@@ -216,6 +216,35 @@ export interface SignInRequest {
   email: string;
   password: string;
   userAgent: string;
+  /**
+   * Single sign-on only: a right password is refused unless its user is a
+   * global admin (the break-glass path, which the gateway audits).
+   */
+  adminsOnly?: boolean | undefined;
+}
+
+export interface SignInWithIdentityRequest {
+  /** Verified by the identity provider; the gateway refuses unverified ones. */
+  email: string;
+  /** A username for a new user (preferred_username, name, or the email's local part). */
+  preferredUsername: string;
+  /** Global role of a user created by this sign-in. */
+  defaultRole: string;
+  userAgent: string;
+  /**
+   * `hangar login --web`: the user is resolved (or created), no console session is
+   * started; the gateway makes a personal access token for the CLI instead.
+   */
+  withoutSession?: boolean | undefined;
+}
+
+export interface IdentitySignedIn {
+  /** Without a session and secret when without_session was asked. */
+  signedIn?:
+    | SignedIn
+    | undefined;
+  /** The user did not exist before this sign-in. */
+  created: boolean;
 }
 
 /** The only message that ever carries a session's secret. */
@@ -3012,7 +3041,7 @@ export const Session: MessageFns<Session> = {
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { email: "", password: "", userAgent: "" };
+  return { email: "", password: "", userAgent: "", adminsOnly: undefined };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -3025,6 +3054,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.userAgent !== "") {
       writer.uint32(26).string(message.userAgent);
+    }
+    if (message.adminsOnly !== undefined) {
+      writer.uint32(32).bool(message.adminsOnly);
     }
     return writer;
   },
@@ -3066,6 +3098,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.userAgent = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.adminsOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3087,6 +3127,11 @@ export const SignInRequest: MessageFns<SignInRequest> = {
         : isSet(object.user_agent)
         ? globalThis.String(object.user_agent)
         : "",
+      adminsOnly: isSet(object.adminsOnly)
+        ? globalThis.Boolean(object.adminsOnly)
+        : isSet(object.admins_only)
+        ? globalThis.Boolean(object.admins_only)
+        : undefined,
     };
   },
 
@@ -3100,6 +3145,224 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.userAgent !== "") {
       obj.userAgent = message.userAgent;
+    }
+    if (message.adminsOnly !== undefined) {
+      obj.adminsOnly = message.adminsOnly;
+    }
+    return obj;
+  },
+};
+
+function createBaseSignInWithIdentityRequest(): SignInWithIdentityRequest {
+  return { email: "", preferredUsername: "", defaultRole: "", userAgent: "", withoutSession: undefined };
+}
+
+export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = {
+  encode(message: SignInWithIdentityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.preferredUsername !== "") {
+      writer.uint32(18).string(message.preferredUsername);
+    }
+    if (message.defaultRole !== "") {
+      writer.uint32(26).string(message.defaultRole);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(34).string(message.userAgent);
+    }
+    if (message.withoutSession !== undefined) {
+      writer.uint32(40).bool(message.withoutSession);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignInWithIdentityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignInWithIdentityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.preferredUsername = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.defaultRole = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.withoutSession = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignInWithIdentityRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      preferredUsername: isSet(object.preferredUsername)
+        ? globalThis.String(object.preferredUsername)
+        : isSet(object.preferred_username)
+        ? globalThis.String(object.preferred_username)
+        : "",
+      defaultRole: isSet(object.defaultRole)
+        ? globalThis.String(object.defaultRole)
+        : isSet(object.default_role)
+        ? globalThis.String(object.default_role)
+        : "",
+      userAgent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      withoutSession: isSet(object.withoutSession)
+        ? globalThis.Boolean(object.withoutSession)
+        : isSet(object.without_session)
+        ? globalThis.Boolean(object.without_session)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SignInWithIdentityRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.preferredUsername !== "") {
+      obj.preferredUsername = message.preferredUsername;
+    }
+    if (message.defaultRole !== "") {
+      obj.defaultRole = message.defaultRole;
+    }
+    if (message.userAgent !== "") {
+      obj.userAgent = message.userAgent;
+    }
+    if (message.withoutSession !== undefined) {
+      obj.withoutSession = message.withoutSession;
+    }
+    return obj;
+  },
+};
+
+function createBaseIdentitySignedIn(): IdentitySignedIn {
+  return { signedIn: undefined, created: false };
+}
+
+export const IdentitySignedIn: MessageFns<IdentitySignedIn> = {
+  encode(message: IdentitySignedIn, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.signedIn !== undefined) {
+      SignedIn.encode(message.signedIn, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IdentitySignedIn {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIdentitySignedIn();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signedIn = SignedIn.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IdentitySignedIn {
+    return {
+      signedIn: isSet(object.signedIn)
+        ? SignedIn.fromJSON(object.signedIn)
+        : isSet(object.signed_in)
+        ? SignedIn.fromJSON(object.signed_in)
+        : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: IdentitySignedIn): unknown {
+    const obj: any = {};
+    if (message.signedIn !== undefined) {
+      obj.signedIn = SignedIn.toJSON(message.signedIn);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
     }
     return obj;
   },
@@ -3766,6 +4029,19 @@ export const UsersServiceDefinition = {
       options: {},
     },
     /**
+     * A session for an identity the gateway's OpenID Connect sign-in verified
+     * (issuer, audience, nonce, signature, a verified email, an allowed domain):
+     * the live user with that email, or a new one with the default role.
+     */
+    signInWithIdentity: {
+      name: "SignInWithIdentity",
+      requestType: SignInWithIdentityRequest as typeof SignInWithIdentityRequest,
+      requestStream: false,
+      responseType: IdentitySignedIn as typeof IdentitySignedIn,
+      responseStream: false,
+      options: {},
+    },
+    /**
      * Resolves a session secret to its user; UNAUTHENTICATED when the session is
      * unknown, revoked or expired.
      */
@@ -3836,6 +4112,15 @@ export interface UsersServiceImplementation<CallContextExt = {}> {
    */
   signIn(request: SignInRequest, context: CallContext & CallContextExt): Promise<SignedIn>;
   /**
+   * A session for an identity the gateway's OpenID Connect sign-in verified
+   * (issuer, audience, nonce, signature, a verified email, an allowed domain):
+   * the live user with that email, or a new one with the default role.
+   */
+  signInWithIdentity(
+    request: SignInWithIdentityRequest,
+    context: CallContext & CallContextExt,
+  ): Promise<IdentitySignedIn>;
+  /**
    * Resolves a session secret to its user; UNAUTHENTICATED when the session is
    * unknown, revoked or expired.
    */
@@ -3876,6 +4161,15 @@ export interface UsersServiceClient<CallOptionsExt = {}> {
    * answers the session's secret once; only its digest is stored.
    */
   signIn(request: SignInRequest, options?: CallOptions & CallOptionsExt): Promise<SignedIn>;
+  /**
+   * A session for an identity the gateway's OpenID Connect sign-in verified
+   * (issuer, audience, nonce, signature, a verified email, an allowed domain):
+   * the live user with that email, or a new one with the default role.
+   */
+  signInWithIdentity(
+    request: SignInWithIdentityRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<IdentitySignedIn>;
   /**
    * Resolves a session secret to its user; UNAUTHENTICATED when the session is
    * unknown, revoked or expired.
