@@ -1574,6 +1574,7 @@ export interface components {
                 debugFiles: boolean;
                 releases: boolean;
                 users: boolean;
+                webhooks: boolean;
             };
         };
         /** @description The caller's own account: a User and what only its owner needs. Never a password. */
