@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { EventBus, connectEventBus, createEnvelope, durableNameOf, ensureEventStream, publishEnvelope, subjectOf } from '@hangar/events';
+import { Unavailable } from '@hangar/errors';
 import { createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { apps, users, webhooks } from '@hangar/proto';
@@ -13,7 +14,11 @@ import { loadAppsConfig } from '../../apps/src/config';
 import { loadUsersConfig } from '../../users/src/config';
 import { bootstrapAdmin } from '../../users/src/domain/bootstrap-admin';
 import { RunningUsersService, startUsersService } from '../../users/src/users-service';
+import { connectMongo } from '@hangar/mongo';
 import { loadWebhooksConfig } from '../src/config';
+import { LegacyImportRepository } from '../src/data/legacy-import.repository';
+import { attemptModel, deliveryModel } from '../src/data/webhook-delivery.model';
+import { webhookModel } from '../src/data/webhook.model';
 import { MOVE_FROM_APPS, moveWebhooksFromApps } from '../src/domain/move-from-apps';
 import { SecretBox } from '../src/domain/secret-box';
 import { LEGACY_DURABLE } from '../src/events/durable-handover';
@@ -232,5 +237,47 @@ describe('the move of webhooks from the apps service', () => {
     );
     expect(again).toBeUndefined();
     expect((await client().listWebhooks({ actor: admin, appId })).webhooks.map((w) => w.id)).toEqual([webhookId, 7]);
+  });
+
+  it('when a move is cut short before apps dropped its copies, then it runs again, inserts nothing twice, and only then is marked done', async () => {
+    const connection = await connectMongo({ url: infra.mongoUrl, dbName: `${db}_again_webhooks`, logger, queryLogDir: process.env.HANGAR_QUERY_LOG_DIR });
+    try {
+      const imports = new LegacyImportRepository(connection, webhookModel(connection), deliveryModel(connection), attemptModel(connection));
+      const at = Date.now() - DAY;
+      const records: apps.LegacyWebhookRecord[] = [
+        { webhook: { id: 3, appId, url: receiver.url('/again'), secretEnc: 'v1.sealed', events: [], createdAtMs: at, updatedAtMs: at } },
+        {
+          delivery: {
+            id: 'delivery-again', webhookId: 3, appId, event: 'scheme.deleted', eventId: 'event-again', payloadJson: '{}', url: receiver.url('/again'), secretEnc: 'v1.sealed',
+            state: 'delivered', maxAttempts: 4, nextAttemptAtMs: at, traceparent: '', createdAtMs: at, updatedAtMs: at,
+          },
+        },
+        { attempt: { id: 9, deliveryId: 'delivery-again', webhookId: 3, appId, event: 'scheme.deleted', eventId: 'event-again', attempt: 1, statusCode: 200, success: true, error: '', durationMs: 5, startedAtMs: at, finishedAtMs: at, createdAtMs: at } },
+        { counter: { name: 'webhook-attempts', seq: 12 } },
+      ];
+      let drops = 0;
+      const source = {
+        records: async function* () {
+          yield* records;
+        },
+        drop: async () => {
+          drops += 1;
+          if (drops === 1) throw new Unavailable('the apps service went away');
+        },
+      };
+      await expect(moveWebhooksFromApps(imports, source, logger)).rejects.toBeInstanceOf(Unavailable);
+      expect(await imports.isDone(MOVE_FROM_APPS)).toBe(false);
+      expect(await moveWebhooksFromApps(imports, source, logger)).toEqual({ webhooks: 0, deliveries: 0, attempts: 0 });
+      expect(await imports.isDone(MOVE_FROM_APPS)).toBe(true);
+      expect(drops).toBe(2);
+      // One copy of each, as it was; the counters past the ids moved.
+      expect(await connection.collection('webhooks').findOne({ _id: 3 as never })).toMatchObject({ appId, createdAt: new Date(at) });
+      expect(await connection.collection('webhook_attempts').findOne({ _id: 9 as never })).toMatchObject({ deliveryId: 'delivery-again', success: true });
+      expect(await connection.collection('counters').findOne({ _id: 'webhooks' as never })).toMatchObject({ seq: 3 });
+      expect(await connection.collection('counters').findOne({ _id: 'webhook-attempts' as never })).toMatchObject({ seq: 12 });
+    } finally {
+      await connection.dropDatabase().catch(() => undefined);
+      await connection.close();
+    }
   });
 });
