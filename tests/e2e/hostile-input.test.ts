@@ -19,7 +19,7 @@ describe('hostile input over HTTP', () => {
   const bucket = uniqueName('e2e-hostile');
   const MAX_UPLOAD = 64 * 1024 * 1024;
   const RSS_BOUND_KB = 400 * 1024;
-  const PROCESSES = ['gateway', 'users', 'apps', 'releases', 'debug-files'];
+  const PROCESSES = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'];
   const REQUEST_TIMEOUT_MS = 30_000;
   let hangar: RunningHangar;
   let api: ReturnType<typeof apiClient>;

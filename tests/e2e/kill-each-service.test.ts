@@ -8,7 +8,7 @@ import { WebhookReceiver, eventually } from './webhook-receiver';
 
 /**
  * Issue 9, resilience point 1: each process is killed with SIGKILL in turn — gateway, users,
- * apps, releases, debug-files — while uploads (real packages, debug archives) and reads run.
+ * apps, releases, debug-files, webhooks — while uploads (real packages, debug archives) and reads run.
  * While a backend is down the gateway answers 503 in the contract's shape within the gRPC
  * deadline; the launcher's supervisor brings the process back; afterwards every acknowledged
  * upload is whole (record, file, event), every recorded one has its file, and no object is
@@ -25,11 +25,11 @@ const SLACK_MS = 2_500;
 const UPLOAD_BOUND_MS = 3 * GRPC_DEADLINE_MS + UPLOAD_DEADLINE_MS + SLACK_MS;
 /** A read makes up to three ordinary calls (token; the channel, the service's own call to apps). */
 const READ_BOUND_MS = 3 * GRPC_DEADLINE_MS + SLACK_MS;
-const SERVICES = ['gateway', 'users', 'apps', 'releases', 'debug-files'] as const;
+const SERVICES = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
 const OWNED_PREFIXES = ['packages/', 'icons/', 'debug-files/'];
 
 type Phase = 'warmup' | (typeof SERVICES)[number] | 'after';
-type Kind = 'upload:apk' | 'upload:ipa' | 'upload:debug' | 'read:users' | 'read:app' | 'read:versions' | 'read:debug-files' | 'read:download';
+type Kind = 'upload:apk' | 'upload:ipa' | 'upload:debug' | 'read:users' | 'read:app' | 'read:versions' | 'read:debug-files' | 'read:download' | 'read:webhooks';
 
 interface Op {
   kind: Kind;
@@ -163,6 +163,7 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       'read:versions': [`/api/apps/versions?channel_key=${androidKey}&per_page=5`, {}],
       'read:debug-files': [`/api/debug_files?channel_key=${androidKey}&per_page=5`, auth],
       'read:download': [`/api/releases/${knownReleaseId}/download`, {}],
+      'read:webhooks': [`/api/apps/${appId}/webhooks`, auth],
     };
     const [p, headers] = paths[kind];
     return timed(kind, phase, () => fetch(`${hangar.baseUrl}${p}`, { headers, redirect: 'manual' }));
@@ -178,6 +179,7 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
     'read:versions': 200,
     'read:debug-files': 200,
     'read:download': 302,
+    'read:webhooks': 200,
   };
 
   /** A request that needs `name` (and the gateway) answers as it should, within its bound. */
@@ -189,6 +191,7 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       apps: [`/api/apps/${appId}`, auth],
       releases: [`/api/apps/versions?channel_key=${androidKey}&per_page=1`, {}],
       'debug-files': [`/api/debug_files?channel_key=${androidKey}&per_page=1`, auth],
+      webhooks: [`/api/apps/${appId}/webhooks`, auth],
     };
     const [p, headers] = probes[name];
     const started = performance.now();
@@ -215,7 +218,7 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
     currentPhase = 'warmup';
     let running = true;
     const uploadKinds = ['upload:apk', 'upload:ipa', 'upload:debug'] as const;
-    const readKinds = ['read:users', 'read:app', 'read:versions', 'read:debug-files', 'read:download'] as const;
+    const readKinds = ['read:users', 'read:app', 'read:versions', 'read:debug-files', 'read:download', 'read:webhooks'] as const;
     const loop = async (next: (i: number) => Promise<Op>) => {
       for (let i = 0; running; i++) {
         const op = await next(i);

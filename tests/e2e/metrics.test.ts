@@ -29,7 +29,7 @@ function parseExposition(text: string): Sample[] {
   return samples;
 }
 
-const PROCESSES = ['gateway', 'users', 'apps', 'releases', 'debug-files'] as const;
+const PROCESSES = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
 type ProcessName = (typeof PROCESSES)[number];
 
 describe('Prometheus metrics of every process', () => {
@@ -82,6 +82,7 @@ describe('Prometheus metrics of every process', () => {
     expect((await api('GET', `/api/apps/${appId}`, { token: admin })).status).toBe(200);
     expect((await api('GET', `/api/apps/versions?channel_key=${slug}`)).status).toBe(200);
     expect((await api('GET', `/api/debug_files?channel_key=${slug}`, { token: admin })).status).toBe(200);
+    expect((await api('GET', `/api/apps/${appId}/webhooks`, { token: admin })).status).toBe(200);
     expect((await api('GET', `/api/users/me?token=${admin}`)).status).toBe(200);
     // Errors: unknown id, bad token, unknown path.
     expect((await api('GET', '/api/apps/987654321', { token: admin })).status).toBe(404);
@@ -129,6 +130,7 @@ describe('Prometheus metrics of every process', () => {
       apps: ['hangar.apps.v1.AppsService', 'GetApp', 'NOT_FOUND'],
       releases: ['hangar.releases.v1.ReleasesService', 'CreateRelease', 'OK'],
       'debug-files': ['hangar.debug_files.v1.DebugFilesService', 'ListDebugFiles', 'OK'],
+      webhooks: ['hangar.webhooks.v1.WebhooksService', 'ListWebhooks', 'OK'],
     };
     for (const [name, [service, method, code]] of Object.entries(expected)) {
       const { samples } = await scrape(name as ProcessName);
@@ -154,7 +156,7 @@ describe('Prometheus metrics of every process', () => {
     const processed = find(debugFiles.samples, 'hangar_event_consumer_processed_total', { event: 'app.deleted' });
     expect(processed.length).toBeGreaterThanOrEqual(1);
     expect(['done', 'skipped']).toContain(processed[0]!.labels.result);
-    for (const name of ['apps', 'releases', 'debug-files'] as const) {
+    for (const name of ['apps', 'releases', 'debug-files', 'webhooks'] as const) {
       const { samples } = await scrape(name);
       const pending = find(samples, 'hangar_event_consumer_pending');
       expect({ name, consumers: pending.length > 0 }).toEqual({ name, consumers: true });

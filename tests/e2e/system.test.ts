@@ -33,7 +33,7 @@ describe('Hangar as started by npm run up', () => {
   it('when /api/health is asked, then every service is healthy', async () => {
     const res = await api('GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ healthy: true, services: { users: true, apps: true, releases: true, debugFiles: true } });
+    expect(res.body).toEqual({ healthy: true, services: { users: true, apps: true, releases: true, debugFiles: true, webhooks: true } });
   });
 
   it('when a request carries X-Request-Id, then the response and the service logs carry it', async () => {
@@ -62,7 +62,7 @@ describe('Hangar as started by npm run up', () => {
       form: { username: `logcheck${Date.now()}`, email: `logcheck${Date.now()}@example.com`, password },
     });
     await new Promise((r) => setTimeout(r, 300));
-    const logs = ['gateway', 'users', 'apps', 'releases', 'debug-files'].map(readLog).join('\n');
+    const logs = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].map(readLog).join('\n');
     expect(logs).toContain('[REDACTED]');
     expect(logs).not.toContain(hangar.adminToken);
     expect(logs).not.toContain(hangar.adminPassword);
@@ -80,7 +80,7 @@ describe('Hangar as started by npm run up', () => {
   });
 
   it('when stopped with Ctrl-C, then the launcher exits 0 and no service is left running', async () => {
-    const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files'].map((n) => hangar.pidOf(n));
+    const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].map((n) => hangar.pidOf(n));
     const code = await hangar.stop();
     expect(code).toBe(0);
     for (const pid of pids) expect(isRunning(pid)).toBe(false);

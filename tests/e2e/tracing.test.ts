@@ -106,7 +106,7 @@ describe('tracing one upload', () => {
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     const [, traceId, callerSpanId] = traceparent.split('-') as [string, string, string];
 
-    // Spans arrive batch by batch from five processes: wait for the webhook's, then until nothing more comes.
+    // Spans arrive batch by batch from six processes: wait for the webhook's, then until nothing more comes.
     await eventually(() => otlp.trace(traceId).some((s) => s.spanId === callerSpanId), 15_000, 'the webhook span exported');
     // The gateway's request span ends first but its batch may come last on a loaded machine.
     await eventually(() => otlp.trace(traceId).some((s) => !s.parentSpanId), 15_000, 'a root span exported');
@@ -138,7 +138,7 @@ describe('tracing one upload', () => {
     expect(spans.filter((s) => s.parentSpanId && !byId.has(s.parentSpanId)).map(describe)).toEqual([]);
 
     // Every process the upload crosses took part (users only when the token's digest is not cached yet).
-    expect([...new Set(spans.map((s) => s.service))]).toEqual(expect.arrayContaining(['hangar-gateway', 'hangar-releases', 'hangar-parse-workers', 'hangar-apps']));
+    expect([...new Set(spans.map((s) => s.service))]).toEqual(expect.arrayContaining(['hangar-gateway', 'hangar-releases', 'hangar-parse-workers', 'hangar-apps', 'hangar-webhooks']));
 
     // gateway → releases over gRPC (server span of CreateRelease under the gateway's client span).
     const createRelease = spans.find((s) => s.service === 'hangar-releases' && s.kind === SERVER && s.name.endsWith('/CreateRelease'));
@@ -157,15 +157,15 @@ describe('tracing one upload', () => {
     expect(insert && ancestry(insert)).toContain(describe(createRelease!));
     expect(spans.some((s) => s.service === 'hangar-apps' && s.kind === SERVER && ancestry(s).includes(describe(createRelease!)))).toBe(true);
 
-    // The outbox: the relay's publish continues the write's trace, the apps consumer continues the publish.
+    // The outbox: the relay's publish continues the write's trace, the webhooks service's consumer continues the publish.
     const publish = spans.find((s) => s.service === 'hangar-releases' && s.kind === PRODUCER && s.name === 'publish release.created');
     expect(publish && ancestry(publish)).toContain(describe(createRelease!));
-    const consume = spans.find((s) => s.service === 'hangar-apps' && s.kind === CONSUMER && s.name === 'process release.created' && s.parentSpanId === publish!.spanId);
+    const consume = spans.find((s) => s.service === 'hangar-webhooks' && s.kind === CONSUMER && s.name === 'process release.created' && s.parentSpanId === publish!.spanId);
     expect(consume).toBeDefined();
 
     // The webhook call: its span descends from that consumer, and the receiver saw that span as its parent.
     const deliver = byId.get(callerSpanId)!;
-    expect(deliver).toMatchObject({ service: 'hangar-apps', name: 'webhook deliver', kind: CLIENT });
+    expect(deliver).toMatchObject({ service: 'hangar-webhooks', name: 'webhook deliver', kind: CLIENT });
     expect(ancestry(deliver)).toEqual(expect.arrayContaining([describe(consume!), describe(publish!), describe(createRelease!), describe(root)]));
 
     // The gateway's access-log line of the upload leads to the trace.

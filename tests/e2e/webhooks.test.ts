@@ -6,7 +6,7 @@ import { WebhookReceiver, eventually, signatureValid } from './webhook-receiver'
 /**
  * Webhooks over HTTP with Hangar started as the README does: management,
  * the new-build callout on a real upload, retries in the delivery log, and
- * the apps process killed in the middle of deliveries.
+ * the webhooks process killed in the middle of deliveries.
  */
 describe('webhooks over HTTP', () => {
   const receiver = new WebhookReceiver();
@@ -150,7 +150,7 @@ describe('webhooks over HTTP', () => {
     expect(receiver.on('/flaky')).toHaveLength(3);
   });
 
-  it('when the apps process is killed in the middle of deliveries, then after its restart every delivery succeeds once and no attempt is sent twice', async () => {
+  it('when the webhooks process is killed in the middle of deliveries, then after its restart every delivery succeeds once and no attempt is sent twice', async () => {
     const { app } = await channel();
     const { body: hook } = await createHook(app.id, { url: receiver.url('/slow'), events: ['scheme.deleted'] });
     const schemes = [];
@@ -158,16 +158,16 @@ describe('webhooks over HTTP', () => {
     receiver.delays.set('/slow', 1_500);
     for (const s of schemes) expect((await api('DELETE', `/api/schemes/${s.id}`, { token })).status).toBe(200);
     await receiver.waitFor('/slow', 2);
-    const before = hangar.pidOf('apps');
+    const before = hangar.pidOf('webhooks');
     process.kill(before, 'SIGKILL');
     receiver.delays.delete('/slow');
     await eventually(() => {
       try {
-        return hangar.pidOf('apps') !== before;
+        return hangar.pidOf('webhooks') !== before;
       } catch {
         return false;
       }
-    }, 30_000, 'apps restarted');
+    }, 30_000, 'webhooks restarted');
 
     // Every delivery ends with exactly one successful attempt.
     const log = async () => {

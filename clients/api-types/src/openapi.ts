@@ -1651,6 +1651,7 @@ export interface components {
                 debugFiles: boolean;
                 releases: boolean;
                 users: boolean;
+                webhooks: boolean;
             };
         };
         /** @description The caller's own account: a User and what only its owner needs. Never a password. */

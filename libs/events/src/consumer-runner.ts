@@ -36,6 +36,11 @@ export interface ConsumerOptions {
   pendingSampleMs?: number;
 }
 
+/** The JetStream name of a handler's durable: `<durable>-<event>`, the event's dots made underscores. */
+export function durableNameOf(durable: string, event: EventType): string {
+  return `${durable}-${event.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
 /** Delay before redelivery: 1 s, 2 s, 4 s, … capped. */
 export function backoffMs(deliveryCount: number, maxBackoffMs = 60_000): number {
   return Math.min(1_000 * 2 ** Math.max(0, deliveryCount - 1), maxBackoffMs);
@@ -50,7 +55,7 @@ export function backoffMs(deliveryCount: number, maxBackoffMs = 60_000): number 
 export async function startConsumer<T extends EventType>(handler: EventHandler<T>, options: ConsumerOptions): Promise<RunningConsumer> {
   const { bus, logger, prefix = DEFAULT_SUBJECT_PREFIX, ackWaitMs = 30_000, maxBackoffMs = 60_000, metrics, pendingSampleMs = 15_000 } = options;
   const stream = await ensureEventStream(bus.jsm, prefix);
-  const durable = `${handler.durable}-${handler.event.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const durable = durableNameOf(handler.durable, handler.event);
   // NATS 2.9 (Debian's) has no multi-subject filters: one durable per event type.
   const config = {
     durable_name: durable,

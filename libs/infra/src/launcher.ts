@@ -10,7 +10,7 @@ import { Infrastructure, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
 
 /** The services behind the gateway, each its own process. */
-const SERVICES = ['users', 'apps', 'releases', 'debug-files'] as const;
+const SERVICES = ['users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
 type ServiceName = (typeof SERVICES)[number];
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -84,6 +84,7 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
       APPS_GRPC_TARGET: targets.apps,
       RELEASES_GRPC_TARGET: targets.releases,
       DEBUG_FILES_GRPC_TARGET: targets['debug-files'],
+      WEBHOOKS_GRPC_TARGET: targets.webhooks,
     });
     for (const name of SERVICES) {
       const serviceEnv: NodeJS.ProcessEnv = {

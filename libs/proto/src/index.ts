@@ -4,3 +4,4 @@ export * as users from './gen/hangar/users/v1/users';
 export * as apps from './gen/hangar/apps/v1/apps';
 export * as releases from './gen/hangar/releases/v1/releases';
 export * as debugFiles from './gen/hangar/debug_files/v1/debug_files';
+export * as webhooks from './gen/hangar/webhooks/v1/webhooks';

@@ -5,7 +5,7 @@ import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
-import { apps, releases, users } from '@hangar/proto';
+import { apps, users } from '@hangar/proto';
 import { UsersDirectory } from './clients/users.directory';
 import type { AppsConfig } from './config';
 import { appModel } from './data/app.model';
@@ -14,27 +14,19 @@ import { channelModel } from './data/channel.model';
 import { ChannelsRepository } from './data/channels.repository';
 import { collaboratorModel } from './data/collaborator.model';
 import { CollaboratorsRepository } from './data/collaborators.repository';
-import { DeliveriesRepository } from './data/deliveries.repository';
-import { attemptModel, deliveryModel } from './data/webhook-delivery.model';
-import { webhookModel } from './data/webhook.model';
-import { WebhooksRepository } from './data/webhooks.repository';
 import { schemeModel } from './data/scheme.model';
 import { SchemesRepository } from './data/schemes.repository';
 import type { AppsDeps } from './domain/apps-deps';
 import { userDeletedConsumer } from './events/user-deleted.consumer';
-import { webhookEventConsumers } from './events/webhook-events.consumer';
+import { LegacyWebhooksRepository } from './data/legacy-webhooks.repository';
 import { appsHandlers } from './grpc/apps.handlers';
-import { WebhookDispatcher } from './webhooks/dispatcher';
-import { SecretBox } from './webhooks/secret-box';
-import { WebhookTargetPolicy } from './webhooks/target-policy';
 
 export interface RunningAppsService {
   port: number;
   deps: AppsDeps;
   connection: Connection;
   relay: OutboxRelay;
-  dispatcher: WebhookDispatcher;
-  /** The ordered shutdown: gRPC, consumers, webhook dispatcher, outbox, NATS, MongoDB. */
+  /** The ordered shutdown: gRPC, consumers, outbox, NATS, MongoDB. */
   stop(): Promise<void>;
 }
 
@@ -75,9 +67,9 @@ const APPS_READ_ONLY = new Set([
   'resolveChannel',
   'checkPermission',
   'verifyChannelPassword',
-  'getWebhook',
-  'listWebhooks',
-  'listDeliveries',
+  'describeApp',
+  // A stream: passed through as it is (the wrapper awaits a single answer), and it writes nothing.
+  'exportLegacyWebhooks',
 ]);
 
 /** Wires the apps service: database, events, users client, gRPC. main.ts and the component tests both start it here. */
@@ -87,13 +79,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const schemeDocs = schemeModel(connection);
   const channelDocs = channelModel(connection);
   const collaboratorDocs = collaboratorModel(connection);
-  const webhookDocs = webhookModel(connection);
-  const deliveryDocs = deliveryModel(connection);
-  const attemptDocs = attemptModel(connection);
   await syncIndexes(connection);
-  // A bad HANGAR_WEBHOOK_ALLOWED_HOSTS entry stops the start, before anything runs.
-  const policy = new WebhookTargetPolicy(config.HANGAR_WEBHOOK_ALLOWED_HOSTS);
-  const box = SecretBox.fromConfig(config.WEBHOOK_SECRET_KEY, logger);
 
   const events = await startServiceEvents({
     natsUrl: config.NATS_URL,
@@ -106,20 +92,6 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const { relay } = events;
 
   const usersClient = createServiceClient(users.UsersServiceDefinition, config.USERS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
-  const releasesClient = createServiceClient(releases.ReleasesServiceDefinition, config.RELEASES_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
-  const deliveries = new DeliveriesRepository(connection, deliveryDocs, attemptDocs);
-  const dispatcher = new WebhookDispatcher({
-    deliveries,
-    policy,
-    box,
-    logger,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-    pollMs: config.WEBHOOK_POLL_MS,
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
-    metrics,
-  });
   const deps: AppsDeps = {
     apps: new AppsRepository(connection, appDocs),
     schemes: new SchemesRepository(connection, schemeDocs),
@@ -127,14 +99,6 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     collaborators: new CollaboratorsRepository(connection, collaboratorDocs),
     users: new UsersDirectory(usersClient),
     onEventsRecorded: () => relay.poke(),
-    hooks: {
-      webhooks: new WebhooksRepository(connection, webhookDocs),
-      deliveries,
-      policy,
-      box,
-      dispatcher,
-      testTimeoutMs: Math.max(100, Math.min(config.WEBHOOK_TIMEOUT_MS, config.GRPC_DEADLINE_MS - 1_000)),
-    },
   };
 
   // Releases caches channel contexts: every write here is seen by its next request on any replica.
@@ -142,12 +106,10 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const bump = bumpingQuietly(generations, [GENERATION_KEYS.apps], (err) => logger.warn({ err }, 'Could not bump the apps generation; retrying'));
 
   await events.consume(userDeletedConsumer(deps.collaborators, bump));
-  const webhookEvents = webhookEventConsumers(deps, { releases: releasesClient, publicBaseUrl: config.PUBLIC_BASE_URL, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, logger });
-  for (const handler of webhookEvents) await events.consume(handler);
-  dispatcher.start();
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
-  server.add(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps), generations, config), APPS_READ_ONLY, bump));
+  const legacyWebhooks = new LegacyWebhooksRepository(connection);
+  server.add(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps, legacyWebhooks), generations, config), APPS_READ_ONLY, bump));
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {
@@ -155,11 +117,8 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     deps,
     connection,
     relay,
-    dispatcher,
     async stop() {
       await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
-      // Deliveries a consumer records after this wait in the database for the next start.
-      await dispatcher.stop();
       await events.stop();
       await connection.close();
     },

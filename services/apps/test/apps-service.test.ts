@@ -364,7 +364,10 @@ describe('apps service over gRPC', () => {
     });
   });
 
-  it('when a webhook of an unknown app is listed, then NotFound (webhooks: test/webhooks.test.ts)', async () => {
-    await expect(client.listWebhooks({ actor: admin, appId: 987654 })).rejects.toBeInstanceOf(NotFound);
+  it('when another service asks to describe an app, then it gets the id and name alone; an unknown app is NotFound (webhooks: services/webhooks)', async () => {
+    const app = await client.createApp({ actor: admin, name: uniqueName('described') });
+    await client.createScheme({ actor: admin, appId: app.id, name: 'Beta' });
+    expect(await client.describeApp({ id: app.id })).toEqual({ id: app.id, name: app.name, schemes: [], collaborators: [], createdAtMs: app.createdAtMs });
+    await expect(client.describeApp({ id: 987654 })).rejects.toBeInstanceOf(NotFound);
   });
 });

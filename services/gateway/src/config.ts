@@ -12,6 +12,7 @@ const schema = z.object({
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
   RELEASES_GRPC_TARGET: grpcTarget.default('releases:50051'),
   DEBUG_FILES_GRPC_TARGET: grpcTarget.default('debug-files:50051'),
+  WEBHOOKS_GRPC_TARGET: grpcTarget.default('webhooks:50051'),
   /** NATS holds the generations that keep the gateway's token cache exact (libs/cache). */
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),

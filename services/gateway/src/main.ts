@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       apps: config.APPS_GRPC_TARGET,
       releases: config.RELEASES_GRPC_TARGET,
       debugFiles: config.DEBUG_FILES_GRPC_TARGET,
+      webhooks: config.WEBHOOKS_GRPC_TARGET,
     },
     config.GRPC_DEADLINE_MS,
     metrics,

@@ -47,7 +47,7 @@ describe('gateway: the stored package after a failed CreateRelease', () => {
     } as unknown as releases.ReleasesServiceImplementation);
     const [usersPort, releasesPort, nowhere] = [await fakeUsers.listen('127.0.0.1:0'), await fakeReleases.listen('127.0.0.1:0'), await closedPort()];
     const clients = createServiceClients(
-      { users: `127.0.0.1:${usersPort}`, apps: `127.0.0.1:${nowhere}`, releases: `127.0.0.1:${releasesPort}`, debugFiles: `127.0.0.1:${nowhere}` },
+      { users: `127.0.0.1:${usersPort}`, apps: `127.0.0.1:${nowhere}`, releases: `127.0.0.1:${releasesPort}`, debugFiles: `127.0.0.1:${nowhere}`, webhooks: `127.0.0.1:${nowhere}` },
       2_000,
     );
     const app = createApp({

@@ -26,6 +26,13 @@ export async function resolveChannel(deps: AppsDeps, channelKey: string, channel
   return { ...parents, channel };
 }
 
+/** For services that name an app in what they send (webhook bodies): the app, without a permission check. */
+export async function describeApp(deps: AppsDeps, appId: number): Promise<AppDocument> {
+  const app = await deps.apps.findById(appId);
+  if (!app) throw new NotFound(`App ${appId} not found`);
+  return app;
+}
+
 /** For other services: passes when the actor holds at least `role` on the app. */
 export async function checkPermission(deps: AppsDeps, actor: Actor, appId: number, role: string): Promise<void> {
   if (!isCollaboratorRole(role)) throw InvalidArgument.field('role', 'must be one of member, developer, admin');

@@ -44,6 +44,7 @@ export const REQUIRED_ROLE = {
   'releases.upload': 'developer',
   'releases.edit': 'developer',
   'debug_files.upload': 'developer',
+  // Asked by the webhooks service as CheckPermission with this role (services/webhooks/src/clients/apps.access.ts).
   'webhooks.manage': 'admin',
 } as const satisfies Record<string, CollaboratorRole>;
 

@@ -2,21 +2,19 @@ import { apps } from '@hangar/proto';
 import type { ChannelDocument } from '../data/channel.model';
 import type { AppDocument } from '../data/app.model';
 import type { SchemeDocument } from '../data/scheme.model';
-import type { AttemptDocument } from '../data/webhook-delivery.model';
-import type { WebhookDocument } from '../data/webhook.model';
+import { LEGACY_WEBHOOK_COUNTERS, LegacyAttemptDoc, LegacyDeliveryDoc, LegacyWebhookDoc, LegacyWebhooksRepository } from '../data/legacy-webhooks.repository';
 import { requireActor } from '../domain/actor';
 import type { AppsDeps } from '../domain/apps-deps';
-import { checkPermission, resolveChannel, verifyChannelPassword } from '../domain/channel-lookup';
+import { checkPermission, describeApp, resolveChannel, verifyChannelPassword } from '../domain/channel-lookup';
 import { createApp, deleteApp, getApp, listApps, renameApp } from '../domain/manage-apps';
 import { createChannel, deleteChannel, getChannel, listChannels, setChannelPassword, updateChannel } from '../domain/manage-channels';
 import { addCollaborator, getCollaborator, listCollaborators, removeCollaborator, updateCollaborator } from '../domain/manage-collaborators';
 import { createScheme, deleteScheme, getScheme, listSchemes, updateScheme } from '../domain/manage-schemes';
 import { ensureUploadChannel } from '../domain/upload-channel';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, testWebhook, updateWebhook } from '../domain/manage-webhooks';
 import type { AppView, CollaboratorView, SchemeView } from '../domain/views';
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
-export function appsHandlers(deps: AppsDeps): apps.AppsServiceImplementation {
+export function appsHandlers(deps: AppsDeps, legacy: LegacyWebhooksRepository): apps.AppsServiceImplementation {
   return {
     async createApp(req) {
       return toApp(await createApp(deps, requireActor(req.actor), req.name));
@@ -109,32 +107,19 @@ export function appsHandlers(deps: AppsDeps): apps.AppsServiceImplementation {
       return { ok: await verifyChannelPassword(deps, req.channelKey, req.password) };
     },
 
-    async createWebhook(req) {
-      const { webhook, secret } = await createWebhook(deps, requireActor(req.actor), req.appId, { url: req.url, secret: req.secret, events: req.events });
-      return { webhook: toWebhook(webhook), secret };
+    async describeApp(req) {
+      const app = await describeApp(deps, req.id);
+      return { id: app._id, name: app.name, schemes: [], collaborators: [], createdAtMs: app.createdAt.getTime() };
     },
-    async getWebhook(req) {
-      return toWebhook(await getWebhook(deps, requireActor(req.actor), req.id));
+    async *exportLegacyWebhooks() {
+      for await (const doc of legacy.webhooks()) yield { webhook: toLegacyWebhook(doc) };
+      for await (const doc of legacy.deliveries()) yield { delivery: toLegacyDelivery(doc) };
+      for await (const doc of legacy.attempts()) yield { attempt: toLegacyAttempt(doc) };
+      for (const name of LEGACY_WEBHOOK_COUNTERS) yield { counter: { name, seq: await legacy.counter(name) } };
     },
-    async listWebhooks(req) {
-      return { webhooks: (await listWebhooks(deps, requireActor(req.actor), req.appId)).map(toWebhook) };
-    },
-    async updateWebhook(req) {
-      const input = { url: req.url, secret: req.secret, ...(req.updateEvents ? { events: req.events } : {}) };
-      return toWebhook(await updateWebhook(deps, requireActor(req.actor), req.id, input));
-    },
-    async deleteWebhook(req) {
-      await deleteWebhook(deps, requireActor(req.actor), req.id);
+    async dropLegacyWebhooks() {
+      await legacy.drop();
       return {};
-    },
-    async listDeliveries(req) {
-      const page = Math.max(1, req.page?.page ?? 1);
-      const perPage = Math.min(100, Math.max(1, req.page?.perPage || 25));
-      const result = await listDeliveries(deps, requireActor(req.actor), req.webhookId, page, perPage);
-      return { deliveries: result.attempts.map(toDelivery), total: result.total };
-    },
-    async testWebhook(req) {
-      return toDelivery(await testWebhook(deps, requireActor(req.actor), req.id));
     },
   };
 }
@@ -188,24 +173,26 @@ function toChannel(channel: ChannelDocument): apps.Channel {
   };
 }
 
-/** Never the secret: it leaves the service once, in CreatedWebhook. */
-function toWebhook(webhook: WebhookDocument): apps.Webhook {
-  return { id: webhook._id, appId: webhook.appId, url: webhook.url, events: webhook.events, createdAtMs: webhook.createdAt.getTime() };
+const ms = (date: Date | undefined) => date?.getTime() ?? 0;
+
+/** Legacy records leave as they were stored: the secret still sealed, to be opened only under the same key. */
+function toLegacyWebhook(doc: LegacyWebhookDoc): apps.LegacyWebhook {
+  return { id: doc._id, appId: doc.appId, url: doc.url, secretEnc: doc.secretEnc, events: doc.events ?? [], createdAtMs: ms(doc.createdAt), updatedAtMs: ms(doc.updatedAt) };
 }
 
-function toDelivery(attempt: AttemptDocument): apps.Delivery {
+function toLegacyDelivery(doc: LegacyDeliveryDoc): apps.LegacyDelivery {
   return {
-    id: attempt._id,
-    webhookId: attempt.webhookId,
-    event: attempt.event,
-    eventId: attempt.eventId,
-    attempt: attempt.attempt,
-    statusCode: attempt.statusCode,
-    success: attempt.success,
-    error: attempt.finishedAt ? attempt.error : 'in progress',
-    durationMs: attempt.durationMs,
-    createdAtMs: (attempt.createdAt ?? attempt.startedAt).getTime(),
-    deliveryId: attempt.deliveryId,
+    id: doc._id, webhookId: doc.webhookId, appId: doc.appId, event: doc.event, eventId: doc.eventId, payloadJson: doc.payloadJson, url: doc.url,
+    secretEnc: doc.secretEnc, state: doc.state, maxAttempts: doc.maxAttempts, nextAttemptAtMs: ms(doc.nextAttemptAt), traceparent: doc.traceparent ?? '',
+    createdAtMs: ms(doc.createdAt), updatedAtMs: ms(doc.updatedAt),
+  };
+}
+
+function toLegacyAttempt(doc: LegacyAttemptDoc): apps.LegacyAttempt {
+  return {
+    id: doc._id, deliveryId: doc.deliveryId, webhookId: doc.webhookId, appId: doc.appId, event: doc.event, eventId: doc.eventId, attempt: doc.attempt,
+    statusCode: doc.statusCode ?? 0, success: doc.success ?? false, error: doc.error ?? '', durationMs: doc.durationMs ?? 0, startedAtMs: ms(doc.startedAt),
+    ...(doc.finishedAt ? { finishedAtMs: ms(doc.finishedAt) } : {}), createdAtMs: ms(doc.createdAt ?? doc.startedAt),
   };
 }
 

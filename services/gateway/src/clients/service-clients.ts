@@ -1,13 +1,14 @@
 import { ServiceClient, checkHealth, createServiceChannel } from '@hangar/grpc';
 import { createServiceClient } from '@hangar/grpc';
 import type { Metrics } from '@hangar/metrics';
-import { apps, debugFiles, releases, users } from '@hangar/proto';
+import { apps, debugFiles, releases, users, webhooks } from '@hangar/proto';
 
 export interface ServiceTargets {
   users: string;
   apps: string;
   releases: string;
   debugFiles: string;
+  webhooks: string;
 }
 
 /**
@@ -19,6 +20,7 @@ export interface ServiceClients {
   apps: ServiceClient<typeof apps.AppsServiceDefinition>;
   releases: ServiceClient<typeof releases.ReleasesServiceDefinition>;
   debugFiles: ServiceClient<typeof debugFiles.DebugFilesServiceDefinition>;
+  webhooks: ServiceClient<typeof webhooks.WebhooksServiceDefinition>;
   /** Standard gRPC health of every service, for /api/health. */
   health(): Promise<Record<keyof ServiceTargets, boolean>>;
 }
@@ -29,12 +31,14 @@ export function createServiceClients(targets: ServiceTargets, deadlineMs: number
     apps: createServiceChannel(targets.apps),
     releases: createServiceChannel(targets.releases),
     debugFiles: createServiceChannel(targets.debugFiles),
+    webhooks: createServiceChannel(targets.webhooks),
   };
   return {
     users: createServiceClient(users.UsersServiceDefinition, channels.users, { defaultDeadlineMs: deadlineMs, metrics }),
     apps: createServiceClient(apps.AppsServiceDefinition, channels.apps, { defaultDeadlineMs: deadlineMs, metrics }),
     releases: createServiceClient(releases.ReleasesServiceDefinition, channels.releases, { defaultDeadlineMs: deadlineMs, metrics }),
     debugFiles: createServiceClient(debugFiles.DebugFilesServiceDefinition, channels.debugFiles, { defaultDeadlineMs: deadlineMs, metrics }),
+    webhooks: createServiceClient(webhooks.WebhooksServiceDefinition, channels.webhooks, { defaultDeadlineMs: deadlineMs, metrics }),
     async health() {
       const names = Object.keys(channels) as (keyof ServiceTargets)[];
       const results = await Promise.all(names.map((name) => checkHealth(channels[name])));

@@ -188,7 +188,7 @@ const schemas: Record<string, JsonSchema> = {
   VersionInfo: object({ version: str('Software version'), vcs_ref: str('Source revision'), build_date: str('Build timestamp, ISO 8601') }),
   Health: object({
     healthy: bool('Every service answers its gRPC health check.'),
-    services: object({ users: bool(), apps: bool(), releases: bool(), debugFiles: bool() }),
+    services: object({ users: bool(), apps: bool(), releases: bool(), debugFiles: bool(), webhooks: bool() }),
   }),
   User: object(
     {

@@ -1,8 +1,8 @@
-import type { apps } from '@hangar/proto';
+import type { webhooks } from '@hangar/proto';
 import { formatTimestamp } from '../http/timestamps';
 
 /** A webhook as the API shows it: never its secret (answered once, by create). */
-export function presentWebhook(webhook: apps.Webhook, timeZone?: string) {
+export function presentWebhook(webhook: webhooks.Webhook, timeZone?: string) {
   return {
     id: webhook.id,
     app_id: webhook.appId,
@@ -13,7 +13,7 @@ export function presentWebhook(webhook: apps.Webhook, timeZone?: string) {
 }
 
 /** One attempt of a delivery, as the delivery log keeps it. */
-export function presentDelivery(delivery: apps.Delivery, timeZone?: string) {
+export function presentDelivery(delivery: webhooks.Delivery, timeZone?: string) {
   return {
     id: delivery.id,
     delivery_id: delivery.deliveryId,

@@ -10,8 +10,8 @@ import { DELETED, appsAuth } from './apps.routes';
 
 /**
  * `events` as a JSON array of strings, a comma-separated text (forms), or
- * repeated `events[]` form fields; undefined when absent. The apps service
- * checks the names.
+ * repeated `events[]` form fields; undefined when absent. The webhooks
+ * service checks the names.
  */
 export function readEvents(body: Record<string, unknown> | undefined): string[] | undefined {
   const value = body?.events ?? body?.['events[]'];
@@ -21,7 +21,7 @@ export function readEvents(body: Record<string, unknown> | undefined): string[] 
   throw InvalidArgument.field('events', 'must be a list of event names');
 }
 
-/** PRODUCT §1 webhooks: app admins only (the apps service decides). */
+/** PRODUCT §1 webhooks, served by the webhooks service: app admins only (it asks the apps service). */
 export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl?: string }): Router {
   const router = Router();
   const appAuth = appsAuth(clients);
@@ -29,7 +29,7 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
   const zone = (req: Request) => currentUser(req).timezone;
 
   router.get('/api/apps/:app_id/webhooks', appAuth, async (req, res) => {
-    const result = await clients.apps.listWebhooks({ actor: actorOf(req), appId: parseId(req.params.app_id, 'app_id') });
+    const result = await clients.webhooks.listWebhooks({ actor: actorOf(req), appId: parseId(req.params.app_id, 'app_id') });
     res.json(result.webhooks.map((w) => presentWebhook(w, zone(req))));
   });
 
@@ -37,13 +37,13 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
     const appId = parseId(req.params.app_id, 'app_id');
     const { url, secret } = readTextFields(req.body, ['url', 'secret'] as const);
     const events = readEvents(req.body) ?? [];
-    const created = await clients.apps.createWebhook({ actor: actorOf(req), appId, url: url ?? '', secret: secret ?? '', events });
+    const created = await clients.webhooks.createWebhook({ actor: actorOf(req), appId, url: url ?? '', secret: secret ?? '', events });
     // The only answer that carries the secret.
     res.status(201).json({ ...presentWebhook(created.webhook!, zone(req)), secret: created.secret });
   });
 
   router.get('/api/webhooks/:id', auth, async (req, res) => {
-    const webhook = await clients.apps.getWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
+    const webhook = await clients.webhooks.getWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
     res.json(presentWebhook(webhook, zone(req)));
   });
 
@@ -51,7 +51,7 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
     const id = parseId(req.params.id);
     const { url, secret } = readTextFields(req.body, ['url', 'secret'] as const);
     const events = readEvents(req.body);
-    const webhook = await clients.apps.updateWebhook({
+    const webhook = await clients.webhooks.updateWebhook({
       actor: actorOf(req),
       id,
       ...(url !== undefined ? { url } : {}),
@@ -63,20 +63,20 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
   });
 
   router.delete('/api/webhooks/:id', auth, async (req, res) => {
-    await clients.apps.deleteWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
+    await clients.webhooks.deleteWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
     res.json(DELETED);
   });
 
   router.get('/api/webhooks/:id/deliveries', auth, async (req, res) => {
     const webhookId = parseId(req.params.id);
     const page = parsePage(req);
-    const result = await clients.apps.listDeliveries({ actor: actorOf(req), webhookId, page });
+    const result = await clients.webhooks.listDeliveries({ actor: actorOf(req), webhookId, page });
     setPageHeaders(req, res, page, result.total, publicBaseUrl(req, options.publicBaseUrl));
     res.json(result.deliveries.map((d) => presentDelivery(d, zone(req))));
   });
 
   router.post('/api/webhooks/:id/test', auth, async (req, res) => {
-    const delivery = await clients.apps.testWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
+    const delivery = await clients.webhooks.testWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
     res.json(presentDelivery(delivery, zone(req)));
   });
 

@@ -247,81 +247,73 @@ export interface VerifyChannelPasswordResponse {
   ok: boolean;
 }
 
-export interface Webhook {
+export interface DescribeAppRequest {
+  id: number;
+}
+
+/**
+ * A record as the apps service stored it before webhooks moved out, fields as
+ * they were: secrets stay sealed (the webhooks service opens them with the
+ * same WEBHOOK_SECRET_KEY); times in ms since the epoch.
+ */
+export interface LegacyWebhookRecord {
+  webhook?: LegacyWebhook | undefined;
+  delivery?: LegacyDelivery | undefined;
+  attempt?: LegacyAttempt | undefined;
+  counter?: LegacyCounter | undefined;
+}
+
+/** The last id a counter handed out: `webhooks` or `webhook-attempts`. */
+export interface LegacyCounter {
+  name: string;
+  seq: number;
+}
+
+export interface LegacyWebhook {
   id: number;
   appId: number;
   url: string;
-  /** Empty means every event. */
+  secretEnc: string;
   events: string[];
   createdAtMs: number;
+  updatedAtMs: number;
 }
 
-export interface CreateWebhookRequest {
-  actor?: Actor | undefined;
-  appId: number;
-  url: string;
-  /** Generated when empty. */
-  secret: string;
-  events: string[];
-}
-
-/** The only message that carries a webhook's secret, once, at creation. */
-export interface CreatedWebhook {
-  webhook?: Webhook | undefined;
-  secret: string;
-}
-
-export interface WebhookRef {
-  actor?: Actor | undefined;
-  id: number;
-}
-
-export interface ListWebhooksRequest {
-  actor?: Actor | undefined;
-  appId: number;
-}
-
-export interface WebhookList {
-  webhooks: Webhook[];
-}
-
-export interface UpdateWebhookRequest {
-  actor?: Actor | undefined;
-  id: number;
-  url?: string | undefined;
-  secret?:
-    | string
-    | undefined;
-  /** Replaces the list when update_events is true. */
-  events: string[];
-  updateEvents: boolean;
-}
-
-export interface Delivery {
-  id: number;
+export interface LegacyDelivery {
+  id: string;
   webhookId: number;
+  appId: number;
+  event: string;
+  eventId: string;
+  payloadJson: string;
+  url: string;
+  secretEnc: string;
+  /** pending | delivered | failed */
+  state: string;
+  maxAttempts: number;
+  nextAttemptAtMs: number;
+  /** Empty when none was kept. */
+  traceparent: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface LegacyAttempt {
+  id: number;
+  deliveryId: string;
+  webhookId: number;
+  appId: number;
   event: string;
   eventId: string;
   attempt: number;
-  /** 0 when no HTTP response arrived. */
   statusCode: number;
   success: boolean;
   error: string;
   durationMs: number;
+  startedAtMs: number;
+  /** Absent while the attempt was in flight. */
+  finishedAtMs?: number | undefined;
   createdAtMs: number;
-  /** Stable across the attempts of one delivery: the X-Hangar-Delivery header. */
-  deliveryId: string;
-}
-
-export interface ListDeliveriesRequest {
-  actor?: Actor | undefined;
-  webhookId: number;
-  page?: PageRequest | undefined;
-}
-
-export interface DeliveryList {
-  deliveries: Delivery[];
-  total: number;
 }
 
 function createBaseApp(): App {
@@ -3680,12 +3672,250 @@ export const VerifyChannelPasswordResponse: MessageFns<VerifyChannelPasswordResp
   },
 };
 
-function createBaseWebhook(): Webhook {
-  return { id: 0, appId: 0, url: "", events: [], createdAtMs: 0 };
+function createBaseDescribeAppRequest(): DescribeAppRequest {
+  return { id: 0 };
 }
 
-export const Webhook: MessageFns<Webhook> = {
-  encode(message: Webhook, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const DescribeAppRequest: MessageFns<DescribeAppRequest> = {
+  encode(message: DescribeAppRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DescribeAppRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDescribeAppRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DescribeAppRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: DescribeAppRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+};
+
+function createBaseLegacyWebhookRecord(): LegacyWebhookRecord {
+  return { webhook: undefined, delivery: undefined, attempt: undefined, counter: undefined };
+}
+
+export const LegacyWebhookRecord: MessageFns<LegacyWebhookRecord> = {
+  encode(message: LegacyWebhookRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      LegacyWebhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    if (message.delivery !== undefined) {
+      LegacyDelivery.encode(message.delivery, writer.uint32(18).fork()).join();
+    }
+    if (message.attempt !== undefined) {
+      LegacyAttempt.encode(message.attempt, writer.uint32(26).fork()).join();
+    }
+    if (message.counter !== undefined) {
+      LegacyCounter.encode(message.counter, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LegacyWebhookRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLegacyWebhookRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = LegacyWebhook.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.delivery = LegacyDelivery.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.attempt = LegacyAttempt.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.counter = LegacyCounter.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LegacyWebhookRecord {
+    return {
+      webhook: isSet(object.webhook) ? LegacyWebhook.fromJSON(object.webhook) : undefined,
+      delivery: isSet(object.delivery) ? LegacyDelivery.fromJSON(object.delivery) : undefined,
+      attempt: isSet(object.attempt) ? LegacyAttempt.fromJSON(object.attempt) : undefined,
+      counter: isSet(object.counter) ? LegacyCounter.fromJSON(object.counter) : undefined,
+    };
+  },
+
+  toJSON(message: LegacyWebhookRecord): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = LegacyWebhook.toJSON(message.webhook);
+    }
+    if (message.delivery !== undefined) {
+      obj.delivery = LegacyDelivery.toJSON(message.delivery);
+    }
+    if (message.attempt !== undefined) {
+      obj.attempt = LegacyAttempt.toJSON(message.attempt);
+    }
+    if (message.counter !== undefined) {
+      obj.counter = LegacyCounter.toJSON(message.counter);
+    }
+    return obj;
+  },
+};
+
+function createBaseLegacyCounter(): LegacyCounter {
+  return { name: "", seq: 0 };
+}
+
+export const LegacyCounter: MessageFns<LegacyCounter> = {
+  encode(message: LegacyCounter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(16).int64(message.seq);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LegacyCounter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLegacyCounter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LegacyCounter {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+    };
+  },
+
+  toJSON(message: LegacyCounter): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    return obj;
+  },
+};
+
+function createBaseLegacyWebhook(): LegacyWebhook {
+  return { id: 0, appId: 0, url: "", secretEnc: "", events: [], createdAtMs: 0, updatedAtMs: 0 };
+}
+
+export const LegacyWebhook: MessageFns<LegacyWebhook> = {
+  encode(message: LegacyWebhook, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
     }
@@ -3695,16 +3925,22 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.url !== "") {
       writer.uint32(26).string(message.url);
     }
+    if (message.secretEnc !== "") {
+      writer.uint32(34).string(message.secretEnc);
+    }
     for (const v of message.events) {
-      writer.uint32(34).string(v!);
+      writer.uint32(42).string(v!);
     }
     if (message.createdAtMs !== 0) {
-      writer.uint32(40).int64(message.createdAtMs);
+      writer.uint32(48).int64(message.createdAtMs);
+    }
+    if (message.updatedAtMs !== 0) {
+      writer.uint32(56).int64(message.updatedAtMs);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): Webhook {
+  decode(input: BinaryReader | Uint8Array, length?: number): LegacyWebhook {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -3713,7 +3949,7 @@ export const Webhook: MessageFns<Webhook> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseWebhook();
+      const message = createBaseLegacyWebhook();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -3746,551 +3982,7 @@ export const Webhook: MessageFns<Webhook> = {
               break;
             }
 
-            message.events.push(reader.string());
-            continue;
-          }
-          case 5: {
-            if (tag !== 40) {
-              break;
-            }
-
-            message.createdAtMs = longToNumber(reader.int64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): Webhook {
-    return {
-      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
-      appId: isSet(object.appId)
-        ? globalThis.Number(object.appId)
-        : isSet(object.app_id)
-        ? globalThis.Number(object.app_id)
-        : 0,
-      url: isSet(object.url) ? globalThis.String(object.url) : "",
-      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
-      createdAtMs: isSet(object.createdAtMs)
-        ? globalThis.Number(object.createdAtMs)
-        : isSet(object.created_at_ms)
-        ? globalThis.Number(object.created_at_ms)
-        : 0,
-    };
-  },
-
-  toJSON(message: Webhook): unknown {
-    const obj: any = {};
-    if (message.id !== 0) {
-      obj.id = Math.round(message.id);
-    }
-    if (message.appId !== 0) {
-      obj.appId = Math.round(message.appId);
-    }
-    if (message.url !== "") {
-      obj.url = message.url;
-    }
-    if (message.events?.length) {
-      obj.events = message.events;
-    }
-    if (message.createdAtMs !== 0) {
-      obj.createdAtMs = Math.round(message.createdAtMs);
-    }
-    return obj;
-  },
-};
-
-function createBaseCreateWebhookRequest(): CreateWebhookRequest {
-  return { actor: undefined, appId: 0, url: "", secret: "", events: [] };
-}
-
-export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
-  encode(message: CreateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.appId !== 0) {
-      writer.uint32(16).int64(message.appId);
-    }
-    if (message.url !== "") {
-      writer.uint32(26).string(message.url);
-    }
-    if (message.secret !== "") {
-      writer.uint32(34).string(message.secret);
-    }
-    for (const v of message.events) {
-      writer.uint32(42).string(v!);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): CreateWebhookRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCreateWebhookRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.appId = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.url = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.secret = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.events.push(reader.string());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CreateWebhookRequest {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      appId: isSet(object.appId)
-        ? globalThis.Number(object.appId)
-        : isSet(object.app_id)
-        ? globalThis.Number(object.app_id)
-        : 0,
-      url: isSet(object.url) ? globalThis.String(object.url) : "",
-      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
-      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
-    };
-  },
-
-  toJSON(message: CreateWebhookRequest): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.appId !== 0) {
-      obj.appId = Math.round(message.appId);
-    }
-    if (message.url !== "") {
-      obj.url = message.url;
-    }
-    if (message.secret !== "") {
-      obj.secret = message.secret;
-    }
-    if (message.events?.length) {
-      obj.events = message.events;
-    }
-    return obj;
-  },
-};
-
-function createBaseCreatedWebhook(): CreatedWebhook {
-  return { webhook: undefined, secret: "" };
-}
-
-export const CreatedWebhook: MessageFns<CreatedWebhook> = {
-  encode(message: CreatedWebhook, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.webhook !== undefined) {
-      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
-    }
-    if (message.secret !== "") {
-      writer.uint32(18).string(message.secret);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): CreatedWebhook {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCreatedWebhook();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.webhook = Webhook.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.secret = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CreatedWebhook {
-    return {
-      webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined,
-      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
-    };
-  },
-
-  toJSON(message: CreatedWebhook): unknown {
-    const obj: any = {};
-    if (message.webhook !== undefined) {
-      obj.webhook = Webhook.toJSON(message.webhook);
-    }
-    if (message.secret !== "") {
-      obj.secret = message.secret;
-    }
-    return obj;
-  },
-};
-
-function createBaseWebhookRef(): WebhookRef {
-  return { actor: undefined, id: 0 };
-}
-
-export const WebhookRef: MessageFns<WebhookRef> = {
-  encode(message: WebhookRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.id !== 0) {
-      writer.uint32(16).int64(message.id);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): WebhookRef {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseWebhookRef();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.id = longToNumber(reader.int64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): WebhookRef {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
-    };
-  },
-
-  toJSON(message: WebhookRef): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.id !== 0) {
-      obj.id = Math.round(message.id);
-    }
-    return obj;
-  },
-};
-
-function createBaseListWebhooksRequest(): ListWebhooksRequest {
-  return { actor: undefined, appId: 0 };
-}
-
-export const ListWebhooksRequest: MessageFns<ListWebhooksRequest> = {
-  encode(message: ListWebhooksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.appId !== 0) {
-      writer.uint32(16).int64(message.appId);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListWebhooksRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.appId = longToNumber(reader.int64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListWebhooksRequest {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      appId: isSet(object.appId)
-        ? globalThis.Number(object.appId)
-        : isSet(object.app_id)
-        ? globalThis.Number(object.app_id)
-        : 0,
-    };
-  },
-
-  toJSON(message: ListWebhooksRequest): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.appId !== 0) {
-      obj.appId = Math.round(message.appId);
-    }
-    return obj;
-  },
-};
-
-function createBaseWebhookList(): WebhookList {
-  return { webhooks: [] };
-}
-
-export const WebhookList: MessageFns<WebhookList> = {
-  encode(message: WebhookList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.webhooks) {
-      Webhook.encode(v!, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): WebhookList {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseWebhookList();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.webhooks.push(Webhook.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): WebhookList {
-    return {
-      webhooks: globalThis.Array.isArray(object?.webhooks) ? object.webhooks.map((e: any) => Webhook.fromJSON(e)) : [],
-    };
-  },
-
-  toJSON(message: WebhookList): unknown {
-    const obj: any = {};
-    if (message.webhooks?.length) {
-      obj.webhooks = message.webhooks.map((e) => Webhook.toJSON(e));
-    }
-    return obj;
-  },
-};
-
-function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
-  return { actor: undefined, id: 0, url: undefined, secret: undefined, events: [], updateEvents: false };
-}
-
-export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
-  encode(message: UpdateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.id !== 0) {
-      writer.uint32(16).int64(message.id);
-    }
-    if (message.url !== undefined) {
-      writer.uint32(26).string(message.url);
-    }
-    if (message.secret !== undefined) {
-      writer.uint32(34).string(message.secret);
-    }
-    for (const v of message.events) {
-      writer.uint32(42).string(v!);
-    }
-    if (message.updateEvents !== false) {
-      writer.uint32(48).bool(message.updateEvents);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWebhookRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseUpdateWebhookRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.id = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.url = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.secret = reader.string();
+            message.secretEnc = reader.string();
             continue;
           }
           case 5: {
@@ -4306,7 +3998,15 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
               break;
             }
 
-            message.updateEvents = reader.bool();
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.updatedAtMs = longToNumber(reader.int64());
             continue;
           }
         }
@@ -4321,100 +4021,130 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
   },
 
-  fromJSON(object: any): UpdateWebhookRequest {
+  fromJSON(object: any): LegacyWebhook {
     return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
-      url: isSet(object.url) ? globalThis.String(object.url) : undefined,
-      secret: isSet(object.secret) ? globalThis.String(object.secret) : undefined,
-      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
-      updateEvents: isSet(object.updateEvents)
-        ? globalThis.Boolean(object.updateEvents)
-        : isSet(object.update_events)
-        ? globalThis.Boolean(object.update_events)
-        : false,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      secretEnc: isSet(object.secretEnc)
+        ? globalThis.String(object.secretEnc)
+        : isSet(object.secret_enc)
+        ? globalThis.String(object.secret_enc)
+        : "",
+      events: globalThis.Array.isArray(object?.events)
+        ? object.events.map((e: any) => globalThis.String(e))
+        : [],
+      createdAtMs: isSet(object.createdAtMs)
+        ? globalThis.Number(object.createdAtMs)
+        : isSet(object.created_at_ms)
+        ? globalThis.Number(object.created_at_ms)
+        : 0,
+      updatedAtMs: isSet(object.updatedAtMs)
+        ? globalThis.Number(object.updatedAtMs)
+        : isSet(object.updated_at_ms)
+        ? globalThis.Number(object.updated_at_ms)
+        : 0,
     };
   },
 
-  toJSON(message: UpdateWebhookRequest): unknown {
+  toJSON(message: LegacyWebhook): unknown {
     const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
     }
-    if (message.url !== undefined) {
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.url !== "") {
       obj.url = message.url;
     }
-    if (message.secret !== undefined) {
-      obj.secret = message.secret;
+    if (message.secretEnc !== "") {
+      obj.secretEnc = message.secretEnc;
     }
     if (message.events?.length) {
       obj.events = message.events;
     }
-    if (message.updateEvents !== false) {
-      obj.updateEvents = message.updateEvents;
+    if (message.createdAtMs !== 0) {
+      obj.createdAtMs = Math.round(message.createdAtMs);
+    }
+    if (message.updatedAtMs !== 0) {
+      obj.updatedAtMs = Math.round(message.updatedAtMs);
     }
     return obj;
   },
 };
 
-function createBaseDelivery(): Delivery {
+function createBaseLegacyDelivery(): LegacyDelivery {
   return {
-    id: 0,
+    id: "",
     webhookId: 0,
+    appId: 0,
     event: "",
     eventId: "",
-    attempt: 0,
-    statusCode: 0,
-    success: false,
-    error: "",
-    durationMs: 0,
+    payloadJson: "",
+    url: "",
+    secretEnc: "",
+    state: "",
+    maxAttempts: 0,
+    nextAttemptAtMs: 0,
+    traceparent: "",
     createdAtMs: 0,
-    deliveryId: "",
+    updatedAtMs: 0,
   };
 }
 
-export const Delivery: MessageFns<Delivery> = {
-  encode(message: Delivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.id !== 0) {
-      writer.uint32(8).int64(message.id);
+export const LegacyDelivery: MessageFns<LegacyDelivery> = {
+  encode(message: LegacyDelivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
     }
     if (message.webhookId !== 0) {
       writer.uint32(16).int64(message.webhookId);
     }
+    if (message.appId !== 0) {
+      writer.uint32(24).int64(message.appId);
+    }
     if (message.event !== "") {
-      writer.uint32(26).string(message.event);
+      writer.uint32(34).string(message.event);
     }
     if (message.eventId !== "") {
-      writer.uint32(34).string(message.eventId);
+      writer.uint32(42).string(message.eventId);
     }
-    if (message.attempt !== 0) {
-      writer.uint32(40).int32(message.attempt);
+    if (message.payloadJson !== "") {
+      writer.uint32(50).string(message.payloadJson);
     }
-    if (message.statusCode !== 0) {
-      writer.uint32(48).int32(message.statusCode);
+    if (message.url !== "") {
+      writer.uint32(58).string(message.url);
     }
-    if (message.success !== false) {
-      writer.uint32(56).bool(message.success);
+    if (message.secretEnc !== "") {
+      writer.uint32(66).string(message.secretEnc);
     }
-    if (message.error !== "") {
-      writer.uint32(66).string(message.error);
+    if (message.state !== "") {
+      writer.uint32(74).string(message.state);
     }
-    if (message.durationMs !== 0) {
-      writer.uint32(72).int32(message.durationMs);
+    if (message.maxAttempts !== 0) {
+      writer.uint32(80).int32(message.maxAttempts);
+    }
+    if (message.nextAttemptAtMs !== 0) {
+      writer.uint32(88).int64(message.nextAttemptAtMs);
+    }
+    if (message.traceparent !== "") {
+      writer.uint32(98).string(message.traceparent);
     }
     if (message.createdAtMs !== 0) {
-      writer.uint32(80).int64(message.createdAtMs);
+      writer.uint32(104).int64(message.createdAtMs);
     }
-    if (message.deliveryId !== "") {
-      writer.uint32(90).string(message.deliveryId);
+    if (message.updatedAtMs !== 0) {
+      writer.uint32(112).int64(message.updatedAtMs);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): Delivery {
+  decode(input: BinaryReader | Uint8Array, length?: number): LegacyDelivery {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -4423,16 +4153,16 @@ export const Delivery: MessageFns<Delivery> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseDelivery();
+      const message = createBaseLegacyDelivery();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 8) {
+            if (tag !== 10) {
               break;
             }
 
-            message.id = longToNumber(reader.int64());
+            message.id = reader.string();
             continue;
           }
           case 2: {
@@ -4444,11 +4174,11 @@ export const Delivery: MessageFns<Delivery> = {
             continue;
           }
           case 3: {
-            if (tag !== 26) {
+            if (tag !== 24) {
               break;
             }
 
-            message.event = reader.string();
+            message.appId = longToNumber(reader.int64());
             continue;
           }
           case 4: {
@@ -4456,31 +4186,31 @@ export const Delivery: MessageFns<Delivery> = {
               break;
             }
 
-            message.eventId = reader.string();
+            message.event = reader.string();
             continue;
           }
           case 5: {
-            if (tag !== 40) {
+            if (tag !== 42) {
               break;
             }
 
-            message.attempt = reader.int32();
+            message.eventId = reader.string();
             continue;
           }
           case 6: {
-            if (tag !== 48) {
+            if (tag !== 50) {
               break;
             }
 
-            message.statusCode = reader.int32();
+            message.payloadJson = reader.string();
             continue;
           }
           case 7: {
-            if (tag !== 56) {
+            if (tag !== 58) {
               break;
             }
 
-            message.success = reader.bool();
+            message.url = reader.string();
             continue;
           }
           case 8: {
@@ -4488,15 +4218,15 @@ export const Delivery: MessageFns<Delivery> = {
               break;
             }
 
-            message.error = reader.string();
+            message.secretEnc = reader.string();
             continue;
           }
           case 9: {
-            if (tag !== 72) {
+            if (tag !== 74) {
               break;
             }
 
-            message.durationMs = reader.int32();
+            message.state = reader.string();
             continue;
           }
           case 10: {
@@ -4504,15 +4234,39 @@ export const Delivery: MessageFns<Delivery> = {
               break;
             }
 
-            message.createdAtMs = longToNumber(reader.int64());
+            message.maxAttempts = reader.int32();
             continue;
           }
           case 11: {
-            if (tag !== 90) {
+            if (tag !== 88) {
               break;
             }
 
-            message.deliveryId = reader.string();
+            message.nextAttemptAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.updatedAtMs = longToNumber(reader.int64());
             continue;
           }
         }
@@ -4527,13 +4281,329 @@ export const Delivery: MessageFns<Delivery> = {
     }
   },
 
-  fromJSON(object: any): Delivery {
+  fromJSON(object: any): LegacyDelivery {
     return {
-      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
       webhookId: isSet(object.webhookId)
         ? globalThis.Number(object.webhookId)
         : isSet(object.webhook_id)
         ? globalThis.Number(object.webhook_id)
+        : 0,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      payloadJson: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+        ? globalThis.String(object.payload_json)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      secretEnc: isSet(object.secretEnc)
+        ? globalThis.String(object.secretEnc)
+        : isSet(object.secret_enc)
+        ? globalThis.String(object.secret_enc)
+        : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      maxAttempts: isSet(object.maxAttempts)
+        ? globalThis.Number(object.maxAttempts)
+        : isSet(object.max_attempts)
+        ? globalThis.Number(object.max_attempts)
+        : 0,
+      nextAttemptAtMs: isSet(object.nextAttemptAtMs)
+        ? globalThis.Number(object.nextAttemptAtMs)
+        : isSet(object.next_attempt_at_ms)
+        ? globalThis.Number(object.next_attempt_at_ms)
+        : 0,
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : "",
+      createdAtMs: isSet(object.createdAtMs)
+        ? globalThis.Number(object.createdAtMs)
+        : isSet(object.created_at_ms)
+        ? globalThis.Number(object.created_at_ms)
+        : 0,
+      updatedAtMs: isSet(object.updatedAtMs)
+        ? globalThis.Number(object.updatedAtMs)
+        : isSet(object.updated_at_ms)
+        ? globalThis.Number(object.updated_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: LegacyDelivery): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.payloadJson !== "") {
+      obj.payloadJson = message.payloadJson;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.secretEnc !== "") {
+      obj.secretEnc = message.secretEnc;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.maxAttempts !== 0) {
+      obj.maxAttempts = Math.round(message.maxAttempts);
+    }
+    if (message.nextAttemptAtMs !== 0) {
+      obj.nextAttemptAtMs = Math.round(message.nextAttemptAtMs);
+    }
+    if (message.traceparent !== "") {
+      obj.traceparent = message.traceparent;
+    }
+    if (message.createdAtMs !== 0) {
+      obj.createdAtMs = Math.round(message.createdAtMs);
+    }
+    if (message.updatedAtMs !== 0) {
+      obj.updatedAtMs = Math.round(message.updatedAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseLegacyAttempt(): LegacyAttempt {
+  return {
+    id: 0,
+    deliveryId: "",
+    webhookId: 0,
+    appId: 0,
+    event: "",
+    eventId: "",
+    attempt: 0,
+    statusCode: 0,
+    success: false,
+    error: "",
+    durationMs: 0,
+    startedAtMs: 0,
+    finishedAtMs: undefined,
+    createdAtMs: 0,
+  };
+}
+
+export const LegacyAttempt: MessageFns<LegacyAttempt> = {
+  encode(message: LegacyAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(18).string(message.deliveryId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(24).int64(message.webhookId);
+    }
+    if (message.appId !== 0) {
+      writer.uint32(32).int64(message.appId);
+    }
+    if (message.event !== "") {
+      writer.uint32(42).string(message.event);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(50).string(message.eventId);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(56).int32(message.attempt);
+    }
+    if (message.statusCode !== 0) {
+      writer.uint32(64).int32(message.statusCode);
+    }
+    if (message.success !== false) {
+      writer.uint32(72).bool(message.success);
+    }
+    if (message.error !== "") {
+      writer.uint32(82).string(message.error);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(88).int32(message.durationMs);
+    }
+    if (message.startedAtMs !== 0) {
+      writer.uint32(96).int64(message.startedAtMs);
+    }
+    if (message.finishedAtMs !== undefined) {
+      writer.uint32(104).int64(message.finishedAtMs);
+    }
+    if (message.createdAtMs !== 0) {
+      writer.uint32(112).int64(message.createdAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LegacyAttempt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLegacyAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.statusCode = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.success = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.durationMs = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.startedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.finishedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LegacyAttempt {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.Number(object.webhook_id)
+        : 0,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
         : 0,
       event: isSet(object.event) ? globalThis.String(object.event) : "",
       eventId: isSet(object.eventId)
@@ -4554,26 +4624,37 @@ export const Delivery: MessageFns<Delivery> = {
         : isSet(object.duration_ms)
         ? globalThis.Number(object.duration_ms)
         : 0,
+      startedAtMs: isSet(object.startedAtMs)
+        ? globalThis.Number(object.startedAtMs)
+        : isSet(object.started_at_ms)
+        ? globalThis.Number(object.started_at_ms)
+        : 0,
+      finishedAtMs: isSet(object.finishedAtMs)
+        ? globalThis.Number(object.finishedAtMs)
+        : isSet(object.finished_at_ms)
+        ? globalThis.Number(object.finished_at_ms)
+        : undefined,
       createdAtMs: isSet(object.createdAtMs)
         ? globalThis.Number(object.createdAtMs)
         : isSet(object.created_at_ms)
         ? globalThis.Number(object.created_at_ms)
         : 0,
-      deliveryId: isSet(object.deliveryId)
-        ? globalThis.String(object.deliveryId)
-        : isSet(object.delivery_id)
-        ? globalThis.String(object.delivery_id)
-        : "",
     };
   },
 
-  toJSON(message: Delivery): unknown {
+  toJSON(message: LegacyAttempt): unknown {
     const obj: any = {};
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
     }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
     if (message.webhookId !== 0) {
       obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
     }
     if (message.event !== "") {
       obj.event = message.event;
@@ -4596,190 +4677,22 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.durationMs !== 0) {
       obj.durationMs = Math.round(message.durationMs);
     }
+    if (message.startedAtMs !== 0) {
+      obj.startedAtMs = Math.round(message.startedAtMs);
+    }
+    if (message.finishedAtMs !== undefined) {
+      obj.finishedAtMs = Math.round(message.finishedAtMs);
+    }
     if (message.createdAtMs !== 0) {
       obj.createdAtMs = Math.round(message.createdAtMs);
-    }
-    if (message.deliveryId !== "") {
-      obj.deliveryId = message.deliveryId;
-    }
-    return obj;
-  },
-};
-
-function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
-  return { actor: undefined, webhookId: 0, page: undefined };
-}
-
-export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
-  encode(message: ListDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.webhookId !== 0) {
-      writer.uint32(16).int64(message.webhookId);
-    }
-    if (message.page !== undefined) {
-      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListDeliveriesRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.webhookId = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.page = PageRequest.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListDeliveriesRequest {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      webhookId: isSet(object.webhookId)
-        ? globalThis.Number(object.webhookId)
-        : isSet(object.webhook_id)
-        ? globalThis.Number(object.webhook_id)
-        : 0,
-      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
-    };
-  },
-
-  toJSON(message: ListDeliveriesRequest): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.webhookId !== 0) {
-      obj.webhookId = Math.round(message.webhookId);
-    }
-    if (message.page !== undefined) {
-      obj.page = PageRequest.toJSON(message.page);
-    }
-    return obj;
-  },
-};
-
-function createBaseDeliveryList(): DeliveryList {
-  return { deliveries: [], total: 0 };
-}
-
-export const DeliveryList: MessageFns<DeliveryList> = {
-  encode(message: DeliveryList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.deliveries) {
-      Delivery.encode(v!, writer.uint32(10).fork()).join();
-    }
-    if (message.total !== 0) {
-      writer.uint32(16).int64(message.total);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryList {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseDeliveryList();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.deliveries.push(Delivery.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.total = longToNumber(reader.int64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): DeliveryList {
-    return {
-      deliveries: globalThis.Array.isArray(object?.deliveries)
-        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
-        : [],
-      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
-    };
-  },
-
-  toJSON(message: DeliveryList): unknown {
-    const obj: any = {};
-    if (message.deliveries?.length) {
-      obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
-    }
-    if (message.total !== 0) {
-      obj.total = Math.round(message.total);
     }
     return obj;
   },
 };
 
 /**
- * The App -> Scheme -> Channel tree, collaborators and webhooks, and the
- * permission checks every other service asks this service to make.
+ * The App -> Scheme -> Channel tree and collaborators, and the permission
+ * checks every other service asks this service to make.
  */
 export type AppsServiceDefinition = typeof AppsServiceDefinition;
 export const AppsServiceDefinition = {
@@ -4997,59 +4910,38 @@ export const AppsServiceDefinition = {
       responseStream: false,
       options: {},
     },
-    createWebhook: {
-      name: "CreateWebhook",
-      requestType: CreateWebhookRequest as typeof CreateWebhookRequest,
+    /**
+     * An app's id and name alone (no schemes, no collaborators), for a service
+     * that names the app in what it sends (webhook bodies); NOT_FOUND when the
+     * app is gone. No actor: the caller decided already who may see it.
+     */
+    describeApp: {
+      name: "DescribeApp",
+      requestType: DescribeAppRequest as typeof DescribeAppRequest,
       requestStream: false,
-      responseType: CreatedWebhook as typeof CreatedWebhook,
+      responseType: App as typeof App,
       responseStream: false,
       options: {},
     },
-    getWebhook: {
-      name: "GetWebhook",
-      requestType: WebhookRef as typeof WebhookRef,
+    /**
+     * The one-time move of webhooks into the webhooks service (issue 17): every
+     * webhook, delivery and attempt record this service kept before, streamed;
+     * nothing once they are dropped. Only the webhooks service calls these.
+     */
+    exportLegacyWebhooks: {
+      name: "ExportLegacyWebhooks",
+      requestType: Empty as typeof Empty,
       requestStream: false,
-      responseType: Webhook as typeof Webhook,
-      responseStream: false,
+      responseType: LegacyWebhookRecord as typeof LegacyWebhookRecord,
+      responseStream: true,
       options: {},
     },
-    listWebhooks: {
-      name: "ListWebhooks",
-      requestType: ListWebhooksRequest as typeof ListWebhooksRequest,
-      requestStream: false,
-      responseType: WebhookList as typeof WebhookList,
-      responseStream: false,
-      options: {},
-    },
-    updateWebhook: {
-      name: "UpdateWebhook",
-      requestType: UpdateWebhookRequest as typeof UpdateWebhookRequest,
-      requestStream: false,
-      responseType: Webhook as typeof Webhook,
-      responseStream: false,
-      options: {},
-    },
-    deleteWebhook: {
-      name: "DeleteWebhook",
-      requestType: WebhookRef as typeof WebhookRef,
+    /** Drops those records, once the webhooks service holds them. */
+    dropLegacyWebhooks: {
+      name: "DropLegacyWebhooks",
+      requestType: Empty as typeof Empty,
       requestStream: false,
       responseType: Empty as typeof Empty,
-      responseStream: false,
-      options: {},
-    },
-    listDeliveries: {
-      name: "ListDeliveries",
-      requestType: ListDeliveriesRequest as typeof ListDeliveriesRequest,
-      requestStream: false,
-      responseType: DeliveryList as typeof DeliveryList,
-      responseStream: false,
-      options: {},
-    },
-    testWebhook: {
-      name: "TestWebhook",
-      requestType: WebhookRef as typeof WebhookRef,
-      requestStream: false,
-      responseType: Delivery as typeof Delivery,
       responseStream: false,
       options: {},
     },
@@ -5102,13 +4994,23 @@ export interface AppsServiceImplementation<CallContextExt = {}> {
     request: VerifyChannelPasswordRequest,
     context: CallContext & CallContextExt,
   ): Promise<VerifyChannelPasswordResponse>;
-  createWebhook(request: CreateWebhookRequest, context: CallContext & CallContextExt): Promise<CreatedWebhook>;
-  getWebhook(request: WebhookRef, context: CallContext & CallContextExt): Promise<Webhook>;
-  listWebhooks(request: ListWebhooksRequest, context: CallContext & CallContextExt): Promise<WebhookList>;
-  updateWebhook(request: UpdateWebhookRequest, context: CallContext & CallContextExt): Promise<Webhook>;
-  deleteWebhook(request: WebhookRef, context: CallContext & CallContextExt): Promise<Empty>;
-  listDeliveries(request: ListDeliveriesRequest, context: CallContext & CallContextExt): Promise<DeliveryList>;
-  testWebhook(request: WebhookRef, context: CallContext & CallContextExt): Promise<Delivery>;
+  /**
+   * An app's id and name alone (no schemes, no collaborators), for a service
+   * that names the app in what it sends (webhook bodies); NOT_FOUND when the
+   * app is gone. No actor: the caller decided already who may see it.
+   */
+  describeApp(request: DescribeAppRequest, context: CallContext & CallContextExt): Promise<App>;
+  /**
+   * The one-time move of webhooks into the webhooks service (issue 17): every
+   * webhook, delivery and attempt record this service kept before, streamed;
+   * nothing once they are dropped. Only the webhooks service calls these.
+   */
+  exportLegacyWebhooks(
+    request: Empty,
+    context: CallContext & CallContextExt,
+  ): ServerStreamingMethodResult<LegacyWebhookRecord>;
+  /** Drops those records, once the webhooks service holds them. */
+  dropLegacyWebhooks(request: Empty, context: CallContext & CallContextExt): Promise<Empty>;
 }
 
 export interface AppsServiceClient<CallOptionsExt = {}> {
@@ -5157,13 +5059,20 @@ export interface AppsServiceClient<CallOptionsExt = {}> {
     request: VerifyChannelPasswordRequest,
     options?: CallOptions & CallOptionsExt,
   ): Promise<VerifyChannelPasswordResponse>;
-  createWebhook(request: CreateWebhookRequest, options?: CallOptions & CallOptionsExt): Promise<CreatedWebhook>;
-  getWebhook(request: WebhookRef, options?: CallOptions & CallOptionsExt): Promise<Webhook>;
-  listWebhooks(request: ListWebhooksRequest, options?: CallOptions & CallOptionsExt): Promise<WebhookList>;
-  updateWebhook(request: UpdateWebhookRequest, options?: CallOptions & CallOptionsExt): Promise<Webhook>;
-  deleteWebhook(request: WebhookRef, options?: CallOptions & CallOptionsExt): Promise<Empty>;
-  listDeliveries(request: ListDeliveriesRequest, options?: CallOptions & CallOptionsExt): Promise<DeliveryList>;
-  testWebhook(request: WebhookRef, options?: CallOptions & CallOptionsExt): Promise<Delivery>;
+  /**
+   * An app's id and name alone (no schemes, no collaborators), for a service
+   * that names the app in what it sends (webhook bodies); NOT_FOUND when the
+   * app is gone. No actor: the caller decided already who may see it.
+   */
+  describeApp(request: DescribeAppRequest, options?: CallOptions & CallOptionsExt): Promise<App>;
+  /**
+   * The one-time move of webhooks into the webhooks service (issue 17): every
+   * webhook, delivery and attempt record this service kept before, streamed;
+   * nothing once they are dropped. Only the webhooks service calls these.
+   */
+  exportLegacyWebhooks(request: Empty, options?: CallOptions & CallOptionsExt): AsyncIterable<LegacyWebhookRecord>;
+  /** Drops those records, once the webhooks service holds them. */
+  dropLegacyWebhooks(request: Empty, options?: CallOptions & CallOptionsExt): Promise<Empty>;
 }
 
 function longToNumber(int64: { toString(): string }): number {
@@ -5180,6 +5089,8 @@ function longToNumber(int64: { toString(): string }): number {
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
 }
+
+export type ServerStreamingMethodResult<Response> = { [Symbol.asyncIterator](): AsyncIterator<Response, void> };
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '@hangar/logger';
-import { randomBase62 } from '../domain/secrets';
+import { randomBase62 } from '@hangar/secrets';
 
 const VERSION = 'v1';
 

@@ -7,13 +7,15 @@ import { EventBus, EventData, EventType, connectEventBus, createEnvelope, publis
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
-import { apps, releases, users } from '@hangar/proto';
+import { apps, releases, users, webhooks } from '@hangar/proto';
 import { metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadUsersConfig } from '../../users/src/config';
 import { bootstrapAdmin } from '../../users/src/domain/bootstrap-admin';
 import { RunningUsersService, startUsersService } from '../../users/src/users-service';
-import { RunningAppsService, startAppsService } from '../src/apps-service';
-import { loadAppsConfig } from '../src/config';
+import { RunningAppsService, startAppsService } from '../../apps/src/apps-service';
+import { loadAppsConfig } from '../../apps/src/config';
+import { loadWebhooksConfig } from '../src/config';
+import { RunningWebhooksService, startWebhooksService } from '../src/webhooks-service';
 
 /** A receiver on 127.0.0.1 that records every call and answers from a per-path plan. */
 class Receiver {
@@ -55,9 +57,10 @@ class Receiver {
 const verify = (body: string, header: unknown, secret: string) => header === `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
- * Webhooks against real NATS and FerretDB: the apps service and a users
- * service in-process, a stand-in releases service answering GetRelease, and a
- * receiver on 127.0.0.1.
+ * Webhooks against real NATS and FerretDB: the webhooks service with the
+ * apps and users services it asks in-process, a stand-in releases service
+ * answering GetRelease, and a receiver on 127.0.0.1. Events come from the
+ * apps service's own writes or are published here, as the other services do.
  */
 describe('webhooks', () => {
   const infra = testInfrastructure();
@@ -66,10 +69,12 @@ describe('webhooks', () => {
   const logger = createLogger({ service: 'hooks-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
   const receiver = new Receiver();
   let usersService: RunningUsersService;
-  let service: RunningAppsService;
+  let appsService: RunningAppsService;
+  let service: RunningWebhooksService;
   let fakeReleases: ReturnType<typeof createGrpcServer>;
   let usersClient: ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>;
   let client: ReturnType<typeof createServiceClient<typeof apps.AppsServiceDefinition>>;
+  let hooks: ReturnType<typeof createServiceClient<typeof webhooks.WebhooksServiceDefinition>>;
   let bus: EventBus;
   const admin = { userId: 0, role: 'admin' };
   const metrics = new Metrics({ defaultMetrics: false });
@@ -78,7 +83,8 @@ describe('webhooks', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    const common = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, NATS_SUBJECT_PREFIX: prefix, GRPC_LISTEN: '127.0.0.1:0', SHUTDOWN_TIMEOUT_MS: '3000' };
+    // HANGAR_QUERY_LOG_DIR and databases named like the services': the plan check (tests/plans) sees the webhooks service's queries here.
+    const common = { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, NATS_SUBJECT_PREFIX: prefix, GRPC_LISTEN: '127.0.0.1:0', SHUTDOWN_TIMEOUT_MS: '3000', HANGAR_QUERY_LOG_DIR: process.env.HANGAR_QUERY_LOG_DIR };
     usersService = await startUsersService(loadUsersConfig({ ...common, MONGO_DB: `${db}_users` }), logger);
     usersClient = createServiceClient(users.UsersServiceDefinition, `127.0.0.1:${usersService.port}`);
     const boot = await bootstrapAdmin(usersService.deps, { email: 'root@example.com', password: 'bootstrap-pass', token: 'bootstrap-token-0123456789' }, logger);
@@ -99,11 +105,13 @@ describe('webhooks', () => {
     } as unknown as releases.ReleasesServiceImplementation);
     const releasesPort = await fakeReleases.listen('127.0.0.1:0');
 
-    service = await startAppsService(
-      loadAppsConfig({
+    appsService = await startAppsService(loadAppsConfig({ ...common, MONGO_DB: `${db}_apps`, USERS_GRPC_TARGET: `127.0.0.1:${usersService.port}` }), logger);
+    client = createServiceClient(apps.AppsServiceDefinition, `127.0.0.1:${appsService.port}`);
+    service = await startWebhooksService(
+      loadWebhooksConfig({
         ...common,
-        MONGO_DB: `${db}_apps`,
-        USERS_GRPC_TARGET: `127.0.0.1:${usersService.port}`,
+        MONGO_DB: `${db}_webhooks`,
+        APPS_GRPC_TARGET: `127.0.0.1:${appsService.port}`,
         RELEASES_GRPC_TARGET: `127.0.0.1:${releasesPort}`,
         PUBLIC_BASE_URL: 'https://hangar.example.com',
         WEBHOOK_SECRET_KEY: 'component-test-webhook-key-0123456789',
@@ -116,15 +124,17 @@ describe('webhooks', () => {
       logger,
       metrics,
     );
-    client = createServiceClient(apps.AppsServiceDefinition, `127.0.0.1:${service.port}`);
+    hooks = createServiceClient(webhooks.WebhooksServiceDefinition, `127.0.0.1:${service.port}`);
     bus = await connectEventBus(infra.natsUrl, 'hooks-test', logger);
   });
 
   afterAll(async () => {
     await bus?.nc.drain();
     await service?.connection.dropDatabase().catch(() => undefined);
+    await appsService?.connection.dropDatabase().catch(() => undefined);
     await usersService?.connection.dropDatabase().catch(() => undefined);
     await service?.stop();
+    await appsService?.stop();
     await usersService?.stop();
     await fakeReleases?.shutdown(1_000);
     await receiver.stop();
@@ -165,29 +175,29 @@ describe('webhooks', () => {
   describe('management', () => {
     it('when a webhook is created, then the secret is answered once, stored encrypted, and never shown again', async () => {
       const { app } = await appWithTree();
-      const created = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud'), secret: '', events: ['release.created', 'app.deleted'] });
+      const created = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud'), secret: '', events: ['release.created', 'app.deleted'] });
       expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
       expect(created.webhook).toMatchObject({ appId: app.id, url: receiver.url('/crud'), events: ['release.created', 'app.deleted'] });
       const stored = await service.connection.collection('webhooks').findOne({ _id: created.webhook!.id as never });
       expect(JSON.stringify(stored)).not.toContain(created.secret);
-      const got = await client.getWebhook({ actor: admin, id: created.webhook!.id });
-      const listed = await client.listWebhooks({ actor: admin, appId: app.id });
+      const got = await hooks.getWebhook({ actor: admin, id: created.webhook!.id });
+      const listed = await hooks.listWebhooks({ actor: admin, appId: app.id });
       expect(JSON.stringify([got, listed])).not.toContain(created.secret);
       expect(listed.webhooks.map((w) => w.id)).toEqual([created.webhook!.id]);
 
-      const chosen = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud2'), secret: 'my-own-secret-123', events: [] });
+      const chosen = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud2'), secret: 'my-own-secret-123', events: [] });
       expect(chosen.secret).toBe('my-own-secret-123');
     });
 
     it('when a webhook is updated, then only the fields sent change; when deleted, it is gone', async () => {
       const { app } = await appWithTree();
-      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/u1'), secret: '', events: ['app.deleted'] });
-      const moved = await client.updateWebhook({ actor: admin, id: webhook!.id, url: receiver.url('/u2'), events: [], updateEvents: false });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/u1'), secret: '', events: ['app.deleted'] });
+      const moved = await hooks.updateWebhook({ actor: admin, id: webhook!.id, url: receiver.url('/u2'), events: [], updateEvents: false });
       expect(moved).toMatchObject({ url: receiver.url('/u2'), events: ['app.deleted'] });
-      const all = await client.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: true });
+      const all = await hooks.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: true });
       expect(all).toMatchObject({ url: receiver.url('/u2'), events: [] });
-      await client.deleteWebhook({ actor: admin, id: webhook!.id });
-      await expect(client.getWebhook({ actor: admin, id: webhook!.id })).rejects.toBeInstanceOf(NotFound);
+      await hooks.deleteWebhook({ actor: admin, id: webhook!.id });
+      await expect(hooks.getWebhook({ actor: admin, id: webhook!.id })).rejects.toBeInstanceOf(NotFound);
     });
 
     it('when the URL is private, not http(s), or an event is unknown, then InvalidArgument names the field and nothing is stored', async () => {
@@ -199,43 +209,43 @@ describe('webhooks', () => {
         [receiver.url('/x'), ['release.created', 'user.deleted'], 'events'],
         [receiver.url('/x'), ['nope'], 'events'],
       ] as [string, string[], string][]) {
-        const err = await client.createWebhook({ actor: admin, appId: app.id, url, secret: '', events }).catch((e: unknown) => e);
+        const err = await hooks.createWebhook({ actor: admin, appId: app.id, url, secret: '', events }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(InvalidArgument);
         expect(Object.keys((err as InvalidArgument).entry ?? {})).toEqual([field]);
       }
-      expect((await client.listWebhooks({ actor: admin, appId: app.id })).webhooks).toEqual([]);
+      expect((await hooks.listWebhooks({ actor: admin, appId: app.id })).webhooks).toEqual([]);
     });
 
     it('when a developer (not an app admin) manages webhooks, then PermissionDenied', async () => {
       const { app } = await appWithTree();
       const dev = await newUser('developer');
       await client.addCollaborator({ actor: admin, appId: app.id, userId: dev.userId, role: 'developer' });
-      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] });
-      await expect(client.listWebhooks({ actor: dev, appId: app.id })).rejects.toBeInstanceOf(PermissionDenied);
-      await expect(client.createWebhook({ actor: dev, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] })).rejects.toBeInstanceOf(PermissionDenied);
-      await expect(client.getWebhook({ actor: dev, id: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
-      await expect(client.listDeliveries({ actor: dev, webhookId: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] });
+      await expect(hooks.listWebhooks({ actor: dev, appId: app.id })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(hooks.createWebhook({ actor: dev, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(hooks.getWebhook({ actor: dev, id: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(hooks.listDeliveries({ actor: dev, webhookId: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
     });
 
     it('when the test endpoint is called, then a signed webhook.test arrives and the attempt is in the log', async () => {
       const { app } = await appWithTree();
-      const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/ping'), secret: '', events: ['app.deleted'] });
-      const delivery = await client.testWebhook({ actor: admin, id: webhook!.id });
+      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/ping'), secret: '', events: ['app.deleted'] });
+      const delivery = await hooks.testWebhook({ actor: admin, id: webhook!.id });
       expect(delivery).toMatchObject({ webhookId: webhook!.id, event: 'webhook.test', attempt: 1, statusCode: 200, success: true, error: '' });
       const [call] = receiver.on('/ping');
       expect(verify(call!.body, call!.headers['x-hangar-signature-256'], secret)).toBe(true);
       expect(JSON.parse(call!.body)).toMatchObject({ event: 'webhook.test', app: { id: app.id, name: app.name }, webhook: { id: webhook!.id } });
       expect(call!.headers['x-hangar-delivery']).toBe(delivery.deliveryId);
-      expect((await client.listDeliveries({ actor: admin, webhookId: webhook!.id })).deliveries).toEqual([delivery]);
+      expect((await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id })).deliveries).toEqual([delivery]);
     });
   });
 
   describe('new-build callout', () => {
     it('when release.created arrives for a scheme with new_build_callout, then every matching webhook gets the signed release', async () => {
       const { app, scheme, channel } = await appWithTree(true);
-      const all = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-all'), secret: '', events: [] });
-      const only = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-only'), secret: '', events: ['release.created'] });
-      await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-other'), secret: '', events: ['app.deleted'] });
+      const all = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-all'), secret: '', events: [] });
+      const only = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-only'), secret: '', events: ['release.created'] });
+      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-other'), secret: '', events: ['app.deleted'] });
       const release = fakeRelease(app.id, scheme.id, channel.id);
       const envelope = await publish('release.created', {
         release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 3, bundle_id: 'com.example.demo', release_version: '1.2.3', build_version: '45', platform: 'Android',
@@ -268,7 +278,7 @@ describe('webhooks', () => {
 
     it('when the scheme has new_build_callout off, then no webhook is called', async () => {
       const { app, scheme, channel } = await appWithTree(false);
-      await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-off'), secret: '', events: [] });
+      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-off'), secret: '', events: [] });
       const release = fakeRelease(app.id, scheme.id, channel.id);
       await publish('release.created', { release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 1, bundle_id: 'x', release_version: '1', build_version: '1', platform: 'Android' });
       // A later event on the same app shows the first was handled (one consumer per type, so wait on the delivery table).
@@ -281,7 +291,7 @@ describe('webhooks', () => {
   describe('reliability', () => {
     it('when the receiver answers 500 twice then 200, then three attempts are logged with one delivery id', async () => {
       const { app, scheme } = await appWithTree();
-      const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/flaky'), secret: '', events: ['scheme.deleted'] });
+      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/flaky'), secret: '', events: ['scheme.deleted'] });
       const before = { success: await attempts('success'), failure: await attempts('failure') };
       receiver.plan('/flaky', [500, 500]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
@@ -294,10 +304,10 @@ describe('webhooks', () => {
       expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(200);
       expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(400);
       const deadline = Date.now() + 5_000;
-      let log = await client.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
+      let log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
       while (log.deliveries.some((d) => d.error === 'in progress') && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
-        log = await client.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
+        log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
       }
       expect(log.total).toBe(3);
       expect(log.deliveries.map((d) => [d.attempt, d.statusCode, d.success])).toEqual([
@@ -315,7 +325,7 @@ describe('webhooks', () => {
 
     it('when the receiver never succeeds, then attempts stop at WEBHOOK_MAX_ATTEMPTS', async () => {
       const { app, scheme } = await appWithTree();
-      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [] });
       const gaveUpBefore = await attempts('gave_up');
       receiver.plan('/down', [503, 503, 503, 503, 503, 503]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
@@ -330,7 +340,7 @@ describe('webhooks', () => {
 
     it('when the same event is delivered twice by NATS (another message id), then the webhook is called once', async () => {
       const { app, scheme } = await appWithTree();
-      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/twice'), secret: '', events: ['scheme.deleted'] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/twice'), secret: '', events: ['scheme.deleted'] });
       const envelope = createEnvelope('scheme.deleted', { app_id: app.id, scheme_id: scheme.id }, 'test');
       const subject = subjectOf('scheme.deleted', prefix);
       await bus.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
@@ -343,7 +353,7 @@ describe('webhooks', () => {
 
     it('when a poison message sits on the subject, then it is terminated and the next event is still delivered', async () => {
       const { app, scheme } = await appWithTree();
-      await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/after-poison'), secret: '', events: ['scheme.deleted'] });
+      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/after-poison'), secret: '', events: ['scheme.deleted'] });
       await bus.js.publish(subjectOf('scheme.deleted', prefix), 'this is not an event', { msgID: randomUUID() });
       await bus.js.publish(subjectOf('scheme.deleted', prefix), JSON.stringify({ id: 'x', type: 'scheme.deleted', version: 1, occurredAt: 'now', source: 't', data: { app_id: 'nope' } }), { msgID: randomUUID() });
       await publish('scheme.deleted', { app_id: app.id, scheme_id: scheme.id });
@@ -352,24 +362,24 @@ describe('webhooks', () => {
 
     it('when an attempt was claimed by a process that died mid-call, then it is closed as interrupted and the next attempt is made once', async () => {
       const { app } = await appWithTree();
-      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crashed'), secret: '', events: [] });
-      const stored = await service.deps.hooks.webhooks.findById(webhook!.id);
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crashed'), secret: '', events: [] });
+      const stored = await service.deps.webhooks.findById(webhook!.id);
       const eventId = randomUUID();
       const deliveryId = randomUUID();
       // As a crashed process leaves it: the delivery, and attempt 1 claimed long ago and never finished.
-      await service.deps.hooks.deliveries.create({
+      await service.deps.deliveries.create({
         _id: deliveryId, webhookId: webhook!.id, appId: app.id, event: 'scheme.deleted', eventId, payloadJson: JSON.stringify({ event_id: eventId }),
         url: stored!.url, secretEnc: stored!.secretEnc, state: 'pending', maxAttempts: 4, nextAttemptAt: new Date(Date.now() + 60_000),
       });
-      const delivery = await service.deps.hooks.deliveries.findById(deliveryId);
-      await service.deps.hooks.deliveries.claimAttempt(delivery!, 1, new Date(Date.now() - service.dispatcher.staleAfterMs - 1_000));
-      await service.deps.hooks.deliveries.setSchedule(deliveryId, { nextAttemptAt: new Date() });
+      const delivery = await service.deps.deliveries.findById(deliveryId);
+      await service.deps.deliveries.claimAttempt(delivery!, 1, new Date(Date.now() - service.dispatcher.staleAfterMs - 1_000));
+      await service.deps.deliveries.setSchedule(deliveryId, { nextAttemptAt: new Date() });
       service.dispatcher.poke();
       const [call] = await receiver.waitFor('/crashed', 1);
       expect(call!.headers['x-hangar-attempt']).toBe('2');
       await new Promise((r) => setTimeout(r, 1_000));
       expect(receiver.on('/crashed')).toHaveLength(1);
-      const log = await client.listDeliveries({ actor: admin, webhookId: webhook!.id });
+      const log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id });
       expect(log.deliveries.map((d) => [d.attempt, d.success, d.error.startsWith('interrupted')])).toEqual([
         [2, true, false],
         [1, false, true],
@@ -378,15 +388,15 @@ describe('webhooks', () => {
 
     it('when two dispatchers race for the same attempt, then only one call is made', async () => {
       const { app } = await appWithTree();
-      const { webhook } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/race'), secret: '', events: [] });
-      const stored = await service.deps.hooks.webhooks.findById(webhook!.id);
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/race'), secret: '', events: [] });
+      const stored = await service.deps.webhooks.findById(webhook!.id);
       const eventId = randomUUID();
       const deliveryId = randomUUID();
-      await service.deps.hooks.deliveries.create({
+      await service.deps.deliveries.create({
         _id: deliveryId, webhookId: webhook!.id, appId: app.id, event: 'scheme.deleted', eventId, payloadJson: '{}',
         url: stored!.url, secretEnc: stored!.secretEnc, state: 'pending', maxAttempts: 4, nextAttemptAt: new Date(Date.now() + 60_000),
       });
-      const delivery = (await service.deps.hooks.deliveries.findById(deliveryId))!;
+      const delivery = (await service.deps.deliveries.findById(deliveryId))!;
       const results = await Promise.all(Array.from({ length: 5 }, () => service.dispatcher.attempt(delivery)));
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(receiver.on('/race')).toHaveLength(1);
@@ -394,14 +404,14 @@ describe('webhooks', () => {
 
     it('when an app is deleted, then its subscribed webhooks get app.deleted and are removed', async () => {
       const { app } = await appWithTree();
-      const { webhook, secret } = await client.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/gone'), secret: '', events: ['app.deleted'] });
+      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/gone'), secret: '', events: ['app.deleted'] });
       await client.deleteApp({ actor: admin, id: app.id });
       const [call] = await receiver.waitFor('/gone', 1);
       expect(verify(call!.body, call!.headers['x-hangar-signature-256'], secret)).toBe(true);
       expect(JSON.parse(call!.body)).toMatchObject({ event: 'app.deleted', app: { id: app.id }, data: { app_id: app.id } });
       const deadline = Date.now() + 5_000;
-      while ((await service.deps.hooks.webhooks.findById(webhook!.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(await service.deps.hooks.webhooks.findById(webhook!.id)).toBeNull();
+      while ((await service.deps.webhooks.findById(webhook!.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await service.deps.webhooks.findById(webhook!.id)).toBeNull();
     });
   });
 });

@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { FailedPrecondition, InvalidArgument, NotFound } from '@hangar/errors';
+import { FailedPrecondition, InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
 import { EVENT_REGISTRY, EventType } from '@hangar/events';
-import type { AppDocument } from '../data/app.model';
 import type { AttemptDocument } from '../data/webhook-delivery.model';
 import type { WebhookDocument } from '../data/webhook.model';
-import { generateWebhookSecret } from '../webhooks/secret-box';
-import { isoUtc } from '../webhooks/payloads';
-import { appFor, membershipOf } from './access';
-import type { AppsDeps } from './apps-deps';
-import { Actor, requireCan } from './permissions';
+import { isoUtc } from './payloads';
+import { generateWebhookSecret } from './secret-box';
+import type { Actor, WebhooksDeps } from './webhooks-deps';
 
 /**
  * Event types a webhook can receive: those that belong to an app (they carry
@@ -49,84 +46,100 @@ function validateSecret(secret: string): string {
   return secret;
 }
 
-/** The webhook and its app, in PRODUCT §2's order: it exists (404), then the actor may manage the app's webhooks (403). */
-async function webhookFor(deps: AppsDeps, actor: Actor, id: number): Promise<{ webhook: WebhookDocument; app: AppDocument }> {
-  const webhook = await deps.hooks.webhooks.findById(id);
-  const app = webhook ? await deps.apps.findById(webhook.appId) : null;
-  if (!webhook || !app) throw new NotFound(`Webhook ${id} not found`);
-  requireCan(actor, await membershipOf(deps, actor, app._id), 'webhooks.manage');
-  return { webhook, app };
+/** Every RPC acts for someone the gateway authenticated. */
+export function requireActor(actor: Actor | undefined): Actor {
+  if (!actor?.userId) throw new Unauthenticated();
+  return actor;
+}
+
+/**
+ * The webhook, in PRODUCT §2's order: it exists (404), then the actor may
+ * manage its app's webhooks (403, decided by the apps service). A webhook
+ * whose app is gone (its app.deleted not handled yet) does not exist.
+ */
+async function webhookFor(deps: WebhooksDeps, actor: Actor, id: number): Promise<WebhookDocument> {
+  const webhook = await deps.webhooks.findById(id);
+  if (!webhook) throw new NotFound(`Webhook ${id} not found`);
+  try {
+    await deps.apps.requireWebhookManager(actor, webhook.appId);
+  } catch (err) {
+    if (err instanceof NotFound) throw new NotFound(`Webhook ${id} not found`);
+    throw err;
+  }
+  return webhook;
 }
 
 /** The secret is answered here and never again. */
-export async function createWebhook(deps: AppsDeps, actor: Actor, appId: number, input: WebhookInput): Promise<{ webhook: WebhookDocument; secret: string }> {
-  await appFor(deps, actor, appId, 'webhooks.manage');
+export async function createWebhook(deps: WebhooksDeps, actor: Actor, appId: number, input: WebhookInput): Promise<{ webhook: WebhookDocument; secret: string }> {
+  await deps.apps.requireWebhookManager(actor, appId);
   if (!input.url?.trim()) throw InvalidArgument.field('url', "can't be blank");
   const events = validateEvents(input.events ?? []);
   const secret = input.secret ? validateSecret(input.secret) : generateWebhookSecret();
-  const url = await deps.hooks.policy.checkUrl(input.url);
-  if ((await deps.hooks.webhooks.countByApp(appId)) >= MAX_WEBHOOKS_PER_APP) {
+  const url = await deps.policy.checkUrl(input.url);
+  if ((await deps.webhooks.countByApp(appId)) >= MAX_WEBHOOKS_PER_APP) {
     throw new FailedPrecondition(`An app can have at most ${MAX_WEBHOOKS_PER_APP} webhooks`);
   }
-  const id = await deps.hooks.webhooks.nextId();
-  const webhook = await deps.hooks.webhooks.create({ _id: id, appId, url: url.toString(), secretEnc: deps.hooks.box.seal(secret, id), events });
+  const id = await deps.webhooks.nextId();
+  const webhook = await deps.webhooks.create({ _id: id, appId, url: url.toString(), secretEnc: deps.box.seal(secret, id), events });
   return { webhook, secret };
 }
 
-export async function getWebhook(deps: AppsDeps, actor: Actor, id: number): Promise<WebhookDocument> {
-  return (await webhookFor(deps, actor, id)).webhook;
+export async function getWebhook(deps: WebhooksDeps, actor: Actor, id: number): Promise<WebhookDocument> {
+  return webhookFor(deps, actor, id);
 }
 
-export async function listWebhooks(deps: AppsDeps, actor: Actor, appId: number): Promise<WebhookDocument[]> {
-  await appFor(deps, actor, appId, 'webhooks.manage');
-  return deps.hooks.webhooks.listByApp(appId);
+export async function listWebhooks(deps: WebhooksDeps, actor: Actor, appId: number): Promise<WebhookDocument[]> {
+  await deps.apps.requireWebhookManager(actor, appId);
+  return deps.webhooks.listByApp(appId);
 }
 
 /** Partial: fields left out keep their values; a new URL or secret also applies to retries still pending. */
-export async function updateWebhook(deps: AppsDeps, actor: Actor, id: number, input: WebhookInput): Promise<WebhookDocument> {
+export async function updateWebhook(deps: WebhooksDeps, actor: Actor, id: number, input: WebhookInput): Promise<WebhookDocument> {
   await webhookFor(deps, actor, id);
   const changes: Partial<Pick<WebhookDocument, 'url' | 'secretEnc' | 'events'>> = {};
   if (input.events !== undefined) changes.events = validateEvents(input.events);
-  if (input.secret !== undefined && input.secret !== '') changes.secretEnc = deps.hooks.box.seal(validateSecret(input.secret), id);
+  if (input.secret !== undefined && input.secret !== '') changes.secretEnc = deps.box.seal(validateSecret(input.secret), id);
   if (input.url !== undefined) {
     if (!input.url.trim()) throw InvalidArgument.field('url', "can't be blank");
-    changes.url = (await deps.hooks.policy.checkUrl(input.url)).toString();
+    changes.url = (await deps.policy.checkUrl(input.url)).toString();
   }
-  const webhook = await deps.hooks.webhooks.update(id, changes);
+  const webhook = await deps.webhooks.update(id, changes);
   if (!webhook) throw new NotFound(`Webhook ${id} not found`);
-  if (changes.url || changes.secretEnc) await deps.hooks.deliveries.retarget(id, { url: webhook.url, secretEnc: webhook.secretEnc });
+  if (changes.url || changes.secretEnc) await deps.deliveries.retarget(id, { url: webhook.url, secretEnc: webhook.secretEnc });
   return webhook;
 }
 
 /** The webhook, its pending retries and its delivery log go together. */
-export async function deleteWebhook(deps: AppsDeps, actor: Actor, id: number): Promise<void> {
+export async function deleteWebhook(deps: WebhooksDeps, actor: Actor, id: number): Promise<void> {
   await webhookFor(deps, actor, id);
-  await deps.hooks.webhooks.remove(id);
-  await deps.hooks.deliveries.removeAllOfWebhook(id);
+  await deps.webhooks.remove(id);
+  await deps.deliveries.removeAllOfWebhook(id);
 }
 
-export async function listDeliveries(deps: AppsDeps, actor: Actor, webhookId: number, page: number, perPage: number): Promise<{ attempts: AttemptDocument[]; total: number }> {
+export async function listDeliveries(deps: WebhooksDeps, actor: Actor, webhookId: number, page: number, perPage: number): Promise<{ attempts: AttemptDocument[]; total: number }> {
   await webhookFor(deps, actor, webhookId);
-  return deps.hooks.deliveries.pageOfWebhook(webhookId, (page - 1) * perPage, perPage);
+  return deps.deliveries.pageOfWebhook(webhookId, (page - 1) * perPage, perPage);
 }
 
 /**
  * Sends a sample event (`webhook.test`) now, once, signed like every other,
  * and answers the attempt as the delivery log records it. Not retried.
  */
-export async function testWebhook(deps: AppsDeps, actor: Actor, id: number): Promise<AttemptDocument> {
-  const { webhook, app } = await webhookFor(deps, actor, id);
+export async function testWebhook(deps: WebhooksDeps, actor: Actor, id: number): Promise<AttemptDocument> {
+  const webhook = await webhookFor(deps, actor, id);
+  const app = await deps.apps.app(webhook.appId);
+  if (!app) throw new NotFound(`Webhook ${id} not found`);
   const eventId = randomUUID();
   const delivery = {
     _id: randomUUID(),
     webhookId: webhook._id,
-    appId: app._id,
+    appId: app.id,
     event: TEST_EVENT,
     eventId,
     payloadJson: JSON.stringify({
       event_id: eventId,
       occurred_at: isoUtc(Date.now()),
-      app: { id: app._id, name: app.name },
+      app: { id: app.id, name: app.name },
       webhook: { id: webhook._id, url: webhook.url, events: webhook.events },
       message: 'This is a test delivery from Hangar.',
     }),
@@ -138,9 +151,9 @@ export async function testWebhook(deps: AppsDeps, actor: Actor, id: number): Pro
     // dispatcher closes the attempt as interrupted a day later.
     nextAttemptAt: new Date(Date.now() + 24 * 60 * 60 * 1_000),
   };
-  await deps.hooks.deliveries.create(delivery);
-  const created = await deps.hooks.deliveries.findById(delivery._id);
-  const attempt = created ? await deps.hooks.dispatcher.attempt(created, deps.hooks.testTimeoutMs) : null;
+  await deps.deliveries.create(delivery);
+  const created = await deps.deliveries.findById(delivery._id);
+  const attempt = created ? await deps.dispatcher.attempt(created, deps.testTimeoutMs) : null;
   if (!attempt) throw new FailedPrecondition('The test delivery could not be made, try again');
   return attempt;
 }

@@ -1,0 +1,41 @@
+import { DeadlineExceeded, Unavailable, Unimplemented } from '@hangar/errors';
+import type { ServiceClient } from '@hangar/grpc';
+import type { Logger } from '@hangar/logger';
+import type { apps } from '@hangar/proto';
+import type { LegacyWebhookSource, MoveOutcome } from '../domain/move-from-apps';
+
+/** The whole export is one stream: room for a large one, far beyond a unary call's deadline. */
+const EXPORT_DEADLINE_MS = 30 * 60 * 1_000;
+
+/**
+ * The apps service's old webhook records over gRPC, and the patience the
+ * move needs: at start apps may not answer yet (starting, or still the
+ * version before the move, which has no export), so the move is tried again
+ * until it answers. Any other failure stops the start, to be seen.
+ */
+export class AppsLegacyWebhooks {
+  constructor(
+    private readonly client: ServiceClient<typeof apps.AppsServiceDefinition>,
+    private readonly logger: Logger,
+    private readonly retryMs: number,
+  ) {}
+
+  async untilMoved(move: (source: LegacyWebhookSource) => Promise<MoveOutcome | undefined>): Promise<void> {
+    const source: LegacyWebhookSource = {
+      records: () => this.client.exportLegacyWebhooks({}, { deadline: EXPORT_DEADLINE_MS }),
+      drop: async () => {
+        await this.client.dropLegacyWebhooks({});
+      },
+    };
+    for (;;) {
+      try {
+        await move(source);
+        return;
+      } catch (err) {
+        if (!(err instanceof Unavailable || err instanceof Unimplemented || err instanceof DeadlineExceeded)) throw err;
+        this.logger.warn({ err: { message: err.message, code: err.code } }, 'the apps service cannot hand its webhook records over yet; trying again');
+        await new Promise((resolve) => setTimeout(resolve, this.retryMs));
+      }
+    }
+  }
+}
