@@ -188,3 +188,58 @@ describe('tracing one upload', () => {
     expect(otlp.rawBodies.join('\n')).not.toContain(token);
   });
 });
+
+/**
+ * Without an exporter no span is recorded and the auto-instrumentations are
+ * not loaded (their cost: docs/performance.md), yet the trace context still
+ * travels: a caller's traceparent is continued by the gateway, over gRPC, into
+ * the outbox and NATS, to the webhook call; log lines carry its trace_id.
+ */
+describe('trace context without an exporter', () => {
+  const hooks = new WebhookReceiver();
+  let hangar: RunningHangar;
+
+  beforeAll(async () => {
+    await hooks.start();
+    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '100' });
+  });
+
+  afterAll(async () => {
+    await hangar?.stop();
+    await hooks.stop();
+  });
+
+  it("when an upload comes with a traceparent, then the webhook call it causes and every process's log lines of it carry that trace", async () => {
+    const api = apiClient(hangar.baseUrl);
+    const token = hangar.adminToken;
+    const app = (await api('POST', '/api/apps', { token, json: { name: uniqueName('Untraced') } })).body;
+    const scheme = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Beta' } })).body;
+    const channel = (await api('POST', `/api/schemes/${scheme.id}/channels`, { token, json: { name: 'Android', device_type: 'Android' } })).body;
+    expect((await api('POST', `/api/apps/${app.id}/webhooks`, { token, json: { url: hooks.url('/untraced'), events: ['release.created'] } })).status).toBe(201);
+
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const form = new FormData();
+    form.append('channel_key', channel.slug);
+    form.append('file', new Blob([fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'))]), 'android.apk');
+    const res = await fetch(`${hangar.baseUrl}/api/apps/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, traceparent: `00-${traceId}-00f067aa0ba902b7-00` },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    const requestId = res.headers.get('x-request-id');
+
+    const [call] = await hooks.waitFor('/untraced', 1);
+    // The same trace, a span of the webhooks service's own, not sampled (nothing was recorded).
+    expect(String(call!.headers.traceparent ?? '')).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+
+    const linesOf = (name: string) =>
+      fs.readFileSync(path.join(hangar.dataDir, 'logs', `${name}.log`), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const access = linesOf('gateway').find((l) => l.msg === 'request' && String(l.url).startsWith('/api/apps/upload'));
+    expect(access).toMatchObject({ requestId, trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    // Whatever the services logged for this request, over gRPC, is in the same trace.
+    const ofRequest = ['gateway', 'releases', 'apps'].flatMap((name) => linesOf(name)).filter((l) => l.requestId === requestId);
+    expect(ofRequest.length).toBeGreaterThan(0);
+    for (const line of ofRequest) expect(line).toMatchObject({ trace_id: traceId });
+  });
+});

@@ -14,6 +14,7 @@ import { HealthDefinition, HealthCheckResponse_ServingStatus } from 'nice-grpc-s
 import { FieldErrors, domainErrorFrom } from '@hangar/errors';
 import { REQUEST_ID_HEADER, currentRequestId } from '@hangar/logger';
 import { Metrics, grpcClientMetrics } from '@hangar/metrics';
+import { carryTrace } from '@hangar/telemetry';
 import { createServiceChannel } from './channel';
 import { ERROR_CODE_TRAILER, ERROR_ENTRY_TRAILER, rpcLabels, statusName } from './server-middleware';
 
@@ -49,7 +50,7 @@ function clientMetricsMiddleware(metrics: Metrics) {
 }
 
 /**
- * Carries the request id into metadata and turns gRPC failures back into the
+ * Carries the request id (and, without auto-instrumentation, the traceparent) into metadata and turns gRPC failures back into the
  * domain errors the service raised (exact code and field problems from the
  * trailers), so the gateway maps them to HTTP with the same table.
  */
@@ -60,6 +61,7 @@ async function* contextAndErrors<Request, Response>(
   const metadata = Metadata(options.metadata);
   const requestId = currentRequestId();
   if (requestId && !metadata.has(REQUEST_ID_HEADER)) metadata.set(REQUEST_ID_HEADER, requestId);
+  carryTrace((key, value) => metadata.set(key, value));
   let trailer: Metadata | undefined;
   try {
     return yield* call.next(call.request as never, {

@@ -2,6 +2,7 @@ import { CallContext, ServerError, ServerMiddlewareCall, Status } from 'nice-grp
 import { DomainError, grpcStatusOf, isDomainError } from '@hangar/errors';
 import { Logger, REQUEST_ID_HEADER, acceptRequestId, runWithContext } from '@hangar/logger';
 import { Metrics, grpcServerMetrics } from '@hangar/metrics';
+import { continueTrace } from '@hangar/telemetry';
 
 /** Metadata keys that carry a domain error's exact code and field problems. */
 export const ERROR_CODE_TRAILER = 'hangar-error-code';
@@ -10,10 +11,17 @@ export const ERROR_ENTRY_TRAILER = 'hangar-error-entry';
 /** Turns an unknown error into a domain error when it is a known outage. */
 export type ErrorClassifier = (err: unknown) => DomainError | undefined;
 
+/** A metadata key's text value (binary `-bin` values are not trace context). */
+const textOf = (metadata: CallContext['metadata']) => (key: string) => {
+  const value = metadata.get(key);
+  return typeof value === 'string' ? value : undefined;
+};
+
 /**
- * Every RPC runs inside a request context (the caller's request id, from
- * metadata) so its log lines and outgoing calls carry the same id. Only unary
- * calls are used by Hangar; streams pass through without a context.
+ * Every RPC runs inside a request context (the caller's request id and
+ * traceparent, from metadata) so its log lines and outgoing calls carry the
+ * same ids. Only unary calls are used by Hangar; streams pass through without
+ * a context.
  */
 export function requestContextMiddleware() {
   return async function* <Request, Response>(
@@ -24,12 +32,12 @@ export function requestContextMiddleware() {
     const requestId = acceptRequestId(context.metadata.get(REQUEST_ID_HEADER));
     const next = call.next;
     const request = call.request;
-    return await runWithContext({ requestId }, async () => {
+    return await continueTrace(call.method.path, textOf(context.metadata), () => runWithContext({ requestId }, async () => {
       const iterator = next(request, context);
       let step = await iterator.next();
       while (!step.done) step = await iterator.next();
       return step.value;
-    });
+    }));
   };
 }
 

@@ -1,4 +1,5 @@
 export { startTelemetry } from './start-telemetry';
+export { carryTrace, continueTrace } from './hand-traced-edges';
 export type { Telemetry } from './start-telemetry';
 export type { SpanOptions } from './spans';
 export type { HeaderCarrier } from './trace-context';
