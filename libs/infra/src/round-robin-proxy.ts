@@ -1,0 +1,116 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RoundRobinProxy {
+  port: number;
+  /** Stops taking connections and ends the open ones. */
+  close(): Promise<void>;
+}
+
+export interface ProxyOptions {
+  host: string;
+  port: number;
+  /** The gateways' origins, e.g. `http://127.0.0.1:41234`. */
+  targets: string[];
+}
+
+// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection, not to the
+// request: Node sets its own on each side. `expect` is answered here already.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect']);
+const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The public address of `npm run up` with several gateways: each request goes
+ * to the next gateway in turn, as a Kubernetes Service spreads them. It adds
+ * nothing of its own — no timeouts (the gateways' apply: a stalled upload is
+ * closed by the gateway, and the client sees that close), Host kept, the
+ * client's address appended to X-Forwarded-For (the gateway trusts it: its
+ * failed-attempt limits count per client). A gateway that refuses the
+ * connection (dead, restarting) is passed over for the next one; a request is
+ * replayed only when none of its body has been sent yet.
+ */
+export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions): Promise<RoundRobinProxy> {
+  const agents = targets.map(() => new http.Agent({ keepAlive: true }));
+  let next = 0;
+
+  const server = http.createServer((req, res) => {
+    const first = next++ % targets.length;
+    forward(req, res, first, 0);
+  });
+  // The gateways time requests; the proxy must never cut one earlier.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  server.timeout = 0;
+
+  function forward(req: http.IncomingMessage, res: http.ServerResponse, index: number, tried: number): void {
+    const target = new URL(targets[index % targets.length]!);
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    const client = req.socket.remoteAddress ?? '';
+    headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${client}` : client;
+
+    let bodyStarted = false;
+    const upstream = http.request({
+      host: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers,
+      agent: agents[index % targets.length],
+    });
+    // The body is read only once the gateway's connection is up, so a refused
+    // connection leaves it unread and the request can go to the next gateway.
+    upstream.on('socket', (socket) => {
+      const send = () => {
+        bodyStarted = true;
+        req.pipe(upstream);
+      };
+      if (socket.connecting) socket.once('connect', send);
+      else send();
+    });
+    upstream.on('response', (answer) => {
+      const out: http.OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+      answer.pipe(res);
+      answer.once('error', () => res.destroy());
+      answer.once('aborted', () => res.destroy());
+    });
+    upstream.on('error', () => {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      const replayable = !bodyStarted || (REPLAYABLE.has(req.method ?? '') && req.readableEnded);
+      if (replayable && tried + 1 < targets.length) {
+        forward(req, res, index + 1, tried + 1);
+        return;
+      }
+      if (bodyStarted) {
+        // The gateway went away mid-request: the client sees its connection end, as it would without the proxy.
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ error: 'No gateway is reachable, try again shortly' }));
+    });
+    // The client went away: so does the gateway's request.
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const agent of agents) agent.destroy();
+      }),
+  };
+}
