@@ -121,12 +121,12 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     await eventually(async () => (await stats(release.id)).body.total === 40, 30_000, 'first downloads counted');
     await Promise.all(Array.from({ length: 25 }, () => download(release.id, 'Before/1.0')));
 
-    // Killed right after: what it had not counted yet waits in the stream.
-    const before = hangar.pidOf('releases');
-    process.kill(before, 'SIGKILL');
+    // Killed right after, every replica of it (HANGAR_E2E_REPLICAS): what it had not counted yet waits in the stream.
+    const before = hangar.pidsOf('releases');
+    for (const pid of before) process.kill(pid, 'SIGKILL');
     await eventually(() => {
       try {
-        return hangar.pidOf('releases') !== before;
+        return hangar.pidsOf('releases').every((pid, i) => pid !== before[i]);
       } catch {
         return false;
       }

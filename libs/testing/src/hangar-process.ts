@@ -22,6 +22,8 @@ export interface RunningHangar {
   metricsPortOf(name: string, replica?: number): number;
   /** Ports of every replica's `/metrics`: a count across the system is their sum. */
   metricsPortsOf(name: string): number[];
+  /** The logs of every replica of a process so far (`logs/users.log`, `logs/users.1.log`, …): any of them may have served a request. */
+  logOf(name: string): string;
   /** SIGINT, as Ctrl-C; resolves with the launcher's exit code. */
   stop(): Promise<number | null>;
 }
@@ -108,6 +110,10 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     pidsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'pid')),
     metricsPortOf: (name, replica = 0) => runFile(name, replica, 'metrics-port'),
     metricsPortsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'metrics-port')),
+    logOf: (name) =>
+      Array.from({ length: replicas }, (_, i) => path.join(dataDir, 'logs', `${replicaName(name, i)}.log`))
+        .map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''))
+        .join('\n'),
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const code = await exited;
