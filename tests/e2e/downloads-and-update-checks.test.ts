@@ -131,7 +131,12 @@ describe('downloads counted and in-app update checks over HTTP', () => {
         return false;
       }
     }, 60_000, 'releases restarted');
-    await eventually(async () => (await api('GET', `/api/apps/versions?channel_key=${ch.slug}`)).status === 200, 60_000, 'releases answering');
+    // Answering through every gateway (HANGAR_E2E_REPLICAS puts several behind the proxy, each reconnecting on its own).
+    const answering = async () => {
+      for (let i = 0; i < 2 * hangar.replicas; i++) if ((await api('GET', `/api/apps/versions?channel_key=${ch.slug}`)).status !== 200) return false;
+      return true;
+    };
+    await eventually(answering, 60_000, 'releases answering');
     expect([200, 302]).toContain((await download(release.id, 'After/1.0')).status);
 
     let last: unknown;

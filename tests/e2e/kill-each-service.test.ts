@@ -296,12 +296,13 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       // Only the first replica of each was killed: every request sent once its death was
       // noticed (a dropped connection, at once on one machine) and before it was back is
       // answered by the other replicas; only calls in flight on the killed one may have failed.
+      // (A restart can be quicker than any request: that the others serve meanwhile is shown
+      // by replicas.test.ts, which asks while the killed ones are still down.)
       for (const name of SERVICES) {
         const { from, to } = outages[name]!;
         const during = ops.filter((o) => o.sentAt >= from + NOTICE_MS && o.answeredAt <= to);
         const failed = during.filter((o) => o.status !== SUCCESS[o.kind]);
         expect({ name, failed: failed.map(({ kind, status, body }) => ({ kind, status, body })) }).toEqual({ name, failed: [] });
-        expect({ name, servedMeanwhile: during.length > 0 }).toEqual({ name, servedMeanwhile: true });
       }
     }
     // And uploads kept succeeding around the kills.

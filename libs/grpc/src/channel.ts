@@ -16,6 +16,11 @@ export function createServiceChannel(target: string): Channel {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
+    // A replica (or a whole service) that died and came back takes calls again within
+    // two seconds: grpc-js's own backoff grows to two minutes between reconnects, during
+    // which a caller whose every replica was down answered 503 though the service was up.
+    'grpc.initial_reconnect_backoff_ms': 500,
+    'grpc.max_reconnect_backoff_ms': 2_000,
   });
 }
 

@@ -27,10 +27,15 @@ const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
  * client's address appended to X-Forwarded-For (the gateway trusts it: its
  * failed-attempt limits count per client). A gateway that refuses the
  * connection (dead, restarting) is passed over for the next one; a request is
- * replayed only when none of its body has been sent yet.
+ * replayed only when none of its body has been sent yet. An answer given before
+ * the body is read reaches the client because the gateway reads the rest and
+ * drops it (its lingering close); a server that reset the connection at once
+ * would lose it here, as clients talking to it directly often do.
  */
 export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions): Promise<RoundRobinProxy> {
-  const agents = targets.map(() => new http.Agent({ keepAlive: true }));
+  // Idle connections to a gateway are let go well before it closes them (65 s), so
+  // a request never goes out on one the gateway is closing.
+  const agents = targets.map(() => new http.Agent({ keepAlive: true, timeout: 30_000 }));
   let next = 0;
 
   const server = http.createServer((req, res) => {
@@ -41,6 +46,10 @@ export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions
   server.requestTimeout = 0;
   server.headersTimeout = 0;
   server.timeout = 0;
+  // An idle client connection is kept as long as a gateway keeps one (its main.ts): with
+  // Node's 5 s, a client reusing it just then (fetch's own limit is 4 s, late under load)
+  // met a closed socket — the ECONNRESET the end-to-end suite saw.
+  server.keepAliveTimeout = 65_000;
 
   function forward(req: http.IncomingMessage, res: http.ServerResponse, index: number, tried: number): void {
     const target = new URL(targets[index % targets.length]!);
@@ -68,17 +77,29 @@ export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions
       if (socket.connecting) socket.once('connect', send);
       else send();
     });
+    let responded = false;
     upstream.on('response', (answer) => {
+      responded = true;
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+      // An answer before the whole body (a refusal) ends the connection, as the gateway
+      // itself does (tus routes): the client must not send its next request on it while
+      // this body is still coming, and a gateway's own `Connection: close` is kept.
+      if (!req.complete || /\bclose\b/i.test(String(answer.headers.connection ?? ''))) out.connection = 'close';
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
       answer.pipe(res);
-      answer.once('error', () => res.destroy());
-      answer.once('aborted', () => res.destroy());
+      // The gateway's answer broke off (it died mid-response): so does the client's.
+      answer.once('close', () => {
+        if (!answer.complete) res.destroy();
+      });
     });
     upstream.on('error', () => {
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
+      // A gateway that answered before reading the whole body (a refusal) may close
+      // its end while the body is still coming: the answer stands, the rest of the body
+      // is dropped. A break of the answer itself ends the client's connection (above).
+      req.unpipe(upstream);
+      if (responded || res.destroyed) {
+        req.resume();
         return;
       }
       const replayable = !bodyStarted || (REPLAYABLE.has(req.method ?? '') && req.readableEnded);
