@@ -58,15 +58,24 @@ describe('the round-robin proxy in front of several gateways', () => {
     expect(names.filter((n) => n === 'second').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('when a gateway answers before the body has arrived, then the client gets that answer', async () => {
+  it('when a gateway answers before the body has arrived, then the client gets that answer, sends its whole body without a broken pipe, and its next requests are answered', async () => {
     for (let i = 0; i < 3; i++) {
-      const status = await new Promise<number | string>((resolve) => {
+      const outcome = await new Promise<{ status?: number; error?: string; connection?: string }>((resolve) => {
+        const seen: { status?: number; error?: string; connection?: string } = {};
+        let pending = 2;
+        const done = () => --pending === 0 && resolve(seen);
         const req = http.request(url('/refuse-early'), { method: 'POST', headers: { 'content-length': String(8 * 1024 * 1024) } });
         req.on('response', (res) => {
+          seen.status = res.statusCode;
+          seen.connection = res.headers.connection;
           res.resume();
-          resolve(res.statusCode ?? 0);
+          done();
         });
-        req.on('error', (err) => resolve(`error: ${err.message}`));
+        req.on('error', (err) => {
+          seen.error = err.message;
+          resolve(seen);
+        });
+        req.on('finish', done);
         const chunk = Buffer.alloc(64 * 1024);
         let sent = 0;
         const write = () => {
@@ -78,7 +87,10 @@ describe('the round-robin proxy in front of several gateways', () => {
         };
         write();
       });
-      expect(status).toBe(413);
+      expect(outcome).toEqual({ status: 413, connection: 'close' });
+      const next = await fetch(url('/echo'), { method: 'POST', body: 'after', signal: AbortSignal.timeout(5_000) });
+      expect(next.status).toBe(200);
+      await next.arrayBuffer();
     }
   });
 

@@ -18,6 +18,9 @@ export interface ProxyOptions {
 // request: Node sets its own on each side. `expect` is answered here already.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect']);
 const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
+// The gateway's bounds for reading a refused body (streamed-upload.ts).
+const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+const LINGER_MAX_MS = 15_000;
 
 /**
  * The public address of `npm run up` with several gateways: each request goes
@@ -28,9 +31,8 @@ const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
  * failed-attempt limits count per client). A gateway that refuses the
  * connection (dead, restarting) is passed over for the next one; a request is
  * replayed only when none of its body has been sent yet. An answer given before
- * the body is read reaches the client because the gateway reads the rest and
- * drops it (its lingering close); a server that reset the connection at once
- * would lose it here, as clients talking to it directly often do.
+ * the body is read (a refusal) is passed on at once, and the proxy then reads
+ * and drops the rest of the body before closing, as the gateway does.
  */
 export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions): Promise<RoundRobinProxy> {
   // Idle connections to a gateway are let go well before it closes them (65 s), so
@@ -87,7 +89,11 @@ export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions
       // this body is still coming, and a gateway's own `Connection: close` is kept.
       if (!req.complete || /\bclose\b/i.test(String(answer.headers.connection ?? ''))) out.connection = 'close';
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-      answer.pipe(res);
+      answer.pipe(res, { end: false });
+      answer.once('end', () => {
+        if (req.complete) res.end();
+        else lingerThenEnd(req, res, upstream);
+      });
       // The gateway's answer broke off (it died mid-response): so does the client's.
       answer.once('close', () => {
         if (!answer.complete) res.destroy();
@@ -119,6 +125,34 @@ export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions
     res.once('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+  }
+
+  /**
+   * The answer came before the whole body (a refusal): ending the response now would
+   * close the connection while the client still sends, and many clients then report a
+   * broken pipe instead of the answer. Like the gateway's lingering close
+   * (streamed-upload.ts), the rest of the body is read and dropped, within bounds, and
+   * the connection ends after it.
+   */
+  function lingerThenEnd(req: http.IncomingMessage, res: http.ServerResponse, upstream: http.ClientRequest): void {
+    req.unpipe(upstream);
+    upstream.destroy();
+    let dropped = 0;
+    const cut = () => {
+      clearTimeout(timer);
+      req.socket.destroy();
+    };
+    const timer = setTimeout(cut, LINGER_MAX_MS);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_MAX_BYTES) cut();
+    });
+    req.once('end', () => {
+      clearTimeout(timer);
+      res.end();
+    });
+    req.resume();
   }
 
   await new Promise<void>((resolve, reject) => {
