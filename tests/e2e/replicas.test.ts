@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVICES } from '@hangar/infra';
 import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
@@ -9,7 +10,9 @@ import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/tes
  * with one replica of every process killed the API keeps answering from the
  * others while the supervisor brings them back.
  */
-const PROCESSES = ['gateway', 'users', 'apps', 'releases', 'debug-files'] as const;
+// Every service the launcher starts: one added to its list is checked here too, and
+// `oneOfEach` below does not compile until it names a request that reaches it.
+const PROCESSES = ['gateway', ...SERVICES] as const;
 type ProcessName = (typeof PROCESSES)[number];
 /** How long after a kill a caller may still pick the dead process: it drops its connections at once. */
 const NOTICE_MS = 500;
@@ -39,7 +42,7 @@ describe('two replicas of every process', () => {
   /** One request that needs each service (and a gateway); the status of each. */
   async function oneOfEach(): Promise<Record<string, number | string>> {
     const auth = { authorization: `Bearer ${hangar.adminToken}` };
-    const requests: Record<string, [string, Record<string, string>]> = {
+    const requests: Record<(typeof SERVICES)[number], [string, Record<string, string>]> = {
       users: ['/api/users?per_page=1', auth],
       apps: [`/api/apps/${appId}`, auth],
       releases: [`/api/apps/versions?channel_key=${channelKey}&per_page=1`, {}],
@@ -70,7 +73,7 @@ describe('two replicas of every process', () => {
     return sum;
   }
 
-  const allOk = { users: 200, apps: 200, releases: 200, 'debug-files': 200 };
+  const allOk = Object.fromEntries(SERVICES.map((name) => [name, 200]));
 
   it('when started, then the printed URL is the proxy clients use, and every process runs twice with its own files', async () => {
     expect(hangar.output()).toContain(`Hangar is running at ${hangar.baseUrl}`);
