@@ -223,16 +223,21 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     });
 
     it('when an app polls the same question many times, then the gateway answers from memory, and a new build is seen by the very next poll', async () => {
-      // CheckForUpdate calls the releases service has answered, from its /metrics.
+      // CheckForUpdate calls the releases service has answered, from the /metrics of every replica of it.
       const answeredByReleases = async () => {
-        const text = await (await fetch(`http://127.0.0.1:${hangar.metricsPortOf('releases')}/metrics`)).text();
-        return text
-          .split('\n')
-          .filter((line) => line.startsWith('hangar_grpc_server_handled_total{') && line.includes('method="CheckForUpdate"'))
-          .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+        let sum = 0;
+        for (const port of hangar.metricsPortsOf('releases')) {
+          const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+          sum += text
+            .split('\n')
+            .filter((line) => line.startsWith('hangar_grpc_server_handled_total{') && line.includes('method="CheckForUpdate"'))
+            .reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
+        }
+        return sum;
       };
       const question = { release_version: '2.0', build_version: '1' };
-      expect((await check(question)).body.update_available).toBe(false);
+      // Asked once through each gateway (one after another, the proxy takes them in turn): each holds the answer.
+      for (let i = 0; i < hangar.replicas; i++) expect((await check(question)).body.update_available).toBe(false);
       const before = await answeredByReleases();
       const polls = await Promise.all(Array.from({ length: 30 }, () => check(question)));
       for (const poll of polls) expect(poll.body).toMatchObject({ update_available: false });
