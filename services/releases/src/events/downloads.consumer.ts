@@ -77,8 +77,8 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
         const fetched = await consumer.fetch({ max_messages: batchSize, expires: Math.max(1000, fetchWaitMs) });
         for await (const msg of fetched) batch.push(msg);
         if (batch.length > 0) await countBatch(batch);
-        await turn.give();
-        holding = false;
+        // Under the turn too: a notice rewrites the total's document, which on FerretDB
+        // would undo an increment another replica made at the same moment.
         if (Date.now() - lastFlush >= deps.noticeIntervalMs / 4) {
           await flushDownloadNotices(deps);
           lastFlush = Date.now();
@@ -87,6 +87,8 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
           await pruneOldClaims(deps.stats);
           lastPrune = Date.now();
         }
+        await turn.give();
+        holding = false;
         failures = 0;
       } catch (err) {
         if (holding) await turn.give();
