@@ -47,6 +47,7 @@ describe('two replicas of every process', () => {
       apps: [`/api/apps/${appId}`, auth],
       releases: [`/api/apps/versions?channel_key=${channelKey}&per_page=1`, {}],
       'debug-files': [`/api/debug_files?channel_key=${channelKey}&per_page=1`, auth],
+      webhooks: [`/api/apps/${appId}/webhooks`, auth],
     };
     const statuses: Record<string, number | string> = {};
     for (const [name, [p, headers]] of Object.entries(requests)) {
