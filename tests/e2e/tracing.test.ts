@@ -234,7 +234,7 @@ describe('trace context without an exporter', () => {
     expect(String(call!.headers.traceparent ?? '')).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
 
     const linesOf = (name: string) =>
-      fs.readFileSync(path.join(hangar.dataDir, 'logs', `${name}.log`), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      hangar.logOf(name).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const access = linesOf('gateway').find((l) => l.msg === 'request' && String(l.url).startsWith('/api/apps/upload'));
     expect(access).toMatchObject({ requestId, trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     // Whatever the services logged for this request, over gRPC, is in the same trace.
