@@ -161,4 +161,14 @@ describe('Node runtime', () => {
     expect(tests[0]!).toBeLessThan(pathSet);
     expect(tests[1]!).toBeGreaterThan(pathSet);
   });
+
+  it('when CI runs the suite the second time, then the end-to-end suite runs with two replicas of every process, and the first time with one', () => {
+    const commands = fs.readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n').filter((l) => !l.trim().startsWith('#'));
+    const tests = commands.map((l, i) => (l.trim() === 'npm test' ? i : -1)).filter((i) => i >= 0);
+    const replicas = commands.map((l, i) => (/^export HANGAR_E2E_REPLICAS=2$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
+    expect(replicas).toHaveLength(1);
+    expect(replicas[0]!).toBeGreaterThan(tests[0]!);
+    expect(replicas[0]!).toBeLessThan(tests[1]!);
+    expect(commands.filter((l) => l.includes('HANGAR_E2E_REPLICAS') && !l.includes('export HANGAR_E2E_REPLICAS=2') && !l.includes('echo'))).toEqual([]);
+  });
 });

@@ -144,8 +144,9 @@ describe('builds and their debug files, linked', () => {
   });
 
   it('when the debug-files service does not answer, then version reads and the release page still answer, without debug_files rather than with a wrong empty list', async () => {
-    const pid = hangar.pidOf('debug-files');
-    process.kill(pid, 'SIGSTOP');
+    // Every replica (HANGAR_E2E_REPLICAS): the service does not answer, not one of its processes.
+    const pids = hangar.pidsOf('debug-files');
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
     try {
       const versions = await api('GET', `/api/apps/versions?channel_key=${channelKey}`);
       expect(versions.status).toBe(200);
@@ -159,7 +160,7 @@ describe('builds and their debug files, linked', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).not.toContain('Debug symbols');
     } finally {
-      process.kill(pid, 'SIGCONT');
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
     }
     const again = await api('GET', `/api/apps/versions?channel_key=${channelKey}`);
     expect(again.body.releases[0].debug_files).toEqual([expectedLink()]);

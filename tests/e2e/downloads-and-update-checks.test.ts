@@ -121,17 +121,22 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     await eventually(async () => (await stats(release.id)).body.total === 40, 30_000, 'first downloads counted');
     await Promise.all(Array.from({ length: 25 }, () => download(release.id, 'Before/1.0')));
 
-    // Killed right after: what it had not counted yet waits in the stream.
-    const before = hangar.pidOf('releases');
-    process.kill(before, 'SIGKILL');
+    // Killed right after, every replica of it (HANGAR_E2E_REPLICAS): what it had not counted yet waits in the stream.
+    const before = hangar.pidsOf('releases');
+    for (const pid of before) process.kill(pid, 'SIGKILL');
     await eventually(() => {
       try {
-        return hangar.pidOf('releases') !== before;
+        return hangar.pidsOf('releases').every((pid, i) => pid !== before[i]);
       } catch {
         return false;
       }
     }, 60_000, 'releases restarted');
-    await eventually(async () => (await api('GET', `/api/apps/versions?channel_key=${ch.slug}`)).status === 200, 60_000, 'releases answering');
+    // Answering through every gateway (HANGAR_E2E_REPLICAS puts several behind the proxy, each reconnecting on its own).
+    const answering = async () => {
+      for (let i = 0; i < 2 * hangar.replicas; i++) if ((await api('GET', `/api/apps/versions?channel_key=${ch.slug}`)).status !== 200) return false;
+      return true;
+    };
+    await eventually(answering, 60_000, 'releases answering');
     expect([200, 302]).toContain((await download(release.id, 'After/1.0')).status);
 
     let last: unknown;
@@ -218,16 +223,21 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     });
 
     it('when an app polls the same question many times, then the gateway answers from memory, and a new build is seen by the very next poll', async () => {
-      // CheckForUpdate calls the releases service has answered, from its /metrics.
+      // CheckForUpdate calls the releases service has answered, from the /metrics of every replica of it.
       const answeredByReleases = async () => {
-        const text = await (await fetch(`http://127.0.0.1:${hangar.metricsPortOf('releases')}/metrics`)).text();
-        return text
-          .split('\n')
-          .filter((line) => line.startsWith('hangar_grpc_server_handled_total{') && line.includes('method="CheckForUpdate"'))
-          .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+        let sum = 0;
+        for (const port of hangar.metricsPortsOf('releases')) {
+          const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+          sum += text
+            .split('\n')
+            .filter((line) => line.startsWith('hangar_grpc_server_handled_total{') && line.includes('method="CheckForUpdate"'))
+            .reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
+        }
+        return sum;
       };
       const question = { release_version: '2.0', build_version: '1' };
-      expect((await check(question)).body.update_available).toBe(false);
+      // Asked once through each gateway (one after another, the proxy takes them in turn): each holds the answer.
+      for (let i = 0; i < hangar.replicas; i++) expect((await check(question)).body.update_available).toBe(false);
       const before = await answeredByReleases();
       const polls = await Promise.all(Array.from({ length: 30 }, () => check(question)));
       for (const poll of polls) expect(poll.body).toMatchObject({ update_available: false });

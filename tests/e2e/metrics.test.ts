@@ -4,7 +4,8 @@ import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, validat
 
 /**
  * Every process serves Prometheus metrics on its own port (METRICS_PORT; the
- * launcher records it in run/<name>.metrics-port). After an upload, some
+ * launcher records it in run/<name>.metrics-port, run/<name>.<i>.metrics-port
+ * for further replicas, whose counts are summed here as Prometheus would). After an upload, some
  * reads and some errors, each answers with its named series, labelled by
  * route patterns, RPC names and status codes — never by an id or a secret.
  */
@@ -40,10 +41,21 @@ describe('Prometheus metrics of every process', () => {
   let appId: number;
   const apk = path.join(fixturesDir(), 'apps', 'android.apk');
 
-  async function scrape(name: ProcessName): Promise<{ status: number; contentType: string; text: string; samples: Sample[] }> {
-    const res = await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name)}/metrics`);
+  async function scrapeReplica(name: ProcessName, replica: number): Promise<{ status: number; contentType: string; text: string; samples: Sample[] }> {
+    const res = await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name, replica)}/metrics`);
     const text = await res.text();
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, samples: res.status === 200 ? parseExposition(text) : [] };
+  }
+
+  /**
+   * Every replica of a process (HANGAR_E2E_REPLICAS), as Prometheus sums them:
+   * a request was answered by one of them, which one is the proxy's and the
+   * gRPC balancer's choice. Each replica's samples are kept, so totals add up.
+   */
+  async function scrape(name: ProcessName): Promise<{ text: string; samples: Sample[] }> {
+    const all = await Promise.all(Array.from({ length: hangar.replicas }, (_, i) => scrapeReplica(name, i)));
+    for (const one of all) expect(one.status).toBe(200);
+    return { text: all.map((one) => one.text).join('\n'), samples: all.flatMap((one) => one.samples) };
   }
 
   const find = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
@@ -96,13 +108,15 @@ describe('Prometheus metrics of every process', () => {
     await hangar?.stop();
   });
 
-  it.each(PROCESSES)('when %s is scraped, then /metrics answers in the Prometheus text format with the process metrics', async (name) => {
-    const { status, contentType, samples } = await scrape(name);
-    expect(status).toBe(200);
-    expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(find(samples, 'process_cpu_user_seconds_total').length).toBe(1);
-    expect(find(samples, 'nodejs_heap_size_used_bytes').length).toBe(1);
-    expect((await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name)}/other`)).status).toBe(404);
+  it.each(PROCESSES)('when %s is scraped, then /metrics of each replica answers in the Prometheus text format with the process metrics', async (name) => {
+    for (let replica = 0; replica < hangar.replicas; replica++) {
+      const { status, contentType, samples } = await scrapeReplica(name, replica);
+      expect(status).toBe(200);
+      expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(find(samples, 'process_cpu_user_seconds_total').length).toBe(1);
+      expect(find(samples, 'nodejs_heap_size_used_bytes').length).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name, replica)}/other`)).status).toBe(404);
+    }
   });
 
   it('when the gateway is scraped, then requests are counted and timed by route pattern, and upload bytes by kind', async () => {

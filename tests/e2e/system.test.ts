@@ -70,7 +70,8 @@ describe('Hangar as started by npm run up', () => {
   });
 
   it('when the users service is killed, then requests get a fast 503 and it recovers by itself', async () => {
-    process.kill(hangar.pidOf('users'), 'SIGKILL');
+    // Every replica of it (HANGAR_E2E_REPLICAS): the service is gone, not one of its processes (that is replicas.test.ts).
+    for (const pid of hangar.pidsOf('users')) process.kill(pid, 'SIGKILL');
     const started = Date.now();
     const down = await api('GET', '/api/users/me', { token: hangar.adminToken });
     expect(down.status).toBe(503);
@@ -80,15 +81,14 @@ describe('Hangar as started by npm run up', () => {
   });
 
   it('when stopped with Ctrl-C, then the launcher exits 0 and no service is left running', async () => {
-    const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].map((n) => hangar.pidOf(n));
+    const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].flatMap((n) => hangar.pidsOf(n));
     const code = await hangar.stop();
     expect(code).toBe(0);
     for (const pid of pids) expect(isRunning(pid)).toBe(false);
   });
 
   function readLog(name: string): string {
-    const file = path.join(hangar.dataDir, 'logs', `${name}.log`);
-    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    return hangar.logOf(name);
   }
 });
 

@@ -169,7 +169,7 @@ describe('tracing one upload', () => {
     expect(ancestry(deliver)).toEqual(expect.arrayContaining([describe(consume!), describe(publish!), describe(createRelease!), describe(root)]));
 
     // The gateway's access-log line of the upload leads to the trace.
-    const gatewayLog = fs.readFileSync(path.join(hangar.dataDir, 'logs', 'gateway.log'), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const gatewayLog = hangar.logOf('gateway').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(gatewayLog.find((l) => l.msg === 'request' && String(l.url).startsWith('/api/apps/upload'))).toMatchObject({ trace_id: traceId, span_id: root.spanId });
 
     // No secret in any exported span: the token sent in the query, the webhook's secret, the URL of the receiver's path.
@@ -234,7 +234,7 @@ describe('trace context without an exporter', () => {
     expect(String(call!.headers.traceparent ?? '')).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
 
     const linesOf = (name: string) =>
-      fs.readFileSync(path.join(hangar.dataDir, 'logs', `${name}.log`), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      hangar.logOf(name).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const access = linesOf('gateway').find((l) => l.msg === 'request' && String(l.url).startsWith('/api/apps/upload'));
     expect(access).toMatchObject({ requestId, trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     // Whatever the services logged for this request, over gRPC, is in the same trace.

@@ -158,12 +158,13 @@ describe('webhooks over HTTP', () => {
     receiver.delays.set('/slow', 1_500);
     for (const s of schemes) expect((await api('DELETE', `/api/schemes/${s.id}`, { token })).status).toBe(200);
     await receiver.waitFor('/slow', 2);
-    const before = hangar.pidOf('webhooks');
-    process.kill(before, 'SIGKILL');
+    // Every replica of it (HANGAR_E2E_REPLICAS): no other process may take the deliveries over meanwhile.
+    const before = hangar.pidsOf('webhooks');
+    for (const pid of before) process.kill(pid, 'SIGKILL');
     receiver.delays.delete('/slow');
     await eventually(() => {
       try {
-        return hangar.pidOf('webhooks') !== before;
+        return hangar.pidsOf('webhooks').every((pid, i) => pid !== before[i]);
       } catch {
         return false;
       }

@@ -16,8 +16,15 @@ export const booleanFlag = (fallback: boolean) =>
     .transform((v) => v === 'true' || v === '1' || v === 'yes')
     .default(fallback);
 
-/** A host:port gRPC target such as `users:50051`. */
-export const grpcTarget = z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port');
+/**
+ * A gRPC target: one `host:port` such as `users:50051` (a name that may
+ * resolve to every replica), or a comma-separated list of IPv4 `ip:port`
+ * addresses, one per replica (`npm run up` with `HANGAR_REPLICAS`): calls are
+ * spread over all of them (libs/grpc `createServiceChannel`).
+ */
+export const grpcTarget = z
+  .string()
+  .regex(/^(?:[^\s:,]+:\d+|\d{1,3}(?:\.\d{1,3}){3}:\d+(?:,\d{1,3}(?:\.\d{1,3}){3}:\d+)+)$/, 'expected host:port, or a comma-separated list of IPv4 ip:port');
 
 export const mongoUrl = z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL');
 

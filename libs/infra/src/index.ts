@@ -6,3 +6,5 @@ export * from './infrastructure';
 export * from './admin-credentials';
 export * from './launcher';
 export * from './postgres';
+export * from './replicas';
+export * from './round-robin-proxy';

@@ -4,28 +4,40 @@ import http from 'node:http';
 import path from 'node:path';
 import { checkHealth } from '@hangar/grpc';
 import { localAdminCredentials, localServiceSecrets } from './admin-credentials';
-import { ManagedProcess, spawnManaged } from './child-processes';
 import { REPO_ROOT } from './go-tools';
 import { Infrastructure, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
+import { grpcTargetVariable, replicaName, replicasSetting } from './replicas';
+import { RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
+import { Supervisor } from './supervisor';
 
-/** The services behind the gateway, each its own process. */
-const SERVICES = ['users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
-type ServiceName = (typeof SERVICES)[number];
+/**
+ * The services behind the gateway, each its own process (or `HANGAR_REPLICAS`
+ * of them). Everything below is generic over this list: a service added here
+ * gets its replicas, ports, files and `<NAME>_GRPC_TARGET` with no other change.
+ */
+export const SERVICES = ['users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * `npm run up`: resolves MongoDB-wire, NATS and S3, starts every service and
- * the gateway as processes, restarts one that dies, prints where Hangar is,
- * and on SIGINT/SIGTERM stops what it started in order.
+ * the gateway as processes — `HANGAR_REPLICAS` of each, the gateways then
+ * behind a round-robin proxy on the public port —, restarts one that dies,
+ * prints where Hangar is, and on SIGINT/SIGTERM stops what it started in order.
  */
 export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dataDir = path.resolve(env.HANGAR_DATA_DIR || path.join(REPO_ROOT, '.hangar'));
   const httpPort = Number(env.HANGAR_PORT || 8080);
+  const httpHost = env.HTTP_HOST ?? '127.0.0.1';
   const logsDir = path.join(dataDir, 'logs');
+  const runDir = path.join(dataDir, 'run');
   const toConsole = env.HANGAR_LOG_TO_CONSOLE === '1';
+  const replicas = replicasSetting(env);
   fs.mkdirSync(logsDir, { recursive: true });
+  // Files of an earlier run with more replicas would name processes that are gone.
+  fs.rmSync(runDir, { recursive: true, force: true });
+  fs.mkdirSync(runDir, { recursive: true });
 
   const infra = await resolveInfrastructure({ dataDir, env, log: print });
   const admin = localAdminCredentials(dataDir, env);
@@ -49,15 +61,22 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
     ...versionEnv(),
   };
 
-  const supervisors: Supervisor[] = [];
+  const supervisors: { gateway: boolean; supervisor: Supervisor }[] = [];
+  let proxy: RoundRobinProxy | undefined;
   let stopping = false;
+  const supervise = (program: string, index: number, processEnv: NodeJS.ProcessEnv) =>
+    supervisors.push({
+      gateway: program === 'gateway',
+      supervisor: new Supervisor({ name: replicaName(program, index), entry: serviceEntry(program), env: processEnv, logsDir, runDir, toConsole, shuttingDown: () => stopping, log: print }),
+    });
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     print('\nStopping Hangar…');
-    // Gateway first (stop taking requests), then the services, then the servers.
-    for (const group of [supervisors.filter((s) => s.name === 'gateway'), supervisors.filter((s) => s.name !== 'gateway')]) {
-      await Promise.all(group.map((s) => s.stop()));
+    // The public port first, then the gateways (stop taking requests), then the services, then the servers.
+    await proxy?.close();
+    for (const gateway of [true, false]) {
+      await Promise.all(supervisors.filter((s) => s.gateway === gateway).map((s) => s.supervisor.stop()));
     }
     await infra.stop();
     print('Stopped.');
@@ -67,59 +86,61 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   process.once('SIGTERM', () => void stopAll(0));
 
   try {
-    const targets = {} as Record<ServiceName, string>;
-    for (const name of SERVICES) targets[name] = `127.0.0.1:${await freePort()}`;
+    // Each replica of each service listens on its own port; the callers get
+    // the list of them all and spread their calls over it (libs/grpc).
+    const listens = {} as Record<string, string[]>;
+    for (const name of SERVICES) {
+      listens[name] = [];
+      for (let i = 0; i < replicas; i++) listens[name]!.push(`127.0.0.1:${await freePort()}`);
+      shared[grpcTargetVariable(name)] = listens[name]!.join(',');
+    }
     // Each process serves /metrics on its own port (METRICS_PORT=0 given to
     // `npm run up` turns them all off), recorded beside the pid files.
-    const metricsPorts: Record<string, string> = {};
-    for (const name of [...SERVICES, 'gateway']) {
-      metricsPorts[name] = env.METRICS_PORT === '0' ? '0' : String(await freePort());
-      const portFile = path.join(dataDir, 'run', `${name}.metrics-port`);
-      fs.mkdirSync(path.dirname(portFile), { recursive: true });
-      fs.writeFileSync(portFile, metricsPorts[name]!);
-    }
-    // Every process learns where every service is; each reads what it needs.
-    Object.assign(shared, {
-      USERS_GRPC_TARGET: targets.users,
-      APPS_GRPC_TARGET: targets.apps,
-      RELEASES_GRPC_TARGET: targets.releases,
-      DEBUG_FILES_GRPC_TARGET: targets['debug-files'],
-      WEBHOOKS_GRPC_TARGET: targets.webhooks,
-    });
+    const metricsPortOf = async (name: string) => {
+      const port = env.METRICS_PORT === '0' ? '0' : String(await freePort());
+      fs.writeFileSync(path.join(runDir, `${name}.metrics-port`), port);
+      return port;
+    };
     for (const name of SERVICES) {
-      const serviceEnv: NodeJS.ProcessEnv = {
-        ...shared,
-        GRPC_LISTEN: targets[name],
-        METRICS_PORT: metricsPorts[name],
-        MONGO_DB: `${dbPrefix}_${name.replace('-', '_')}`,
-        ...(name === 'users'
-          ? { HANGAR_ADMIN_EMAIL: admin.email, HANGAR_ADMIN_PASSWORD: admin.password, HANGAR_ADMIN_TOKEN: admin.token }
-          : {}),
-      };
-      supervisors.push(new Supervisor(name, serviceEntry(name), serviceEnv, logsDir, toConsole, () => stopping));
-    }
-    await Promise.all(SERVICES.map((name) => waitFor(`${name} service`, () => checkHealth(targets[name]), { timeoutMs: 60_000, intervalMs: 250 })));
-
-    supervisors.push(
-      new Supervisor(
-        'gateway',
-        serviceEntry('gateway'),
-        {
+      for (let i = 0; i < replicas; i++) {
+        supervise(name, i, {
           ...shared,
-          HTTP_HOST: env.HTTP_HOST ?? '127.0.0.1',
-          HANGAR_PORT: String(httpPort),
-          METRICS_PORT: metricsPorts.gateway,
-          ...(env.PUBLIC_BASE_URL ? { PUBLIC_BASE_URL: env.PUBLIC_BASE_URL } : {}),
-        },
-        logsDir,
-        toConsole,
-        () => stopping,
+          GRPC_LISTEN: listens[name]![i],
+          METRICS_PORT: await metricsPortOf(replicaName(name, i)),
+          MONGO_DB: `${dbPrefix}_${name.replace(/-/g, '_')}`,
+          ...(name === 'users'
+            ? { HANGAR_ADMIN_EMAIL: admin.email, HANGAR_ADMIN_PASSWORD: admin.password, HANGAR_ADMIN_TOKEN: admin.token }
+            : {}),
+        });
+      }
+    }
+    await Promise.all(
+      SERVICES.flatMap((name) =>
+        listens[name]!.map((address, i) => waitFor(`${replicaName(name, i)} service`, () => checkHealth(address), { timeoutMs: 60_000, intervalMs: 250 })),
       ),
     );
+
+    // One gateway takes the public port itself; several sit behind the proxy, each on a port of its own.
+    const gatewayPorts = replicas === 1 ? [httpPort] : await Promise.all(Array.from({ length: replicas }, () => freePort()));
+    for (let i = 0; i < replicas; i++) {
+      supervise('gateway', i, {
+        ...shared,
+        HTTP_HOST: replicas === 1 ? httpHost : '127.0.0.1',
+        HANGAR_PORT: String(gatewayPorts[i]),
+        METRICS_PORT: await metricsPortOf(replicaName('gateway', i)),
+        ...(env.PUBLIC_BASE_URL ? { PUBLIC_BASE_URL: env.PUBLIC_BASE_URL } : {}),
+      });
+    }
+    await Promise.all(
+      gatewayPorts.map((port, i) => waitFor(replicaName('gateway', i), () => httpOk(`http://127.0.0.1:${port}/api/health`), { timeoutMs: 60_000, intervalMs: 250 })),
+    );
+    if (replicas > 1) {
+      proxy = await startRoundRobinProxy({ host: httpHost, port: httpPort, targets: gatewayPorts.map((port) => `http://127.0.0.1:${port}`) });
+    }
     const url = `http://127.0.0.1:${httpPort}`;
     await waitFor('the gateway', () => httpOk(`${url}/api/health`), { timeoutMs: 60_000, intervalMs: 250 });
     const tokenWorks = await httpOk(`${url}/api/users/me`, admin.token);
-    printBanner(url, admin, tokenWorks, infra, logsDir, dataDir);
+    printBanner(url, admin, tokenWorks, infra, logsDir, dataDir, replicas);
   } catch (err) {
     print(`Hangar failed to start: ${err instanceof Error ? err.message : String(err)}`);
     print(`Logs: ${logsDir}`);
@@ -127,9 +148,10 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   }
 }
 
-function printBanner(url: string, admin: ReturnType<typeof localAdminCredentials>, tokenWorks: boolean, infra: Infrastructure, logsDir: string, dataDir: string) {
+function printBanner(url: string, admin: ReturnType<typeof localAdminCredentials>, tokenWorks: boolean, infra: Infrastructure, logsDir: string, dataDir: string, replicas: number) {
   print('');
   print(`Hangar is running at ${url}`);
+  if (replicas > 1) print(`  replicas:    ${replicas} of every service and of the gateway (round-robin at ${url})`);
   print(`  admin:       ${admin.email}`);
   if (tokenWorks) {
     print(`  admin token: ${admin.token}`);
@@ -169,53 +191,4 @@ function httpOk(url: string, token?: string): Promise<boolean> {
     req.setTimeout(2_000, () => req.destroy());
     req.once('error', () => resolve(false));
   });
-}
-
-/** Keeps one process running: restarts it with backoff when it dies unexpectedly. */
-class Supervisor {
-  private current: ManagedProcess;
-  private restarts = 0;
-  private stopped = false;
-
-  constructor(
-    readonly name: string,
-    private readonly entry: string,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly logsDir: string,
-    private readonly toConsole: boolean,
-    private readonly shuttingDown: () => boolean,
-  ) {
-    this.current = this.start();
-  }
-
-  private start(): ManagedProcess {
-    const managed = spawnManaged({
-      name: this.name,
-      command: process.execPath,
-      args: [this.entry],
-      env: this.env,
-      ...(this.toConsole ? { inheritOutput: true } : { logFile: path.join(this.logsDir, `${this.name}.log`) }),
-    });
-    const startedAt = Date.now();
-    // Operators and the resilience tests find each process here.
-    const pidFile = path.join(this.logsDir, '..', 'run', `${this.name}.pid`);
-    fs.mkdirSync(path.dirname(pidFile), { recursive: true });
-    fs.writeFileSync(pidFile, String(managed.child.pid ?? ''));
-    managed.child.once('exit', (code, signal) => {
-      if (this.stopped || this.shuttingDown()) return;
-      // A process that ran a while before dying starts again from a short delay.
-      if (Date.now() - startedAt > 60_000) this.restarts = 0;
-      const delay = Math.min(30_000, 500 * 2 ** this.restarts++);
-      print(`${this.name} exited (${signal ?? code}); restarting in ${delay} ms`);
-      setTimeout(() => {
-        if (!this.stopped && !this.shuttingDown()) this.current = this.start();
-      }, delay).unref();
-    });
-    return managed;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.current.stop(15_000);
-  }
 }

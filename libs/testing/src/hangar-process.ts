@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT, freePort } from '@hangar/infra';
+import { REPO_ROOT, freePort, replicaName, replicasSetting } from '@hangar/infra';
 import { uniqueName } from './test-infrastructure';
 
 export interface RunningHangar {
@@ -12,10 +12,18 @@ export interface RunningHangar {
   dataDir: string;
   /** Everything the launcher printed so far. */
   output(): string;
-  /** Pid of one of the launcher's processes (from its run/ folder). */
-  pidOf(name: string): number;
-  /** Port of a process's Prometheus `/metrics` (from the launcher's run/ folder). */
-  metricsPortOf(name: string): number;
+  /** How many processes of every service and of the gateway run (HANGAR_REPLICAS). */
+  replicas: number;
+  /** Pid of one replica (0: the first) of one of the launcher's processes (from its run/ folder). */
+  pidOf(name: string, replica?: number): number;
+  /** Pids of every replica of a process, the first first. */
+  pidsOf(name: string): number[];
+  /** Port of one replica's Prometheus `/metrics` (from the launcher's run/ folder). */
+  metricsPortOf(name: string, replica?: number): number;
+  /** Ports of every replica's `/metrics`: a count across the system is their sum. */
+  metricsPortsOf(name: string): number[];
+  /** The logs of every replica of a process so far (`logs/users.log`, `logs/users.1.log`, …): any of them may have served a request. */
+  logOf(name: string): string;
   /** SIGINT, as Ctrl-C; resolves with the launcher's exit code. */
   stop(): Promise<number | null>;
 }
@@ -34,8 +42,17 @@ export interface StartOptions {
   keepDataDir?: boolean;
 }
 
+/**
+ * Replicas of every process in every Hangar the tests start: `HANGAR_E2E_REPLICAS`
+ * (CI's second run sets 2), unless a test asks for a number itself.
+ */
+export function e2eReplicas(extraEnv: NodeJS.ProcessEnv = {}): number {
+  return replicasSetting({ HANGAR_REPLICAS: extraEnv.HANGAR_REPLICAS ?? process.env.HANGAR_E2E_REPLICAS });
+}
+
 export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<RunningHangar> {
   const port = await freePort();
+  const replicas = e2eReplicas(extraEnv);
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-'));
   // mkdtemp makes it 0700: a PostgreSQL the launcher starts runs as the postgres user and must get in.
   fs.chmodSync(dataDir, 0o755);
@@ -58,6 +75,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
       // failed tokens per address is shown by limits-across-replicas.test.ts, which sets its own.
       TOKEN_MAX_FAILURES: '1000000',
       ...extraEnv,
+      HANGAR_REPLICAS: String(replicas),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,7 +85,8 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 110_000;
+  // Twice the processes on the same two cores take longer to start.
+  const deadline = Date.now() + 110_000 * Math.min(replicas, 2);
   while (!output.includes(`Hangar is running at ${baseUrl}`)) {
     if (child.exitCode !== null) throw new Error(`Hangar exited during start:\n${output}`);
     if (Date.now() > deadline) {
@@ -77,14 +96,24 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     await new Promise((r) => setTimeout(r, 200));
   }
 
+  const runFile = (name: string, replica: number, kind: 'pid' | 'metrics-port') =>
+    Number(fs.readFileSync(path.join(dataDir, 'run', `${replicaName(name, replica)}.${kind}`), 'utf8'));
+
   return {
     baseUrl,
     adminToken,
     adminPassword,
     dataDir,
     output: () => output,
-    pidOf: (name) => Number(fs.readFileSync(path.join(dataDir, 'run', `${name}.pid`), 'utf8')),
-    metricsPortOf: (name) => Number(fs.readFileSync(path.join(dataDir, 'run', `${name}.metrics-port`), 'utf8')),
+    replicas,
+    pidOf: (name, replica = 0) => runFile(name, replica, 'pid'),
+    pidsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'pid')),
+    metricsPortOf: (name, replica = 0) => runFile(name, replica, 'metrics-port'),
+    metricsPortsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'metrics-port')),
+    logOf: (name) =>
+      Array.from({ length: replicas }, (_, i) => path.join(dataDir, 'logs', `${replicaName(name, i)}.log`))
+        .map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''))
+        .join('\n'),
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const code = await exited;

@@ -237,5 +237,30 @@ describe('releases: downloads counted', () => {
       // Two clients a day (a run across midnight UTC counts both again on the second day).
       expect(days.every((d) => d.unique === 2)).toBe(true);
     });
+
+    it('when two replicas count at once, then each download is counted once', async () => {
+      // Two processes: each its own connection, as two releases replicas have.
+      const otherBus = await connectEventBus(infra.natsUrl, 'downloads-test-2', logger);
+      const second = await startDownloadsConsumer(deps(), { bus: otherBus, prefix, logger, batchSize: 20 });
+      consumer = await startDownloadsConsumer(deps(), { bus, prefix, logger, batchSize: 20 });
+      try {
+        // New releases, each a burst of 40 at once: both replicas' waiting fetches get part of it,
+        // and their first counts of a release meet (the case the end-to-end suite with two replicas hit).
+        const releases = Array.from({ length: 8 }, () => newRelease().releaseId);
+        for (const releaseId of releases) {
+          await publish(releaseId, 'client-a', 20);
+          await publish(releaseId, 'client-b', 20);
+          await new Promise((r) => setTimeout(r, 300));
+        }
+        const counted = async () => Promise.all(releases.map(async (id) => (await models.totals.findOne({ _id: id }).lean())?.total ?? 0));
+        await until(async () => (await counted()).every((total) => total >= 40), 30_000).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 1_500)); // anything counted twice would show by now
+        expect(await counted()).toEqual(releases.map(() => 40));
+        for (const id of releases) expect((await daysOf(id)).reduce((sum, d) => sum + d.total, 0)).toBe(40);
+      } finally {
+        await second.stop();
+        await otherBus.nc.drain();
+      }
+    });
   });
 });
