@@ -42,7 +42,9 @@ describe('Prometheus metrics of every process', () => {
   const apk = path.join(fixturesDir(), 'apps', 'android.apk');
 
   async function scrapeReplica(name: ProcessName, replica: number): Promise<{ status: number; contentType: string; text: string; samples: Sample[] }> {
-    const res = await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name, replica)}/metrics`);
+    // A connection per scrape, as Prometheus's scrapes are to a process at rest: reusing one the
+    // server is closing as idle failed as "other side closed" on a loaded machine.
+    const res = await fetch(`http://127.0.0.1:${hangar.metricsPortOf(name, replica)}/metrics`, { headers: { connection: 'close' } });
     const text = await res.text();
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, samples: res.status === 200 ? parseExposition(text) : [] };
   }
