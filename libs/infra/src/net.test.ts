@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { freePort } from './net';
 
 describe('freePort', () => {
@@ -23,5 +25,24 @@ describe('freePort', () => {
       server.listen(ports[0], '127.0.0.1', resolve);
     });
     await new Promise((resolve) => server.close(resolve));
+  });
+});
+
+describe('freePort across processes', () => {
+  it('when two processes ask for many ports at the same moment, then none is handed to both', async () => {
+    // Two real processes, as two launchers or test workers are (the built module: npm test builds first).
+    // Without the machine-wide claim, 300 random picks each from the range would share about
+    // 300 × 300 / 22,768 ≈ 4 ports on this machine.
+    const built = path.join(__dirname, '..', 'dist', 'net.js');
+    const program = `const { freePort } = require(${JSON.stringify(built)});
+      (async () => { const ports = []; for (let i = 0; i < 300; i++) ports.push(await freePort()); process.stdout.write(JSON.stringify(ports)); })();`;
+    const run = () =>
+      new Promise<number[]>((resolve, reject) => {
+        execFile(process.execPath, ['-e', program], (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as number[])));
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a).toHaveLength(300);
+    expect(b).toHaveLength(300);
+    expect(a.filter((port) => b.includes(port))).toEqual([]);
   });
 });

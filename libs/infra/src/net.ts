@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 /** True when something accepts TCP connections on host:port. */
 export function isListening(host: string, port: number, timeoutMs = 500): Promise<boolean> {
@@ -28,7 +30,7 @@ export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low));
     if (handedOut.has(port)) continue;
-    if (await canListen(port)) {
+    if ((await canListen(port)) && reserveOnThisMachine(port)) {
       handedOut.add(port);
       return port;
     }
@@ -38,6 +40,44 @@ export async function freePort(): Promise<number> {
 
 /** Ports this process already handed out, which a service may not have bound yet. */
 const handedOut = new Set<number>();
+
+/**
+ * How long a port handed out stays reserved for its taker across the machine:
+ * long enough to cover the start of a whole installation (its last service
+ * binds seconds after its port was chosen).
+ */
+const RESERVATION_MS = 10 * 60_000;
+const RESERVATIONS_DIR = path.join(os.tmpdir(), 'hangar-port-reservations');
+
+/**
+ * Claims the port for this process against every other process on the
+ * machine: two launchers (or test workers) starting at once pick from the same
+ * range, and a port free when both probed it is bound by only one — the other
+ * service failed EADDRINUSE (seen in the two-replica suite). A file created
+ * exclusively is the claim; one older than RESERVATION_MS is stale and taken
+ * over. Where the directory cannot be written, the in-process set stays the
+ * only guard.
+ */
+function reserveOnThisMachine(port: number): boolean {
+  const file = path.join(RESERVATIONS_DIR, String(port));
+  const claim = () => fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+  try {
+    fs.mkdirSync(RESERVATIONS_DIR, { recursive: true });
+    claim();
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return true;
+  }
+  try {
+    if (Date.now() - fs.statSync(file).mtimeMs < RESERVATION_MS) return false;
+    fs.unlinkSync(file);
+    claim();
+    return true;
+  } catch {
+    // Another process took the stale claim over first.
+    return false;
+  }
+}
 
 /** [low, high): from 10000 to the start of the ephemeral range, when that leaves room. */
 function unassignedPortRange(): [number, number] {
