@@ -9,21 +9,41 @@ export interface RequestContext {
   requestId: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+/**
+ * What runs with the code of one request: its request context, and
+ * OpenTelemetry's context (its active span) when tracing is on. One
+ * AsyncLocalStorage holds both — every promise a request makes copies the
+ * store of each storage in use, so a second one for OpenTelemetry cost CPU on
+ * every request (libs/telemetry's context manager keeps its context here).
+ * Each half is set without touching the other.
+ */
+interface Scope {
+  request?: RequestContext;
+  /** OpenTelemetry's Context, opaque here. */
+  trace?: unknown;
+}
+
+const storage = new AsyncLocalStorage<Scope>();
 
 /** Header and metadata key for the request id on every hop. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 export function runWithContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+  return storage.run({ request: context, trace: storage.getStore()?.trace }, fn);
 }
 
 export function currentContext(): RequestContext | undefined {
-  return storage.getStore();
+  return storage.getStore()?.request;
 }
 
+/** For libs/telemetry's context manager only: OpenTelemetry's half of the scope. */
+export const traceScope = {
+  active: (): unknown => storage.getStore()?.trace,
+  run: <T>(traceContext: unknown, fn: () => T): T => storage.run({ request: storage.getStore()?.request, trace: traceContext }, fn),
+};
+
 export function currentRequestId(): string | undefined {
-  return storage.getStore()?.requestId;
+  return storage.getStore()?.request?.requestId;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -7,6 +7,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import { hangarInstrumentations } from './instrumentations';
 import { otlpExporterFromEnv } from './otlp-exporter';
 import { traceEdgesByHand } from './hand-traced-edges';
+import { SharedScopeContextManager } from './shared-scope-context-manager';
 
 export interface Telemetry {
   /** Sends what is buffered and stops exporting (the last step of a shutdown). */
@@ -44,7 +45,8 @@ export function startTelemetry({ serviceName }: { serviceName: string }): Teleme
   // carry trace_id and span_id (hand-traced-edges.ts).
   const provider = new NodeTracerProvider({ resource, spanProcessors, ...(exporter ? {} : { sampler: new AlwaysOffSampler() }) });
   // W3C traceparent + baggage, AsyncLocalStorage context.
-  provider.register();
+  // One AsyncLocalStorage for the request context and the trace (shared-scope-context-manager.ts).
+  provider.register({ contextManager: new SharedScopeContextManager() });
   // Nothing recorded: no auto-instrumentation either (their wrappers cost about a quarter
   // more CPU per request); the request and RPC edges carry the context by hand.
   if (exporter) registerInstrumentations({ tracerProvider: provider, instrumentations: hangarInstrumentations() });
