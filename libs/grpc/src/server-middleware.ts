@@ -1,6 +1,6 @@
 import { CallContext, ServerError, ServerMiddlewareCall, Status } from 'nice-grpc';
 import { DomainError, grpcStatusOf, isDomainError } from '@hangar/errors';
-import { Logger, REQUEST_ID_HEADER, acceptRequestId, runWithContext } from '@hangar/logger';
+import { Logger, REQUEST_ID_HEADER, acceptRequestId } from '@hangar/logger';
 import { Metrics, grpcServerMetrics } from '@hangar/metrics';
 import { continueTrace } from '@hangar/telemetry';
 
@@ -32,12 +32,12 @@ export function requestContextMiddleware() {
     const requestId = acceptRequestId(context.metadata.get(REQUEST_ID_HEADER));
     const next = call.next;
     const request = call.request;
-    return await continueTrace(call.method.path, textOf(context.metadata), () => runWithContext({ requestId }, async () => {
+    return await continueTrace(call.method.path, textOf(context.metadata), { requestId }, async () => {
       const iterator = next(request, context);
       let step = await iterator.next();
       while (!step.done) step = await iterator.next();
       return step.value;
-    }));
+    });
   };
 }
 

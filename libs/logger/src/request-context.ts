@@ -40,6 +40,8 @@ export function currentContext(): RequestContext | undefined {
 export const traceScope = {
   active: (): unknown => storage.getStore()?.trace,
   run: <T>(traceContext: unknown, fn: () => T): T => storage.run({ request: storage.getStore()?.request, trace: traceContext }, fn),
+  /** Both halves at once: a request's edge sets them together, in one run rather than two. */
+  runWithRequest: <T>(traceContext: unknown, request: RequestContext, fn: () => T): T => storage.run({ request, trace: traceContext }, fn),
 };
 
 export function currentRequestId(): string | undefined {

@@ -1,4 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, context, propagation, trace } from '@opentelemetry/api';
+import { RequestContext, runWithContext, traceScope } from '@hangar/logger';
 
 /**
  * Trace context at a process's edges without the auto-instrumentations.
@@ -31,13 +32,17 @@ const getterOf = (get: Getter) => ({
   get: (_carrier: unknown, key: string) => get(key),
 });
 
-/** Runs `work` in a span continuing the caller's traceparent (read by `get`); as is when traced automatically. */
-export function continueTrace<T>(name: string, get: Getter, work: () => T): T {
-  if (!byHand) return work();
+/**
+ * Runs `work` for one incoming request or RPC: inside its request context and,
+ * when the edges are traced by hand, a span continuing the caller's
+ * traceparent (read by `get`) — both set in one run of the shared store.
+ */
+export function continueTrace<T>(name: string, get: Getter, request: RequestContext, work: () => T): T {
+  if (!byHand) return runWithContext(request, work);
   const parent = propagation.extract(ROOT_CONTEXT, undefined, getterOf(get));
   // Never recorded (no exporter), so there is nothing to end: it only holds the ids.
   const span = trace.getTracer('hangar').startSpan(name, { kind: SpanKind.SERVER }, parent);
-  return context.with(trace.setSpan(parent, span), work);
+  return traceScope.runWithRequest(trace.setSpan(parent, span), request, work);
 }
 
 /** Writes the active span's traceparent (and tracestate) with `set`, when no instrumentation does. */
