@@ -35,6 +35,13 @@ describe('gateway: sign-in attempts limited across replicas', () => {
     expect((await a.attempt('victim@example.com', '203.0.113.1')).allowed).toBe(false);
   });
 
+  it('when the window was opened by a replica whose clock reads later, then Retry-After still asks for no more than one window', async () => {
+    const [a, b] = await twoReplicas();
+    const opened = Date.now();
+    for (let i = 0; i < 10; i++) expect((await b.attempt('skew@example.com', '198.51.100.1', opened + 900)).allowed).toBe(true);
+    expect(await a.attempt('skew@example.com', '198.51.100.1', opened)).toEqual({ allowed: false, retryAfterSeconds: 60 });
+  });
+
   it('when the window has passed, then attempts are let through again', async () => {
     const [a, b] = await twoReplicas({ perEmail: 1, perAddress: 1000, windowMs: 60_000 });
     const now = Date.now();

@@ -45,7 +45,10 @@ export class SignInLimiter {
     const over = [byEmail.count > this.limits.perEmail ? byEmail : undefined, byAddress.count > this.limits.perAddress ? byAddress : undefined].filter((c): c is Counter => !!c);
     if (over.length === 0) return { allowed: true };
     const endsAt = Math.max(...over.map((c) => c.windowEndsAt));
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now) / 1000)) };
+    // A window another replica opened may end a little past ours (its clock read later, or
+    // skewed): never ask for more than one window.
+    const seconds = Math.ceil((endsAt - now) / 1000);
+    return { allowed: false, retryAfterSeconds: Math.min(Math.ceil(this.limits.windowMs / 1000), Math.max(1, seconds)) };
   }
 
   /** A right password: its owner is not held back by their own earlier typos. */
