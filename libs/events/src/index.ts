@@ -8,3 +8,4 @@ export * from './consumer-runner';
 export * from './service-events';
 export * from './downloads';
 export * from './audit';
+export * from './stable-id';

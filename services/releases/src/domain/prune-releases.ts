@@ -1,9 +1,8 @@
 import { NotFound } from '@hangar/errors';
-import { createEnvelope } from '@hangar/events';
+import { createEnvelope, stableUuid } from '@hangar/events';
 import type { ReleaseDocument } from '../data/release.model';
 import type { ReleasesRepository } from '../data/releases.repository';
 import type { AppsClient } from './deps';
-import { stableUuid } from './stable-id';
 
 /**
  * Deletes made by the system rather than a user: retained builds and the

@@ -1,8 +1,7 @@
-import type { Envelope } from '@hangar/events';
+import { stableUuid, type Envelope } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
 import type { WebhookDocument } from '../data/webhook.model';
 import { isoUtc, webhookRelease } from './payloads';
-import { stableUuid } from './stable-id';
 import type { WebhooksDeps } from './webhooks-deps';
 
 const subscribed = (webhook: WebhookDocument, event: string) => webhook.events.length === 0 || webhook.events.includes(event);
