@@ -14,26 +14,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-const { resolveInfrastructure } = require(path.join(root, 'libs/infra/dist'));
 const { startHangar } = require(path.join(root, 'libs/testing/dist'));
 const { ObjectStorage } = require(path.join(root, 'libs/storage/dist'));
 
 const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
 const mib = (n) => (n / 1024 / 1024).toFixed(1);
 
-const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench') });
-Object.assign(process.env, {
-  MONGO_URL: infra.mongoUrl,
-  NATS_URL: infra.natsUrl,
-  S3_ENDPOINT: infra.s3.endpoint,
-  S3_ACCESS_KEY: infra.s3.accessKey,
-  S3_SECRET_KEY: infra.s3.secretKey,
-  HANGAR_SKIP_BUILD: '1',
-});
+const infra = await benchInfrastructure(root);
 const bucket = `bench-${Date.now()}`;
 const hangar = await startHangar({ S3_BUCKET: bucket, LOG_LEVEL: 'warn', MAX_UPLOAD_BYTES: String((sizeMb + 64) * 1024 * 1024) });
 const file = path.join(os.tmpdir(), `hangar-bench-${randomUUID()}.bin`);

@@ -1,0 +1,28 @@
+// CPU time of processes, read from /proc: what a download costs on a machine
+// whose cores are saturated, where throughput follows it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime. */
+export const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** Pids of the processes named exactly `name`; none when it is not running here (a server given by URL). */
+export function pidsByName(name) {
+  try {
+    return execFileSync('pgrep', ['-x', '-d', ' ', name], { encoding: 'utf8' }).trim().split(' ').map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** User and system ticks used so far by `pids` together (a process that ended adds nothing). */
+export function cpuTicks(pids) {
+  return pids.reduce((sum, pid) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return sum + Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return sum; // a postgres backend that ended
+    }
+  }, 0);
+}
