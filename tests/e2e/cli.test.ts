@@ -203,6 +203,29 @@ describe('the hangar CLI', () => {
       expect({ command, code: run.code, example: /Examples:\n\s+\$ hangar/.test(run.stdout) }).toEqual({ command, code: 0, example: true });
     }
   });
+
+  it('when a big build goes through the gateway without --parallel, then it is one tus upload — no parts for the server to join — and --parallel 3 makes three', async () => {
+    const big = path.join(home.cacheDir, '..', '..', 'sequential-24mb.bin');
+    fs.writeFileSync(big, randomBytes(24 * 1024 * 1024));
+    const uploadsCreated = () =>
+      hangar
+        .logOf('gateway')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string; method?: string; url?: string })
+        .filter((l) => l.msg === 'request' && l.method === 'POST' && l.url === '/api/uploads').length;
+    const before = uploadsCreated();
+    const one = await runCli(['upload', big, '-c', channelKey, '--release-version', '5.0', '--build-version', '500', '--json'], env);
+    expectSuccess(one);
+    expect(JSON.parse(one.stdout).sha256).toBe(sha256Of(big));
+    expect(uploadsCreated() - before).toBe(1);
+    fs.appendFileSync(big, 'another build');
+    const three = await runCli(['upload', big, '-c', channelKey, '--release-version', '5.0', '--build-version', '501', '--parallel', '3', '--json'], env);
+    expectSuccess(three);
+    expect(JSON.parse(three.stdout).sha256).toBe(sha256Of(big));
+    // Three parts and the upload that joins them.
+    expect(uploadsCreated() - before - 1).toBe(4);
+  }, 120_000);
 });
 
 

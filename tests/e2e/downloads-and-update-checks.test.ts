@@ -25,6 +25,8 @@ describe('downloads counted and in-app update checks over HTTP', () => {
       HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_SECRET_KEY: 'e2e-downloads-webhook-secret-0123456789abcdef',
       WEBHOOK_POLL_MS: '100',
+      // Long, so stopping a gateway catches downloads it has not reported yet.
+      DOWNLOAD_FLUSH_MS: '5000',
     });
     api = apiClient(hangar.baseUrl);
     token = hangar.adminToken;
@@ -122,15 +124,7 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     await Promise.all(Array.from({ length: 25 }, () => download(release.id, 'Before/1.0')));
 
     // Killed right after, every replica of it (HANGAR_E2E_REPLICAS): what it had not counted yet waits in the stream.
-    const before = hangar.pidsOf('releases');
-    for (const pid of before) process.kill(pid, 'SIGKILL');
-    await eventually(() => {
-      try {
-        return hangar.pidsOf('releases').every((pid, i) => pid !== before[i]);
-      } catch {
-        return false;
-      }
-    }, 60_000, 'releases restarted');
+    await hangar.restartEvery('releases', 'SIGKILL');
     // Answering through every gateway (HANGAR_E2E_REPLICAS puts several behind the proxy, each reconnecting on its own).
     const answering = async () => {
       for (let i = 0; i < 2 * hangar.replicas; i++) if ((await api('GET', `/api/apps/versions?channel_key=${ch.slug}`)).status !== 200) return false;
@@ -145,6 +139,18 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     });
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await stats(release.id)).body).toMatchObject({ total: 66, unique: 2 });
+  });
+
+  it('when a gateway is stopped right after downloads, then it reports what it had gathered before it exits', async () => {
+    const { channel: ch } = await channel();
+    const release = (await upload(ch.slug)).body;
+    await Promise.all(Array.from({ length: 30 }, () => download(release.id, 'Stopping/1.0')));
+
+    // At once: within the gateway's moment of adding up (DOWNLOAD_FLUSH_MS, long in this suite).
+    await hangar.restartEvery('gateway', 'SIGTERM');
+    await eventually(() => api('GET', '/api/health').then((res) => res.status === 200, () => false), 60_000, 'gateway answering');
+    await eventually(async () => (await stats(release.id)).body.total === 30, 30_000, 'downloads counted');
+    expect((await stats(release.id)).body).toMatchObject({ total: 30, unique: 1 });
   });
 
   describe('GET /api/apps/update_check', () => {

@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -90,6 +91,16 @@ describe('hostile input over HTTP', () => {
   /** `status` is one of `allowed`; the failure names what was sent and what came back. */
   function expectStatus(status: number, allowed: number[], context: string): void {
     if (!allowed.includes(status)) throw new Error(`status ${status}, expected one of ${allowed.join(', ')}: ${context}`);
+  }
+
+  /** The status of GET `pathname` sent exactly as written: node:http does not resolve dot segments the way fetch does. */
+  function rawGetStatus(baseUrl: string, pathname: string, headers: Record<string, string>): Promise<number> {
+    return new Promise((resolve, reject) => {
+      http.get(`${baseUrl}/`, { path: pathname, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject);
+    });
   }
 
   /** A refusal: 4xx with a JSON `error` message. */
@@ -242,7 +253,10 @@ describe('hostile input over HTTP', () => {
         return search.toString();
       });
     /** A path id: numbers of any size, words, unicode, percent noise. */
-    const pathId = fc.oneof(hostileText.filter((s) => s.length > 0).map(encodeURIComponent), fc.constantFrom('%', '%E0%A4%A', '%zz', '0', '-0', '1', '99999999999999999999'));
+    // Not "." or "..": fetch resolves a dot segment away, even encoded (`/api/releases/%2E/qrcode`
+    // is sent as `/api/releases/qrcode`, another route); the test below sends them raw.
+    const isDotSegment = (s: string) => s === '.' || s === '..';
+    const pathId = fc.oneof(hostileText.filter((s) => s.length > 0 && !isDotSegment(s)).map(encodeURIComponent), fc.constantFrom('%', '%E0%A4%A', '%zz', '%00', 'a%00b', '0', '-0', '1', '99999999999999999999'));
     const sometimesKey = () => fc.oneof(fc.constant(channelKey), hostileText);
 
     const endpoints: Array<[string, () => fc.Arbitrary<string>, boolean, number[]]> = [
@@ -257,6 +271,25 @@ describe('hostile input over HTTP', () => {
       ['GET /channels/:slug', () => fc.tuple(fc.oneof(fc.constant(channelKey), pathId), params(['page'])).map(([slug, q]) => `/channels/${slug}?${q}`), false, [200, 400, 401, 404]],
       ['ids in paths', () => fc.tuple(fc.constantFrom('/api/apps/', '/api/releases/', '/api/channels/', '/api/schemes/', '/api/users/', '/api/debug_files/', '/releases/', '/api/apps/1/collaborators/'), pathId, fc.constantFrom('', '/icon', '/download', '/tokens', '/schemes')).map(([base, id, tail]) => `${base}${id}${tail}?channel_key=${encodeURIComponent(channelKey)}`), true, [200, 302, 400, 401, 403, 404, 422]],
     ];
+
+    it('when a path names something with an encoded NUL in it, then every route answers 404 in the contract shape', async () => {
+      // PostgreSQL's jsonb cannot hold NUL, so such a lookup once failed in the database (500).
+      for (const path of ['/channels/%00', '/channels/a%00b', '/api/apps/%00', '/api/releases/%00/download', '/api/channels/%00', '/releases/%00', '/api/debug_files/%00']) {
+        const res = await fetch(`${hangar.baseUrl}${path}`, { headers: { authorization: `Bearer ${admin}` }, redirect: 'manual' });
+        expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 404, body: { error: 'Not found' } });
+      }
+    });
+
+    it('when a path id is a dot segment sent as it is, then that route refuses the id (404 or 422), not another route', async () => {
+      // What a client that does not resolve dot segments (curl --path-as-is, a proxy) can send.
+      for (const id of ['.', '..', '%2E', '%2e%2E']) {
+        for (const [pathname, withToken] of [[`/api/releases/${id}/qrcode`, false], [`/api/apps/${id}`, true], [`/channels/${id}`, false]] as const) {
+          const status = await rawGetStatus(hangar.baseUrl, pathname, withToken ? { authorization: `Bearer ${admin}` } : {});
+          // Resolved away, /api/releases/./qrcode would be /api/releases/qrcode: a 401 without a token.
+          expect({ pathname, refused: [404, 422].includes(status) }).toEqual({ pathname, refused: true });
+        }
+      }
+    });
 
     it.each(endpoints)('%s: any parameters get a status from the allowed set, never 5xx', async (_label, arbitrary, withToken, allowed) => {
       await fc.assert(

@@ -109,6 +109,16 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
   }, 120_000);
 
+  it('when the parallel parts are under S3\'s 5 MiB part minimum, then they are joined through the gateway and hashed on the way: the same bytes and SHA-256', async () => {
+    const small = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));
+    const url = await tusUpload(small, developer.token, { parallelUploads: 3, metadataForPartialUploads: { filename: 'android.apk', channel_key: channelKey } });
+    const made = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(url), sha256: sha256(small) } });
+    expect(made.status).toBe(201);
+    expect(made.body.sha256).toBe(sha256(small));
+    const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${developer.token}`);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(small));
+  }, 120_000);
+
   it('when the client sends small chunks one after another, then the bytes between parts are kept between requests and the file is whole', async () => {
     // 3 MiB chunks never fill an 8 MiB part in one request: every request leaves a tail.
     const url = await tusUpload(apk, developer.token, { chunkSize: 3 * 1024 * 1024 });

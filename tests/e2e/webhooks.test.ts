@@ -159,16 +159,9 @@ describe('webhooks over HTTP', () => {
     for (const s of schemes) expect((await api('DELETE', `/api/schemes/${s.id}`, { token })).status).toBe(200);
     await receiver.waitFor('/slow', 2);
     // Every replica of it (HANGAR_E2E_REPLICAS): no other process may take the deliveries over meanwhile.
-    const before = hangar.pidsOf('webhooks');
-    for (const pid of before) process.kill(pid, 'SIGKILL');
+    const restarted = hangar.restartEvery('webhooks', 'SIGKILL', 30_000);
     receiver.delays.delete('/slow');
-    await eventually(() => {
-      try {
-        return hangar.pidsOf('webhooks').every((pid, i) => pid !== before[i]);
-      } catch {
-        return false;
-      }
-    }, 30_000, 'webhooks restarted');
+    await restarted;
 
     // Every delivery ends with exactly one successful attempt.
     const log = async () => {

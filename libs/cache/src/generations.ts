@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import { CoalescedReads } from './coalesced-reads';
 
 /**
@@ -47,9 +48,7 @@ async function retry(bump: () => Promise<void>, onError: (err: unknown) => void)
 }
 
 export async function openGenerations(nc: NatsConnection, prefix: string): Promise<Generations> {
-  // KV bucket names allow letters, digits, `-` and `_` only.
-  const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-generations`;
-  const kv: KV = await new Kvm(nc).create(bucket, { history: 1 });
+  const kv: KV = await openKvBucket(nc, `${prefix}-generations`, { history: 1 });
   // Under load many requests ask the same keys at once (a polled channel): they share reads.
   const reads = new CoalescedReads(async (key) => (await kv.get(key))?.revision ?? 0);
   return {

@@ -70,6 +70,17 @@ export const storageFields = {
    * the parts of direct uploads, whose bytes then never cross the gateway) are signed for it.
    */
   S3_PUBLIC_ENDPOINT: z.url().optional(),
+  /**
+   * Parts of multipart uploads signed with UNSIGNED-PAYLOAD (over http too; over https they
+   * always are): no second SHA-256 pass over every uploaded byte. `false` where S3 is reached
+   * over plain http across a link someone could alter bytes on.
+   */
+  S3_UNSIGNED_PARTS: booleanFlag(true),
+  /**
+   * Part buffers of all uploads of one process together (8 MiB each): bounds its memory under
+   * uploads; more lets more parts fill and go up at once.
+   */
+  UPLOAD_MEMORY_BYTES: bytes(32 * 1024 * 1024),
 };
 
 /**

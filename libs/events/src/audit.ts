@@ -1,6 +1,7 @@
 import { JetStreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { z } from 'zod';
 import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
+import { ensureStream } from './jetstream-setup';
 
 /**
  * One write through the HTTP API, as the gateway saw it (issue 16): who, what,
@@ -56,16 +57,5 @@ const SEVEN_DAYS_NS = 7 * 24 * 60 * 60 * 1e9;
  */
 export async function ensureAuditStream(jsm: JetStreamManager, prefix = DEFAULT_SUBJECT_PREFIX): Promise<string> {
   const name = auditStreamName(prefix);
-  try {
-    await jsm.streams.info(name);
-  } catch {
-    try {
-      await jsm.streams.add({ name, subjects: [auditSubject(prefix)], retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: SEVEN_DAYS_NS });
-    } catch (err) {
-      await jsm.streams.info(name).catch(() => {
-        throw err;
-      });
-    }
-  }
-  return name;
+  return ensureStream(jsm, { name, subjects: [auditSubject(prefix)], retention: RetentionPolicy.Limits, storage: StorageType.File, max_age: SEVEN_DAYS_NS });
 }

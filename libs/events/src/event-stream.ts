@@ -1,5 +1,6 @@
 import { JetStreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
+import { ensureStream } from './jetstream-setup';
 
 /** One stream holds every Hangar event; consumers filter by subject. */
 export function streamNameFor(prefix = DEFAULT_SUBJECT_PREFIX): string {
@@ -12,7 +13,7 @@ const TWO_MINUTES_NS = 2 * 60 * 1e9;
 /** Creates the events stream when missing; safe to call from every service at start. */
 export async function ensureEventStream(jsm: JetStreamManager, prefix = DEFAULT_SUBJECT_PREFIX): Promise<string> {
   const name = streamNameFor(prefix);
-  const config = {
+  return ensureStream(jsm, {
     name,
     subjects: [`${prefix}.>`],
     retention: RetentionPolicy.Limits,
@@ -20,18 +21,5 @@ export async function ensureEventStream(jsm: JetStreamManager, prefix = DEFAULT_
     max_age: SEVEN_DAYS_NS,
     // Window in which a re-published event id is dropped as a duplicate.
     duplicate_window: TWO_MINUTES_NS,
-  };
-  try {
-    await jsm.streams.info(name);
-  } catch {
-    try {
-      await jsm.streams.add(config);
-    } catch (err) {
-      // Another service created it between our two calls.
-      await jsm.streams.info(name).catch(() => {
-        throw err;
-      });
-    }
-  }
-  return name;
+  });
 }

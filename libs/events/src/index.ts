@@ -9,3 +9,4 @@ export * from './service-events';
 export * from './downloads';
 export * from './audit';
 export * from './stable-id';
+export * from './jetstream-setup';

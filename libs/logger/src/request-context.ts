@@ -44,6 +44,17 @@ export const traceScope = {
   runWithRequest: <T>(traceContext: unknown, request: RequestContext, fn: () => T): T => storage.run({ request, trace: traceContext }, fn),
 };
 
+/**
+ * The scope running now, to run a later callback in (an event listener the
+ * request's context would not reach). Cheaper than `AsyncResource.bind`, which
+ * on Node 20 costs a resource and a deprecation wrapper per call — 5 % of an
+ * update check's CPU when the access log used it.
+ */
+export function captureScope(): <T>(fn: () => T) => T {
+  const scope = storage.getStore();
+  return (fn) => (scope ? storage.run(scope, fn) : fn());
+}
+
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.request?.requestId;
 }

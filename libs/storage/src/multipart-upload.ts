@@ -5,6 +5,8 @@ import type { PartPool } from './part-pool';
 
 export interface MultipartUploadOptions {
   client: Client;
+  /** Sends the parts (it may sign them with UNSIGNED-PAYLOAD); `client` when absent. */
+  partClient?: Client;
   bucket: string;
   key: string;
   source: Readable;
@@ -38,6 +40,7 @@ export function isSourceFailure(err: unknown): boolean {
  */
 export async function multipartUpload(options: MultipartUploadOptions): Promise<number> {
   const { client, bucket, key, source, maxBytes, contentType, pool } = options;
+  const partClient = options.partClient ?? client;
   const partSize = pool.partSize;
   // 0 would wait forever for a free slot.
   const partConcurrency = Math.max(1, Math.floor(options.partConcurrency));
@@ -75,7 +78,7 @@ export async function multipartUpload(options: MultipartUploadOptions): Promise<
       throw err;
     }
     const number = ++partNumber;
-    const task = client
+    const task = partClient
       .uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: number, headers: {} }, data)
       .then(({ etag }) => {
         etags.push({ part: number, etag });

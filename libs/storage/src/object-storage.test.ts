@@ -1,5 +1,5 @@
 import { PayloadTooLarge, Unavailable } from '@hangar/errors';
-import { contentDisposition, toStorageError } from './object-storage';
+import { ObjectStorage, contentDisposition, toStorageError } from './object-storage';
 
 describe('contentDisposition', () => {
   it('when the file name is plain ASCII, then both forms carry it', () => {
@@ -28,5 +28,21 @@ describe('toStorageError', () => {
     expect(toStorageError(tooLarge)).toBe(tooLarge);
     expect(toStorageError(s3)).toBe(s3);
     expect(toStorageError('odd')).toEqual(new Error('odd'));
+  });
+});
+
+describe('the part buffers of a process', () => {
+  const storage = (extra: { uploadMemoryBytes?: number; partSize?: number } = {}) =>
+    new ObjectStorage({ endpoint: 'http://127.0.0.1:9', accessKey: 'k', secretKey: 's', bucket: 'b', ...extra });
+
+  it('when nothing is configured, then all uploads together hold at most four 8 MiB parts (32 MiB: the gateway stays near its rest under uploads)', () => {
+    const { partPool } = storage();
+    expect(partPool.partSize).toBe(8 * 1024 * 1024);
+    expect(partPool.partSize * partPool.maxParts).toBe(32 * 1024 * 1024);
+  });
+
+  it('when a budget is configured, then it bounds them instead (at least one part)', () => {
+    expect(storage({ uploadMemoryBytes: 96 * 1024 * 1024 }).partPool.maxParts).toBe(12);
+    expect(storage({ uploadMemoryBytes: 1 }).partPool.maxParts).toBe(1);
   });
 });

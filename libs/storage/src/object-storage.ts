@@ -18,8 +18,15 @@ export interface StorageConfig {
   partSize?: number;
   /** Parts in flight at once per upload; with partSize, bounds memory. */
   partConcurrency?: number;
-  /** Part buffers of all uploads of this process together (default 96 MiB). */
+  /** Part buffers of all uploads of this process together (default 32 MiB, DEFAULT_UPLOAD_MEMORY_BYTES). */
   uploadMemoryBytes?: number;
+  /**
+   * Sign the parts of multipart uploads with UNSIGNED-PAYLOAD instead of the SHA-256 of each
+   * part (default true). Over https the minio client does so anyway; over http it hashed every
+   * part again only to sign it — a second SHA-256 pass over every uploaded byte in this process.
+   * Turn it off when S3 is reached over a link that someone could alter bytes on.
+   */
+  unsignedParts?: boolean;
   /** Counts failed calls in hangar_storage_errors_total{operation}. */
   metrics?: Metrics;
 }
@@ -60,6 +67,9 @@ export interface PresignOptions {
   contentType?: string;
 }
 
+/** The part buffers of all uploads of a process together, unless `uploadMemoryBytes` says otherwise. */
+export const DEFAULT_UPLOAD_MEMORY_BYTES = 32 * 1024 * 1024;
+
 /**
  * S3-compatible object storage through the minio client. Streams go up in
  * parts we drive ourselves (see multipart-upload.ts) so memory stays at
@@ -67,6 +77,8 @@ export interface PresignOptions {
  */
 export class ObjectStorage {
   readonly client: Client;
+  /** Sends the parts of multipart uploads (unsigned payloads unless `unsignedParts: false`). */
+  readonly partClient: Client;
   /** Signs URLs for clients: for the public endpoint when there is one (the signature covers the host). */
   private readonly presigner: Client;
   readonly bucket: string;
@@ -79,12 +91,15 @@ export class ObjectStorage {
   constructor(config: StorageConfig) {
     this.client = minioClient(config.endpoint, config);
     this.presigner = config.publicEndpoint ? minioClient(config.publicEndpoint, config) : this.client;
+    this.partClient = config.unsignedParts === false ? this.client : unsignedPayloadClient(config.endpoint, config);
     this.bucket = config.bucket;
     this.errors = config.metrics ? storageErrorsCounter(config.metrics) : undefined;
     this.partSize = config.partSize ?? 8 * 1024 * 1024;
     this.partConcurrency = config.partConcurrency ?? 2;
     // Every upload of the process fills its parts from this pool: uploadMemoryBytes bounds them all.
-    this.partPool = new PartPool(this.partSize, Math.max(1, Math.floor((config.uploadMemoryBytes ?? 96 * 1024 * 1024) / this.partSize)));
+    // 32 MiB (four 8 MiB parts) by default: the gateway's peak RSS under uploads is its rest
+    // plus this plus socket chunks awaiting collection; 96 MiB put it at 250–270 MiB (issue 14).
+    this.partPool = new PartPool(this.partSize, Math.max(1, Math.floor((config.uploadMemoryBytes ?? DEFAULT_UPLOAD_MEMORY_BYTES) / this.partSize)));
   }
 
   async ensureBucket(): Promise<void> {
@@ -103,6 +118,7 @@ export class ObjectStorage {
     return this.guard('putStream', async () => {
       const size = await multipartUpload({
         client: this.client,
+        partClient: this.partClient,
         bucket: this.bucket,
         key,
         source,
@@ -226,7 +242,7 @@ export class ObjectStorage {
 
   uploadPart(key: string, uploadId: string, part: number, data: Buffer): Promise<UploadedPart> {
     return this.guard('uploadPart', async () => {
-      const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
+      const { etag } = await this.partClient.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, data);
       return { part, etag };
     });
   }
@@ -245,19 +261,20 @@ export class ObjectStorage {
     return this.guard('concatenate', async () => {
       const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': 'application/octet-stream' });
       try {
-        const parts: UploadedPart[] = [];
-        for (const [index, source] of sources.entries()) {
-          // A part with a copy-source header and no body is S3's UploadPartCopy. (minio's own
-          // composeObject answers a failed copy with the abort's result instead of the error.)
+        // A part with a copy-source header and no body is S3's UploadPartCopy. (minio's own
+        // composeObject answers a failed copy with the abort's result instead of the error.)
+        const copyPart = async (index: number): Promise<UploadedPart> => {
           const copied = await this.client.uploadPart({
             bucketName: this.bucket,
             objectName: key,
             uploadID: uploadId,
             partNumber: index + 1,
-            headers: { 'x-amz-copy-source': `${this.bucket}/${source}` },
+            headers: { 'x-amz-copy-source': `${this.bucket}/${sources[index]}` },
           }, undefined as unknown as Buffer);
-          parts.push({ part: index + 1, etag: copied.etag });
-        }
+          return { part: index + 1, etag: copied.etag };
+        };
+        // A few copies at once: S3 copies each on its own, and a client's many parts stay a bounded load.
+        const parts = await mapBounded(sources.length, COPY_CONCURRENCY, copyPart);
         await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
       } catch (err) {
         await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
@@ -360,6 +377,8 @@ export interface StorageEnvironment {
   S3_SECRET_KEY: string;
   S3_BUCKET: string;
   S3_REGION: string;
+  S3_UNSIGNED_PARTS?: boolean;
+  UPLOAD_MEMORY_BYTES?: number;
 }
 
 /** Connects to the configured bucket, creating it on first use. */
@@ -371,10 +390,26 @@ export async function openStorage(config: StorageEnvironment, metrics?: Metrics)
     secretKey: config.S3_SECRET_KEY,
     bucket: config.S3_BUCKET,
     region: config.S3_REGION,
+    ...(config.S3_UNSIGNED_PARTS === false ? { unsignedParts: false } : {}),
+    ...(config.UPLOAD_MEMORY_BYTES ? { uploadMemoryBytes: config.UPLOAD_MEMORY_BYTES } : {}),
     ...(config.S3_PUBLIC_ENDPOINT ? { publicEndpoint: config.S3_PUBLIC_ENDPOINT } : {}),
   });
   await storage.ensureBucket();
   return storage;
+}
+
+/**
+ * A client whose requests carry x-amz-content-sha256: UNSIGNED-PAYLOAD, as minio's own client
+ * does over https: the signature covers the request but not the body, so a part is not hashed
+ * just to be signed. minio 8 decides this by its `enableSHA256` field alone (set from useSSL);
+ * storage's tests check the header S3 receives, so a minio that stops reading it is noticed.
+ */
+function unsignedPayloadClient(endpoint: string, config: StorageConfig): Client {
+  const client = minioClient(endpoint, config);
+  const fields = client as unknown as { enableSHA256: boolean };
+  if (typeof fields.enableSHA256 !== 'boolean') throw new Error('this minio client has no enableSHA256 field: unsigned parts cannot be turned on');
+  fields.enableSHA256 = false;
+  return client;
 }
 
 function minioClient(endpoint: string, config: StorageConfig): Client {
@@ -388,4 +423,18 @@ function minioClient(endpoint: string, config: StorageConfig): Client {
     region: config.region ?? 'us-east-1',
     pathStyle: true,
   });
+}
+
+/** UploadPartCopy requests in flight for one concatenation. */
+const COPY_CONCURRENCY = 4;
+
+/** `work(0..count-1)` with at most `limit` running at once; results in index order. */
+async function mapBounded<T>(count: number, limit: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < count; index = next++) results[index] = await work(index);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return results;
 }

@@ -107,9 +107,13 @@ export function startJanitor(schedule: JanitorSchedule): RunningJanitor {
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let lastTurn = -Infinity;
 
   const tick = async () => {
-    const turn = Math.floor(Date.now() / intervalMs);
+    // A timer may fire a millisecond before the wall clock reaches the turn it was set for
+    // (timers run on the monotonic clock): that is still the next turn, never the last one again.
+    const turn = Math.max(Math.floor(Date.now() / intervalMs), lastTurn + 1);
+    lastTurn = turn;
     try {
       if (schedule.claimTurn && !(await schedule.claimTurn(turn))) {
         schedule.onRun?.('skipped');

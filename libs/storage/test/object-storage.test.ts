@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { PayloadTooLarge, Unavailable } from '@hangar/errors';
@@ -185,8 +187,8 @@ describe('ObjectStorage against a real S3 server', () => {
     const readWhenPartDone: number[] = [];
     let inFlight = 0;
     let peakInFlight = 0;
-    const upload = slow.client.uploadPart.bind(slow.client);
-    jest.spyOn(slow.client, 'uploadPart').mockImplementation(async (config, payload) => {
+    const upload = slow.partClient.uploadPart.bind(slow.partClient);
+    jest.spyOn(slow.partClient, 'uploadPart').mockImplementation(async (config, payload) => {
       peakInFlight = Math.max(peakInFlight, ++inFlight);
       try {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -321,5 +323,78 @@ describe('ObjectStorage against a real S3 server', () => {
     const down = storageWith({ endpoint: `http://localhost:${await closedPort()}` });
 
     await expect(down.exists('k')).rejects.toBeInstanceOf(Unavailable);
+  });
+});
+
+/** A proxy in front of the real S3 server that notes how each request's body was signed. */
+async function signatureRecordingProxy(target: string): Promise<{ endpoint: string; parts: string[]; others: string[]; close: () => Promise<void> }> {
+  const parts: string[] = [];
+  const others: string[] = [];
+  const upstream = new URL(target);
+  const server = http.createServer((req, res) => {
+    (/[?&]partNumber=/.test(req.url ?? '') ? parts : others).push(String(req.headers['x-amz-content-sha256']));
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `http://127.0.0.1:${port}`, parts, others, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * Parts are not hashed a second time just to be signed (issue 14): over plain http the minio
+ * client put each part's SHA-256 into its signature, one more pass over every uploaded byte.
+ */
+describe('how parts are signed', () => {
+  const signingBucket = uniqueName('storage-signing');
+  const through = (endpoint: string, unsignedParts?: boolean) =>
+    new ObjectStorage({ ...infra.s3, endpoint, bucket: signingBucket, partSize: PART, ...(unsignedParts === undefined ? {} : { unsignedParts }) });
+
+  afterAll(async () => {
+    const storage = through(infra.s3.endpoint);
+    for (const key of ['signing/streamed', 'signing/parts', 'signing/signed']) await storage.delete(key);
+    await storage.client.removeBucket(signingBucket);
+  });
+
+  it('when parts go up (streamed or one by one), then they are signed UNSIGNED-PAYLOAD, S3 accepts them and the object reads back identical', async () => {
+    const proxy = await signatureRecordingProxy(infra.s3.endpoint);
+    try {
+      const storage = through(proxy.endpoint);
+      await storage.ensureBucket();
+      const data = randomBytes(2 * PART + 1234);
+      await storage.putStream('signing/streamed', chunked(data));
+      expect(sha256(await readAll(await storage.getStream('signing/streamed')))).toBe(sha256(data));
+
+      const uploadId = await storage.beginMultipart('signing/parts');
+      const first = await storage.uploadPart('signing/parts', uploadId, 1, data.subarray(0, PART));
+      const second = await storage.uploadPart('signing/parts', uploadId, 2, data.subarray(PART));
+      await storage.completeMultipart('signing/parts', uploadId, [first, second]);
+      expect(sha256(await readAll(await storage.getStream('signing/parts')))).toBe(sha256(data));
+
+      expect(proxy.parts.length).toBe(5);
+      expect(new Set(proxy.parts)).toEqual(new Set(['UNSIGNED-PAYLOAD']));
+      // Everything else is still signed with its body's hash.
+      expect(proxy.others.filter((value) => value === 'UNSIGNED-PAYLOAD')).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('when unsigned parts are turned off, then each part is signed with its SHA-256', async () => {
+    const proxy = await signatureRecordingProxy(infra.s3.endpoint);
+    try {
+      const storage = through(proxy.endpoint, false);
+      await storage.ensureBucket();
+      const data = randomBytes(PART + 10);
+      await storage.putStream('signing/signed', chunked(data));
+      expect(sha256(await readAll(await storage.getStream('signing/signed')))).toBe(sha256(data));
+      expect(proxy.parts).toEqual([sha256(data.subarray(0, PART)), sha256(data.subarray(PART))]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

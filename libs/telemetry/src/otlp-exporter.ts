@@ -1,6 +1,4 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 
 type Env = Record<string, string | undefined>;
 
@@ -10,13 +8,21 @@ type Env = Record<string, string | undefined>;
  * (trace context still travels and reaches the logs) but never sent, so a
  * process without a collector pays no export cost and makes no connection.
  * The exporters read the endpoint, headers, timeout and compression themselves.
+ * Their packages (about 230 modules, the OTLP transformer and the metrics SDK with them)
+ * are loaded only when one is asked for: a process without a collector never holds them.
  */
 export function otlpExporterFromEnv(env: Env = process.env): SpanExporter | undefined {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   if ((env.OTEL_TRACES_EXPORTER ?? 'otlp') === 'none') return undefined;
   const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
-  if (protocol === 'http/json') return new OtlpJsonExporter();
-  if (protocol === 'http/protobuf') return new OtlpProtobufExporter();
+  if (protocol === 'http/json') {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter();
+  }
+  if (protocol === 'http/protobuf') {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+    return new OTLPTraceExporter();
+  }
   // grpc would need a second exporter stack; the collector listens on 4318 (HTTP) too.
   throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported here: use http/protobuf or http/json`);
 }

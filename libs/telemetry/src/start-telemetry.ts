@@ -1,10 +1,8 @@
 import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, BatchSpanProcessor, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { hangarInstrumentations } from './instrumentations';
 import { otlpExporterFromEnv } from './otlp-exporter';
 import { traceEdgesByHand } from './hand-traced-edges';
 import { SharedScopeContextManager } from './shared-scope-context-manager';
@@ -49,7 +47,13 @@ export function startTelemetry({ serviceName }: { serviceName: string }): Teleme
   provider.register({ contextManager: new SharedScopeContextManager() });
   // Nothing recorded: no auto-instrumentation either (their wrappers cost about a quarter
   // more CPU per request); the request and RPC edges carry the context by hand.
-  if (exporter) registerInstrumentations({ tracerProvider: provider, instrumentations: hangarInstrumentations() });
+  // Loaded only then: the instrumentation packages are some 200 modules a process without a
+  // collector would hold for nothing.
+  if (exporter) {
+    const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
+    const { hangarInstrumentations } = require('./instrumentations') as typeof import('./instrumentations');
+    registerInstrumentations({ tracerProvider: provider, instrumentations: hangarInstrumentations() });
+  }
   traceEdgesByHand(!exporter);
   started = { shutdown: () => provider.shutdown() };
   return started;

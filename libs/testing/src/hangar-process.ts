@@ -22,6 +22,11 @@ export interface RunningHangar {
   metricsPortOf(name: string, replica?: number): number;
   /** Ports of every replica's `/metrics`: a count across the system is their sum. */
   metricsPortsOf(name: string): number[];
+  /**
+   * Sends `signal` to every replica of a process and resolves once the launcher
+   * has started each again (a new pid in its run/ folder); rejects after `timeoutMs`.
+   */
+  restartEvery(name: string, signal: NodeJS.Signals, timeoutMs?: number): Promise<void>;
   /** The logs of every replica of a process so far (`logs/users.log`, `logs/users.1.log`, …): any of them may have served a request. */
   logOf(name: string): string;
   /** SIGINT, as Ctrl-C; resolves with the launcher's exit code. */
@@ -99,6 +104,8 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
   const runFile = (name: string, replica: number, kind: 'pid' | 'metrics-port') =>
     Number(fs.readFileSync(path.join(dataDir, 'run', `${replicaName(name, replica)}.${kind}`), 'utf8'));
 
+  const pidsOf = (name: string) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'pid'));
+
   return {
     baseUrl,
     adminToken,
@@ -107,9 +114,24 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     output: () => output,
     replicas,
     pidOf: (name, replica = 0) => runFile(name, replica, 'pid'),
-    pidsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'pid')),
+    pidsOf,
     metricsPortOf: (name, replica = 0) => runFile(name, replica, 'metrics-port'),
     metricsPortsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'metrics-port')),
+    async restartEvery(name, signal, timeoutMs = 60_000) {
+      const before = pidsOf(name);
+      for (const pid of before) process.kill(pid, signal);
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          // A pid file is rewritten when its process starts again; mid-write it may not parse.
+          if (pidsOf(name).every((pid, i) => pid !== before[i])) return;
+        } catch {
+          // not there yet
+        }
+        if (Date.now() > deadline) throw new Error(`${name}: not restarted within ${timeoutMs} ms of ${signal}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     logOf: (name) =>
       Array.from({ length: replicas }, (_, i) => path.join(dataDir, 'logs', `${replicaName(name, i)}.log`))
         .map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''))

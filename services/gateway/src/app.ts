@@ -5,6 +5,7 @@ import type { ServiceClients } from './clients/service-clients';
 import { authenticate } from './http/authenticate.middleware';
 import { parseBodies } from './http/body-parser.middleware';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { refuseNulInPath } from './http/nul-in-path.middleware';
 import { httpMetrics } from './http/metrics.middleware';
 import { requestContext } from './http/request-context.middleware';
 import { rememberCaller } from './http/caller-context';
@@ -30,6 +31,7 @@ import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
 import { tusRoutes } from './uploads/tus.routes';
+import { UpdateCheckRouteOptions, updateCheckRoutes } from './routes/update-check.routes';
 import { consoleRoutes } from './http/console-static';
 import { directUploadRoutes } from './uploads/direct.routes';
 
@@ -44,7 +46,7 @@ export interface AppOptions {
   maxBodyBytes: number;
   publicBaseUrl?: string;
   /** Uploads, downloads and their storage. */
-  releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'>;
+  releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'> & Pick<UpdateCheckRouteOptions, 'updateChecks'>;
   install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
   /** The console's built files, served at `/`; absent: only the API and install pages. */
   consoleDir?: string;
@@ -68,7 +70,10 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));
   app.use(rememberCaller);
+  app.use(refuseNulInPath);
   if (audit) app.use(recordWrites(audit.publisher, audit.operations));
+  // The route every installed build polls: first, so no other router is walked for it.
+  app.use(updateCheckRoutes(clients, { publicBaseUrl, updateChecks: releases.updateChecks }));
   app.use(systemRoutes(clients, versionInfo));
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.

@@ -53,8 +53,10 @@ const schema = z.object({
   HTTP_IDLE_TIMEOUT_MS: milliseconds(300_000),
   /** Downloads redirect to presigned storage URLs; off: the gateway streams them (storage not reachable by clients). */
   DOWNLOAD_REDIRECT: booleanFlag(true),
-  /** Count downloads and iOS manifest fetches (issue 20): a NATS publish per download, off the request path. */
+  /** Count downloads and iOS manifest fetches (issue 20), off the request path. */
   DOWNLOAD_COUNTING: booleanFlag(true),
+  /** Downloads are added up this long before one NATS message reports them (a killed gateway loses at most this much). */
+  DOWNLOAD_FLUSH_MS: milliseconds(1000),
   /**
    * Signs install-page unlock cookies and download links; set the same value
    * on every replica. Unset: a random one per process (unlocks end at restart).

@@ -67,8 +67,8 @@ async function main(): Promise<void> {
     maxBytes: config.MAX_UPLOAD_BYTES,
     onBytes: (purpose, bytes) => uploadBytes.inc({ kind: purpose === 'package' ? 'package' : 'debug_file' }, bytes),
   });
-  const countDownload = config.DOWNLOAD_COUNTING
-    ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), config.NATS_SUBJECT_PREFIX, logger)
+  const downloads = config.DOWNLOAD_COUNTING
+    ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), { prefix: config.NATS_SUBJECT_PREFIX, logger, flushMs: config.DOWNLOAD_FLUSH_MS })
     : undefined;
   const signInLimiter = await SignInLimiter.open(bus.nc, config.NATS_SUBJECT_PREFIX, {
     perEmail: config.SIGN_IN_MAX_ATTEMPTS,
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     install: {
       secret: installSecret,
       unlockTtlSeconds: config.UNLOCK_TTL_SECONDS,
-      countDownload,
+      countDownload: downloads?.count,
       unlockAttempts: { counter: attempts, rule: { name: 'unlock', maxFailures: config.UNLOCK_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS } },
     },
     signInLimiter,
@@ -132,6 +132,7 @@ async function main(): Promise<void> {
       },
       { name: 'metrics', run: () => metricsServer.stop() },
       { name: 'audit', run: () => auditPublisher.stop() },
+      { name: 'downloads', run: async () => downloads?.close() },
       { name: 'nats', run: () => bus.nc.drain() },
       { name: 'telemetry', run: () => telemetry.shutdown() },
     ],

@@ -66,9 +66,15 @@ describe('releases: downloads counted', () => {
   }
 
   let seq = 0;
-  const message = (releaseId: number, client: string, at = Date.parse('2026-11-20T10:00:00Z'), kind: 'download' | 'install' = 'download'): CountedMessage => ({
+  /** A message of one download. */
+  const message = (releaseId: number, client: string, at = Date.parse('2026-11-20T10:00:00Z'), n = 1): CountedMessage => ({
     id: `domain-test:${(seq += 1)}`,
-    message: { r: releaseId, c: client, t: at, k: kind },
+    tallies: [{ r: releaseId, c: client, t: at, n }],
+  });
+  /** A message as a gateway sends it: several tallies, of several releases and clients. */
+  const tallies = (...of: [releaseId: number, client: string, n: number][]): CountedMessage => ({
+    id: `domain-test:${(seq += 1)}`,
+    tallies: of.map(([r, c, n]) => ({ r, c, t: Date.parse('2026-11-20T10:00:00Z'), n })),
   });
 
   const totalOf = async (releaseId: number) => (await models.totals.findOne({ _id: releaseId }).lean())!;
@@ -89,7 +95,7 @@ describe('releases: downloads counted', () => {
     const { releaseId } = newRelease();
     const day1 = Date.parse('2026-11-20T23:59:00Z');
     const day2 = Date.parse('2026-11-21T00:01:00Z');
-    await recordDownloads(deps(), [message(releaseId, 'a', day1), message(releaseId, 'b', day1), message(releaseId, 'a', day1), message(releaseId, 'a', day2, 'install')]);
+    await recordDownloads(deps(), [message(releaseId, 'a', day1), message(releaseId, 'b', day1), message(releaseId, 'a', day1), message(releaseId, 'a', day2)]);
     await recordDownloads(deps(), [message(releaseId, 'b', day1), message(releaseId, 'c', day2)]);
 
     expect(await daysOf(releaseId)).toEqual([
@@ -127,6 +133,41 @@ describe('releases: downloads counted', () => {
     await recordDownloads(deps(), batch);
 
     expect((await totalOf(b.releaseId)).total).toBe(2);
+  });
+
+  it('when a gateway\'s message adds up downloads of several releases and clients, then each release counts its sums once, redelivered or not', async () => {
+    const a = newRelease();
+    const b = newRelease();
+    const sums = tallies([a.releaseId, 'client-1', 700], [a.releaseId, 'client-2', 3], [b.releaseId, 'client-1', 40]);
+    await recordDownloads(deps(), [sums, message(a.releaseId, 'client-1', undefined, 7)]);
+    await recordDownloads(deps(), [sums]); // redelivered
+
+    expect((await totalOf(a.releaseId)).total).toBe(710);
+    expect(await daysOf(a.releaseId)).toEqual([expect.objectContaining({ total: 710, unique: 2 })]);
+    expect((await totalOf(b.releaseId)).total).toBe(40);
+    expect(await daysOf(b.releaseId)).toEqual([expect.objectContaining({ total: 40, unique: 1 })]);
+  });
+
+  it('when counting fails at a release that shares a message with others, then that message keeps its claim and a message of releases not reached is counted on redelivery', async () => {
+    const a = newRelease();
+    const b = newRelease();
+    const c = newRelease();
+    const shared = tallies([a.releaseId, 'p', 2], [b.releaseId, 'q', 3]);
+    const later = tallies([c.releaseId, 'r', 4]);
+    let calls = 0;
+    const failing = deps({
+      ownerOf: async (id) => {
+        calls += 1;
+        if (calls === 2) throw new Error('apps unreachable'); // at b, after a was counted
+        return owners.get(id) ?? null;
+      },
+    });
+    await expect(recordDownloads(failing, [shared, later])).rejects.toThrow('apps unreachable');
+    await recordDownloads(deps(), [shared, later]);
+
+    expect((await totalOf(a.releaseId)).total).toBe(2); // never twice
+    expect(await models.totals.findOne({ _id: b.releaseId }).lean()).toBeNull(); // at worst not at all
+    expect((await totalOf(c.releaseId)).total).toBe(4);
   });
 
   it('when claims and client hashes are older than the stream keeps messages, then they are forgotten, and younger ones kept', async () => {
@@ -236,6 +277,20 @@ describe('releases: downloads counted', () => {
       expect(days.reduce((s, d) => s + d.total, 0)).toBe(2_503);
       // Two clients a day (a run across midnight UTC counts both again on the second day).
       expect(days.every((d) => d.unique === 2)).toBe(true);
+    });
+
+    it('when gateways send sums and an older gateway a message per download, then both are counted', async () => {
+      consumer = await startDownloadsConsumer(deps(), { bus, prefix, logger, batchSize: 100 });
+      const { releaseId } = newRelease();
+      const now = Date.now();
+      bus.nc.publish(downloadSubject(prefix), JSON.stringify({ e: [{ r: releaseId, c: 'summed-client-1', t: now, n: 1_500 }, { r: releaseId, c: 'summed-client-2', t: now, n: 2 }] }));
+      bus.nc.publish(downloadSubject(prefix), JSON.stringify({ e: [] })); // malformed: no tallies — terminated
+      await publish(releaseId, 'summed-client-1', 3);
+      await until(async () => ((await models.totals.findOne({ _id: releaseId }).lean())?.total ?? 0) >= 1_505, 30_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+
+      expect((await totalOf(releaseId)).total).toBe(1_505);
+      expect((await daysOf(releaseId)).reduce((s, d) => s + d.unique, 0)).toBeGreaterThanOrEqual(2);
     });
 
     it('when two replicas count at once, then each download is counted once', async () => {

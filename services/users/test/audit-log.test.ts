@@ -1,36 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { PermissionDenied } from '@hangar/errors';
 import { AuditEntryMessage, auditSubject } from '@hangar/events';
-import { createServiceClient } from '@hangar/grpc';
-import { createLogger } from '@hangar/logger';
-import { users } from '@hangar/proto';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
-import { loadUsersConfig } from '../src/config';
+import type { users } from '@hangar/proto';
+import { testInfrastructure } from '@hangar/testing';
 import { recordAuditEntry, utcDay } from '../src/domain/audit-log';
 import { sweepAuditEntries } from '../src/jobs/audit-retention.job';
-import { RunningUsersService, startUsersService } from '../src/users-service';
+import { usersServiceUnderTest } from './users-service-under-test';
 
 /** The audit store of issue 16 in the users service: fed from the audit stream, read over gRPC, pruned past retention. */
 describe('audit log in the users service', () => {
   const infra = testInfrastructure();
-  const prefix = uniqueName('users-audit');
-  const config = loadUsersConfig({
-    MONGO_URL: infra.mongoUrl,
-    MONGO_DB: `${prefix.replace(/-/g, '_')}_users`,
-    NATS_URL: infra.natsUrl,
-    NATS_SUBJECT_PREFIX: prefix,
-    GRPC_LISTEN: '127.0.0.1:0',
-    SHUTDOWN_TIMEOUT_MS: '3000',
-    AUDIT_SWEEP_INTERVAL_MS: '0',
-    HANGAR_QUERY_LOG_DIR: process.env.HANGAR_QUERY_LOG_DIR,
-  });
-  const logger = createLogger({ service: 'users-test', level: 'warn', destination: new Writable({ write: (_c, _e, d) => d() }) });
-  let service: RunningUsersService;
-  let client: ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>;
-  const admin = { userId: 1, role: 'admin' };
+  // The database is kept: the plan check (tests/plans) explains the queries
+  // recorded here (the retention sweep's among them) on it after the suites.
+  const under = usersServiceUnderTest('users-audit', { keepDatabase: true });
+  const { prefix } = under;
   const DAY_MS = 24 * 3600 * 1000;
 
   const entry = (extra: Partial<AuditEntryMessage> = {}): AuditEntryMessage => ({
@@ -50,17 +35,6 @@ describe('audit log in the users service', () => {
     ...extra,
   });
 
-  beforeAll(async () => {
-    service = await startUsersService(config, logger);
-    client = createServiceClient(users.UsersServiceDefinition, `127.0.0.1:${service.port}`);
-  });
-
-  // The database is kept: the plan check (tests/plans) explains the queries
-  // recorded here (the retention sweep's among them) on it after the suites.
-  afterAll(async () => {
-    await service.stop();
-  });
-
   it('when the gateway publishes an entry twice (a redelivery), then it is stored once', async () => {
     const nc = await connect({ servers: infra.natsUrl });
     const sent = entry({ operation: 'updateRelease', user_id: 11 });
@@ -75,29 +49,29 @@ describe('audit log in the users service', () => {
     }
     let listed: users.AuditEntryList = { entries: [], total: 0 };
     for (let i = 0; i < 100 && listed.total < 2; i++) {
-      listed = await client.listAuditEntries({ actor: admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
+      listed = await under.client.listAuditEntries({ actor: under.admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
       await new Promise((r) => setTimeout(r, 100));
     }
     await new Promise((r) => setTimeout(r, 300));
-    listed = await client.listAuditEntries({ actor: admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
+    listed = await under.client.listAuditEntries({ actor: under.admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
     expect(listed.total).toBe(2);
     expect(listed.entries.filter((e) => e.id === sent.id)).toHaveLength(1);
   });
 
   it('when a non-admin asks without an app, then PermissionDenied', async () => {
-    await expect(client.listAuditEntries({ actor: { userId: 5, role: 'developer' }, days: [utcDay(Date.now())], page: { page: 1, perPage: 25 } })).rejects.toBeInstanceOf(PermissionDenied);
+    await expect(under.client.listAuditEntries({ actor: { userId: 5, role: 'developer' }, days: [utcDay(Date.now())], page: { page: 1, perPage: 25 } })).rejects.toBeInstanceOf(PermissionDenied);
   });
 
   it('when the retention sweep runs, then entries older than the retention are removed and newer ones kept', async () => {
     const now = Date.now();
     const old = entry({ at: now - 400 * DAY_MS, user_id: 21 });
     const recent = entry({ at: now - 10 * DAY_MS, user_id: 21 });
-    expect(await recordAuditEntry(service.deps, old)).toBe(true);
-    expect(await recordAuditEntry(service.deps, recent)).toBe(true);
-    expect(await recordAuditEntry(service.deps, recent)).toBe(false);
-    expect(await sweepAuditEntries(service.deps.audit, 365, now)).toBe(1);
+    expect(await recordAuditEntry(under.service.deps, old)).toBe(true);
+    expect(await recordAuditEntry(under.service.deps, recent)).toBe(true);
+    expect(await recordAuditEntry(under.service.deps, recent)).toBe(false);
+    expect(await sweepAuditEntries(under.service.deps.audit, 365, now)).toBe(1);
     const days = [utcDay(old.at), utcDay(recent.at)];
-    const left = await client.listAuditEntries({ actor: admin, days, userId: 21, page: { page: 1, perPage: 25 } });
+    const left = await under.client.listAuditEntries({ actor: under.admin, days, userId: 21, page: { page: 1, perPage: 25 } });
     expect(left.entries.map((e) => e.id)).toEqual([recent.id]);
   });
 });

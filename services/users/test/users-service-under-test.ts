@@ -10,9 +10,10 @@ import { RunningUsersService, startUsersService } from '../src/users-service';
 /**
  * A users service started for one suite (in its beforeAll, dropped in its
  * afterAll) on its own database and subjects, with a bootstrap admin and a
- * real gRPC client. Its queries go to the plan check like every suite's.
+ * real gRPC client. Its queries go to the plan check like every suite's;
+ * `keepDatabase` leaves the database for the plan check to explain them on.
  */
-export function usersServiceUnderTest(name: string) {
+export function usersServiceUnderTest(name: string, options: { keepDatabase?: boolean } = {}) {
   const infra = testInfrastructure();
   const prefix = uniqueName(name);
   const config = loadUsersConfig({
@@ -28,6 +29,8 @@ export function usersServiceUnderTest(name: string) {
   });
   const logger = createLogger({ service: `${name}-test`, level: 'warn', destination: new Writable({ write: (_c, _e, d) => d() }) });
   const running = {
+    /** Its NATS subject prefix (audit entries are published under it). */
+    prefix,
     service: undefined as unknown as RunningUsersService,
     client: undefined as unknown as ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>,
     admin: { userId: 0, role: 'admin' },
@@ -41,7 +44,7 @@ export function usersServiceUnderTest(name: string) {
     running.admin.userId = boot.userId;
   });
   afterAll(async () => {
-    await running.service.connection.dropDatabase().catch(() => undefined);
+    if (!options.keepDatabase) await running.service.connection.dropDatabase().catch(() => undefined);
     await running.service.stop();
   });
   return running;

@@ -15,7 +15,7 @@ import type { Release, VersionList } from '../api-types';
 
 export interface TransferFlags {
   via: 'auto' | 'tus' | 's3';
-  parallel: string;
+  parallel?: string;
   chunkSize: string;
   json?: boolean;
 }
@@ -39,6 +39,15 @@ interface UploadFlags extends TransferFlags {
 /** Retries between parts of a tus transfer: quick at first, then up to half a minute apart. */
 export const TUS_RETRY_DELAYS_MS = [0, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 30_000, 30_000];
 
+/**
+ * Parts at once, by route. Straight to S3 the parts are one multipart upload: parallel costs
+ * nothing. Through the gateway each parallel part is a tus upload of its own, which the server
+ * joins by copying them inside S3 and reads back for the SHA-256 — on a link one connection
+ * fills, one stream is faster (1 GiB here: 7.6 s against 11.0 s with four; docs/performance.md).
+ * `--parallel` is for links it does not fill (a long round trip, a per-connection cap).
+ */
+const PARALLEL_DEFAULT = { s3: 4, tus: 1 } as const;
+
 export function transferOptions(command: Command): Command {
   return command
     .addOption(
@@ -46,7 +55,7 @@ export function transferOptions(command: Command): Command {
         .choices(['auto', 'tus', 's3'])
         .default('auto'),
     )
-    .addOption(new Option('--parallel <n>', 'parts sent at once').default('4'))
+    .addOption(new Option('--parallel <n>', `parts sent at once (default: ${PARALLEL_DEFAULT.s3} straight to S3, ${PARALLEL_DEFAULT.tus} through the gateway)`))
     .addOption(new Option('--chunk-size <MiB>', 'largest request body, in MiB; a cut connection costs at most this much').default('32'))
     .option('--json', 'print the server\'s JSON answer on stdout (progress stays on stderr)');
 }
@@ -83,7 +92,7 @@ export async function sendAndFinish<T>(
 ): Promise<T> {
   const api = apiClientFor(command);
   const { path: absolute, size } = readableFile(file);
-  const parallel = positiveInteger(flags.parallel, '--parallel');
+  const parallel = flags.parallel === undefined ? undefined : positiveInteger(flags.parallel, '--parallel');
   const chunkSize = positiveInteger(flags.chunkSize, '--chunk-size') * 1024 * 1024;
   const interactive = interactiveStderr();
   const label = path.basename(absolute);
@@ -103,7 +112,6 @@ export async function sendAndFinish<T>(
       size,
       sha256,
       store,
-      parallel,
       retryDelaysMs: TUS_RETRY_DELAYS_MS,
       onResume: (detail: string) => {
         progress.rebase();
@@ -114,12 +122,13 @@ export async function sendAndFinish<T>(
       },
     };
     if (flags.via !== 'tus') {
-      sent = await sendDirect({ ...common, api, metadata: { filename: label, purpose: 'package', ...metadata }, onProgress: (bytes) => progress.update(bytes) });
+      sent = await sendDirect({ ...common, parallel: parallel ?? PARALLEL_DEFAULT.s3, api, metadata: { filename: label, purpose: 'package', ...metadata }, onProgress: (bytes) => progress.update(bytes) });
       if (sent === 'unavailable' && flags.via === 's3') throw new CliError(`${api.baseUrl} hands out no S3 part URLs (it has no S3_PUBLIC_ENDPOINT): use --via tus`, EXIT.failed);
     }
     if (sent === 'unavailable') {
       sent = await sendResumable({
         ...common,
+        parallel: parallel ?? PARALLEL_DEFAULT.tus,
         baseUrl: api.baseUrl,
         headers: api.headers(),
         metadata: { filename: label, ...metadata },
@@ -156,7 +165,7 @@ export function uploadCommand(): Command {
   const command = new Command('upload')
     .summary('upload a build (ipa, apk, aab, dmg, exe, msi, deb, rpm, AppImage…)')
     .description(
-      'Uploads a build over resumable uploads (tus): parts in parallel, retried with backoff, and resumed by a later run after the process is killed. Branch, commit and CI URL are read from GitHub Actions, GitLab CI, Jenkins, CircleCI, Bitrise and Azure Pipelines variables, else from the git checkout; flags override them.',
+      'Uploads a build over resumable uploads (tus), or in parallel parts straight to S3 when the server hands out part URLs: retried with backoff, and resumed by a later run after the process is killed. Branch, commit and CI URL are read from GitHub Actions, GitLab CI, Jenkins, CircleCI, Bitrise and Azure Pipelines variables, else from the git checkout; flags override them.',
     )
     .argument('<file>', 'the package to upload')
     .option('-c, --channel-key <key>', 'the channel to upload to; without it the app, scheme and channel are found or created')

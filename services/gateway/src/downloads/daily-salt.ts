@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 /** The UTC day of a time, `YYYY-MM-DD`: the salt rotates, and unique clients are counted, per day. */
@@ -21,8 +22,7 @@ export class DailySalt {
   private constructor(private readonly kv: KV) {}
 
   static async open(nc: NatsConnection, prefix: string): Promise<DailySalt> {
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-download-salts`;
-    return new DailySalt(await new Kvm(nc).create(bucket, { history: 1, ttl: TWO_DAYS_MS }));
+    return new DailySalt(await openKvBucket(nc, `${prefix}-download-salts`, { history: 1, ttl: TWO_DAYS_MS }));
   }
 
   /** The day's salt when already known: the download path never waits for NATS. */

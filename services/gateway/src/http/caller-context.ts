@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
+import { RequestContext, captureScope, currentContext } from '@hangar/logger';
 
 export interface Caller {
   address: string;
@@ -8,19 +8,28 @@ export interface Caller {
   path: string;
 }
 
-const callers = new AsyncLocalStorage<Caller>();
-const byRequest = new WeakMap<Request, Caller>();
+/**
+ * Kept beside the request's context rather than in an AsyncLocalStorage of
+ * its own: every storage in use costs work on every promise of every request
+ * (libs/logger/src/request-context.ts), and the request's context already
+ * travels wherever its code runs.
+ */
+const callers = new WeakMap<RequestContext, Caller>();
+/** How to get back into a request's scope from a callback outside it. */
+const scopes = new WeakMap<Request, <T>(fn: () => T) => T>();
 
 /**
  * Keeps who is calling and what they asked for, for the rest of the request,
  * so the users client's wrappers — far from any `req` — can count failed
  * tokens per address (limits/failed-token-limit.ts), record where a token
  * was used, and hold a scoped token to the route's scopes (auth/scope-guard.ts).
+ * Runs after the request context middleware, inside the request's context.
  */
 export function rememberCaller(req: Request, _res: Response, next: NextFunction): void {
-  const caller = { address: req.ip ?? 'unknown', method: req.method, path: req.path };
-  byRequest.set(req, caller);
-  callers.run(caller, () => next());
+  const context = currentContext();
+  if (context) callers.set(context, { address: req.ip ?? 'unknown', method: req.method, path: req.path });
+  scopes.set(req, captureScope());
+  next();
 }
 
 /**
@@ -28,10 +37,11 @@ export function rememberCaller(req: Request, _res: Response, next: NextFunction)
  * outside the request's async context, so token checks made there restore it.
  */
 export function asCallerOf<T>(req: Request, fn: () => T): T {
-  const caller = byRequest.get(req);
-  return caller ? callers.run(caller, fn) : fn();
+  const inScope = scopes.get(req);
+  return inScope ? inScope(fn) : fn();
 }
 
 export function currentCaller(): Caller {
-  return callers.getStore() ?? { address: 'unknown', method: '', path: '' };
+  const context = currentContext();
+  return (context && callers.get(context)) ?? { address: 'unknown', method: '', path: '' };
 }

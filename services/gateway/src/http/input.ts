@@ -51,6 +51,13 @@ export function requireFields(fields: Record<string, string | undefined>, names:
 }
 
 /** One query parameter as text; repeated parameters are refused. */
+/** A query parameter that must be there and not blank. */
+export function requiredQuery(req: Request, name: string): string {
+  const value = queryText(req, name);
+  if (!value?.trim()) throw InvalidArgument.field(name, "can't be blank");
+  return value;
+}
+
 export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;

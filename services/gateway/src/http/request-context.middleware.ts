@@ -1,6 +1,5 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
-import { Logger, REQUEST_ID_HEADER, acceptRequestId, redactUrl } from '@hangar/logger';
+import { Logger, REQUEST_ID_HEADER, acceptRequestId, captureScope, redactUrl } from '@hangar/logger';
 import { continueTrace } from '@hangar/telemetry';
 
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -17,10 +16,10 @@ export function requestContext(logger: Logger) {
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     continueTrace(`${req.method} request`, (key) => firstValue(req.headers[key]), { requestId }, () => {
-      // Bound here, so the access-log line is written inside the request's context (its trace ids).
-      res.once(
-        'finish',
-        AsyncResource.bind(() => {
+      // Captured here, so the access-log line is written inside the request's context (its trace ids).
+      const inRequestScope = captureScope();
+      res.once('finish', () =>
+        inRequestScope(() => {
           const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
           logger.info({ requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms }, 'request');
         }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 
 export interface SignInLimits {
   /** Attempts allowed per email, and per client address, in one window. */
@@ -30,9 +31,8 @@ export class SignInLimiter {
   ) {}
 
   static async open(nc: NatsConnection, prefix: string, limits: SignInLimits): Promise<SignInLimiter> {
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-sign-in-attempts`;
     // Entries outlive their window a little and then vanish on their own.
-    const kv = await new Kvm(nc).create(bucket, { history: 1, ttl: limits.windowMs + 60_000 });
+    const kv = await openKvBucket(nc, `${prefix}-sign-in-attempts`, { history: 1, ttl: limits.windowMs + 60_000 });
     return new SignInLimiter(kv, limits);
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@hangar/logger';
 import { AttemptCounter, AttemptRule, MAX_ATTEMPT_WINDOW_MS, waitAfter } from './attempt-rule';
@@ -25,8 +26,7 @@ export class SharedAttempts implements AttemptCounter {
   ) {}
 
   static async open(nc: NatsConnection, prefix: string, logger: Logger): Promise<SharedAttempts> {
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-attempts`;
-    return new SharedAttempts(await new Kvm(nc).create(bucket, { history: 1, ttl: MAX_ATTEMPT_WINDOW_MS }), logger);
+    return new SharedAttempts(await openKvBucket(nc, `${prefix}-attempts`, { history: 1, ttl: MAX_ATTEMPT_WINDOW_MS }), logger);
   }
 
   async retryAfterMs(rule: AttemptRule, subject: string, now = Date.now()): Promise<number> {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { MalformedRequest } from '@hangar/errors';
 
@@ -28,8 +29,7 @@ export class CliGrants {
   private constructor(private readonly kv: KV) {}
 
   static async open(nc: NatsConnection, prefix: string): Promise<CliGrants> {
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-sso-cli-grants`;
-    return new CliGrants(await new Kvm(nc).create(bucket, { history: 1, ttl: GRANT_TTL_MS * 2 }));
+    return new CliGrants(await openKvBucket(nc, `${prefix}-sso-cli-grants`, { history: 1, ttl: GRANT_TTL_MS * 2 }));
   }
 
   async issue(user: { id: number; role: string }, challenge: string, now = Date.now()): Promise<string> {

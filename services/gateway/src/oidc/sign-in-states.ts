@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { MalformedRequest } from '@hangar/errors';
 import type { SignInChecks } from './identity-provider';
@@ -41,8 +42,7 @@ export class SignInStates {
   ) {}
 
   static async open(nc: NatsConnection, prefix: string, ttlMs: number): Promise<SignInStates> {
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-sso-states`;
-    return new SignInStates(await new Kvm(nc).create(bucket, { history: 1, ttl: ttlMs + KEEP_AFTER_EXPIRY_MS }), ttlMs);
+    return new SignInStates(await openKvBucket(nc, `${prefix}-sso-states`, { history: 1, ttl: ttlMs + KEEP_AFTER_EXPIRY_MS }), ttlMs);
   }
 
   /** A new sign-in: its state (for the provider) and browser secret (for the cookie). */

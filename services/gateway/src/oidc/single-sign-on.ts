@@ -1,6 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { GatewayConfig } from '../config';
-import { IdentityProvider } from './identity-provider';
 import type { SingleSignOn } from './oidc.routes';
 import { SignInStates } from './sign-in-states';
 import { CliGrants } from './cli-grants';
@@ -8,6 +7,9 @@ import { CliGrants } from './cli-grants';
 /** OpenID Connect sign-in from the config: undefined unless issuer, client id and secret are set (the schema wants all three or none). */
 export async function singleSignOnOf(config: GatewayConfig, nc: NatsConnection): Promise<SingleSignOn | undefined> {
   if (!config.OIDC_ISSUER_URL || !config.OIDC_CLIENT_ID || !config.OIDC_CLIENT_SECRET) return undefined;
+  // Loaded only when single sign-on is configured: openid-client and oauth4webapi stay out of
+  // every other gateway's memory.
+  const { IdentityProvider } = require('./identity-provider') as typeof import('./identity-provider');
   return {
     provider: new IdentityProvider({
       issuerUrl: config.OIDC_ISSUER_URL,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import express, { Request, Response, Router } from 'express';
-import QRCode from 'qrcode';
 import { InvalidArgument, NotFound, Unauthenticated, isDomainError } from '@hangar/errors';
 import type { apps, releases } from '@hangar/proto';
 import { debugFileUrl } from '@hangar/release-shape';
@@ -181,7 +180,7 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     const pageUrl = `${base(req)}/releases/${release.id}`;
     const key = `${pageUrl}|${size}`;
     if (answeredNotModified(req, res, `"qr-${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`)) return;
-    const png = await qrCodes.get(key, () => QRCode.toBuffer(pageUrl, { type: 'png', width: size, margin: 2, errorCorrectionLevel: 'M' }));
+    const png = await qrCodes.get(key, () => qrCodeLibrary().toBuffer(pageUrl, { type: 'png', width: size, margin: 2, errorCorrectionLevel: 'M' }));
     res.type('png').send(png);
   });
 
@@ -192,7 +191,7 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     const api = `${base(req)}/api/releases/${release.id}`;
     const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
     res.type('application/xml').setHeader('Cache-Control', 'no-store');
-    options.countDownload?.(release.id, 'install', req);
+    options.countDownload?.(release.id, req);
     res.send(iosManifest({ packageUrl: `${api}/download?t=${t}`, iconUrl: `${api}/icon`, bundleId: release.bundleId, bundleVersion: release.releaseVersion, title: release.appName }));
   });
 
@@ -200,10 +199,14 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     const release = await loadRelease(req);
     if (!mayOpen(req, release.context!.channel!, release.id)) throw new Unauthenticated('This channel is protected by a password: open the release page to unlock it');
     const download = await clients.releases.getDownload({ releaseId: release.id, kind: 'package', expiresInSeconds: 300 });
-    options.countDownload?.(release.id, 'download', req);
+    options.countDownload?.(release.id, req);
     await sendDownload(req, res, download, options);
   });
 
   return router;
 }
 
+/** Loaded at the first QR code asked for, not at start: most gateways draw few or none. */
+function qrCodeLibrary(): typeof import('qrcode') {
+  return require('qrcode') as typeof import('qrcode');
+}

@@ -3,11 +3,10 @@ import { InvalidArgument, NotFound, isRefusal } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
-import type { CachedUpdateChecks } from '../clients/cached-update-checks';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
-import { parseId, queryText, readTextFields } from '../http/input';
+import { parseId, queryText, readTextFields, requiredQuery } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
@@ -29,8 +28,6 @@ export interface ReleasesRouteOptions {
   uploadUrlTtlMs?: number;
   /** Bytes of upload bodies as they arrive (hangar_upload_bytes_total). */
   onUploadBytes?: (kind: 'package' | 'debug_file', bytes: number) => void;
-  /** Update checks answered from memory while unchanged; absent: each asks the releases service. */
-  updateChecks?: CachedUpdateChecks;
 }
 
 const UPLOAD_FIELDS = [
@@ -162,20 +159,6 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.json(presentRelease(release, files?.get(release.id), base(req), zone(req)));
   });
 
-  router.get('/api/apps/update_check', identifyIfToken(clients), async (req, res) => {
-    const query = {
-      channelKey: requiredQuery(req, 'channel_key'),
-      bundleId: queryText(req, 'bundle_id') ?? '',
-      releaseVersion: queryText(req, 'release_version') ?? '',
-      buildVersion: queryText(req, 'build_version') ?? '',
-      releaseHash: queryText(req, 'release_hash') ?? '',
-    };
-    const view = { baseUrl: base(req), timeZone: zone(req) };
-    const present = (answer: releases.UpdateCheck) => presentUpdateCheck(answer, view.baseUrl, view.timeZone);
-    if (options.updateChecks) sendRevalidatedBody(req, res, await options.updateChecks.answer(query, { ...view, present }));
-    else sendRevalidated(req, res, present(await clients.releases.checkForUpdate(query)));
-  });
-
   router.get('/api/releases/:id/stats', authenticate(clients), async (req, res) => {
     const stats = await clients.releases.getReleaseStats({ actor: actorOf(req), releaseId: parseId(req.params.id) });
     res.json(presentReleaseStats(stats));
@@ -270,12 +253,6 @@ function flagText(body: Record<string, unknown> | undefined, field: string): str
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' || typeof value === 'boolean') return String(value);
   throw InvalidArgument.field(field, 'must be true or false');
-}
-
-function requiredQuery(req: Request, name: string): string {
-  const value = queryText(req, name);
-  if (!value?.trim()) throw InvalidArgument.field(name, "can't be blank");
-  return value;
 }
 
 /** The upload form's fields as the releases service takes them (the file's own fields aside). */

@@ -1,6 +1,5 @@
 import { Request, Response, Router } from 'express';
 import { InvalidArgument, isRefusal } from '@hangar/errors';
-import { couldBePackage, PACKAGE_HEAD_BYTES } from '@hangar/parsers';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, authenticateTokenOrSession, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
@@ -30,6 +29,7 @@ export function teardownRoutes(clients: ServiceClients, options: ReleasesRouteOp
       await authenticateUploader(req, (req.body ?? {}) as Record<string, string>);
       throw InvalidArgument.field('file', "can't be blank: send the package as multipart/form-data");
     }
+    const { couldBePackage, PACKAGE_HEAD_BYTES } = packageParsers();
     const upload = await receiveUpload(req, {
       storage: options.storage,
       maxBytes: options.maxUploadBytes,
@@ -67,4 +67,12 @@ export function teardownRoutes(clients: ServiceClients, options: ReleasesRouteOp
   });
 
   return router;
+}
+
+/**
+ * The package parsers (some 150 modules with their XML, plist and image libraries), loaded at
+ * the first teardown rather than at start: the gateway needs only their head check, and only here.
+ */
+function packageParsers(): typeof import('@hangar/parsers') {
+  return require('@hangar/parsers') as typeof import('@hangar/parsers');
 }

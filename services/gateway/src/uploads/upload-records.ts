@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import type { UploadedPart } from '@hangar/storage';
 
 export type UploadPurpose = 'package' | 'debug_file';
@@ -60,8 +61,7 @@ export class UploadRecords {
   static async open(nc: NatsConnection, prefix: string, keepMs: number): Promise<UploadRecords> {
     // Records outlive their uploads' expiry, so a late finishing retry or HEAD is told
     // 410 Gone rather than 404; KV drops them after that on its own.
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-uploads`;
-    const kv = await new Kvm(nc).create(bucket, { history: 1, ttl: keepMs });
+    const kv = await openKvBucket(nc, `${prefix}-uploads`, { history: 1, ttl: keepMs });
     return new UploadRecords(kv);
   }
 

@@ -1,12 +1,12 @@
-import { createEnvelope, DownloadMessage } from '@hangar/events';
+import { createEnvelope, DownloadTally } from '@hangar/events';
 import type { DownloadStatsRepository, ReleaseOwner } from '../data/download-stats.repository';
 import type { DownloadTotalDocument } from '../data/download-stats.model';
 
-/** A download message with its place in the downloads stream. */
+/** A downloads message (a gateway's tallies) with its place in the downloads stream. */
 export interface CountedMessage {
   /** `<stream incarnation>:<stream sequence>`: unique for good, even if the stream is made anew. */
   id: string;
-  message: DownloadMessage;
+  tallies: DownloadTally[];
 }
 
 export interface RecordDownloadsDeps {
@@ -25,54 +25,71 @@ export interface RecordDownloadsDeps {
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Counts a batch of downloads into each release's days and total: one insert
- * for the batch's claims, then a few writes per release however many
- * messages — a storm of 10,000 downloads from one client is a few writes and
- * one unique client. A message is claimed (by its place in the stream) before it
- * is counted, so a redelivered one is never counted twice, whatever order
- * redeliveries come in; the price is that a process dying between the claim
- * and the count leaves that batch uncounted (docs/decisions.md).
+ * Counts a batch of downloads messages into each release's days and total:
+ * one insert for the batch's claims, then a few writes per release however
+ * many downloads — a storm of 10,000 downloads from one client is a few
+ * writes and one unique client. A message is claimed (by its place in the
+ * stream) before it is counted, so a redelivered one is never counted twice,
+ * whatever order redeliveries come in; the price is that a process dying
+ * between the claim and the count leaves that batch uncounted
+ * (docs/decisions.md).
  */
 export async function recordDownloads(deps: RecordDownloadsDeps, batch: CountedMessage[]): Promise<void> {
-  const claimed = await deps.stats.claimMessages(batch.map((m) => ({ id: m.id, day: utcDay(m.message.t) })));
-  const byRelease = new Map<number, CountedMessage[]>();
+  const claimed = await deps.stats.claimMessages(batch.map((m) => ({ id: m.id, day: utcDay(m.tallies[0]!.t) })));
+  // Per release, the claimed messages and their tallies of it: a message may carry several releases.
+  const byRelease = new Map<number, { messageIds: Set<string>; tallies: DownloadTally[] }>();
   for (const m of batch) {
     if (!claimed.has(m.id)) continue;
-    byRelease.set(m.message.r, [...(byRelease.get(m.message.r) ?? []), m]);
+    for (const tally of m.tallies) {
+      const release = byRelease.get(tally.r) ?? { messageIds: new Set<string>(), tallies: [] };
+      release.messageIds.add(m.id);
+      release.tallies.push(tally);
+      byRelease.set(tally.r, release);
+    }
   }
   const changedChannels = new Set<number>();
   let recordedEvents = false;
   const pending = [...byRelease.keys()];
+  const done = new Set<string>();
   try {
     for (const releaseId of [...pending]) {
+      const { messageIds, tallies } = byRelease.get(releaseId)!;
       const owner = await deps.ownerOf(releaseId);
       if (owner) {
-        await countDays(deps.stats, releaseId, byRelease.get(releaseId)!);
-        recordedEvents = (await countTotal(deps, owner, byRelease.get(releaseId)!.length)) || recordedEvents;
+        await countDays(deps.stats, releaseId, tallies);
+        recordedEvents = (await countTotal(deps, owner, sumOf(tallies))) || recordedEvents;
         changedChannels.add(owner.channelId);
       }
+      messageIds.forEach((id) => done.add(id));
       pending.shift();
     }
   } catch (err) {
-    // The releases not started yet give their claims back, so the redelivery counts them;
-    // the one that failed part-way keeps its own (never twice, at worst not at all).
-    await deps.stats.unclaimMessages(pending.slice(1).flatMap((id) => byRelease.get(id)!.map((m) => m.id))).catch(() => undefined);
+    // Messages none of whose releases were counted give their claims back, so the redelivery
+    // counts them; a message counted in part keeps its claim (never twice, at worst not at all).
+    const untouched = new Set(pending.slice(1).flatMap((id) => [...byRelease.get(id)!.messageIds]));
+    byRelease.get(pending[0]!)?.messageIds.forEach((id) => untouched.delete(id));
+    done.forEach((id) => untouched.delete(id));
+    await deps.stats.unclaimMessages([...untouched]).catch(() => undefined);
     throw err;
   }
   if (changedChannels.size > 0) await deps.onCountsChanged([...changedChannels]);
   if (recordedEvents) deps.onEventsRecorded();
 }
 
-async function countDays(stats: DownloadStatsRepository, releaseId: number, messages: CountedMessage[]): Promise<void> {
-  const byDay = new Map<string, CountedMessage[]>();
-  for (const m of messages) {
-    const day = utcDay(m.message.t);
-    byDay.set(day, [...(byDay.get(day) ?? []), m]);
+const sumOf = (tallies: DownloadTally[]) => tallies.reduce((sum, t) => sum + t.n, 0);
+
+async function countDays(stats: DownloadStatsRepository, releaseId: number, tallies: DownloadTally[]): Promise<void> {
+  const byDay = new Map<string, DownloadTally[]>();
+  for (const t of tallies) {
+    const day = utcDay(t.t);
+    const ofDay = byDay.get(day);
+    if (ofDay) ofDay.push(t);
+    else byDay.set(day, [t]);
   }
-  for (const [day, dayMessages] of byDay) {
-    const clients = [...new Set(dayMessages.map((m) => `${releaseId}:${day}:${m.message.c}`))];
+  for (const [day, dayTallies] of byDay) {
+    const clients = [...new Set(dayTallies.map((t) => `${releaseId}:${day}:${t.c}`))];
     const unique = await stats.claimClients(clients, day);
-    await stats.addToDay(releaseId, day, dayMessages.length, unique);
+    await stats.addToDay(releaseId, day, sumOf(dayTallies), unique);
   }
 }
 

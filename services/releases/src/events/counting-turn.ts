@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@hangar/events';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 const KEY = 'turn';
@@ -22,8 +23,7 @@ export class CountingTurn {
   ) {}
 
   static async open(nc: NatsConnection, prefix: string, leaseMs: number): Promise<CountingTurn> {
-    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-downloads-counting`;
-    const kv = await new Kvm(nc).create(bucket, { history: 1, ttl: leaseMs });
+    const kv = await openKvBucket(nc, `${prefix}-downloads-counting`, { history: 1, ttl: leaseMs });
     return new CountingTurn(kv, randomUUID());
   }
 

@@ -109,7 +109,7 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
     for (const msg of batch) {
       const parsed = downloadMessageSchema.safeParse(safeJson(msg.string()));
       if (parsed.success) {
-        counted.push({ id: `${incarnation}:${msg.seq}`, message: parsed.data });
+        counted.push({ id: `${incarnation}:${msg.seq}`, tallies: parsed.data });
         valid.push(msg);
       } else {
         log.error({ seq: msg.seq }, 'terminating a malformed download message');
