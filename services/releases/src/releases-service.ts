@@ -67,6 +67,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   const repository = new ReleasesRepository(connection, releaseDocs, bumpChannel);
   const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
   const downloadStats = new DownloadStatsRepository(downloadDocs);
+  await downloadStats.dropClientClaims();
   const deps: ReleasesDeps = {
     releases: repository,
     downloadStats,

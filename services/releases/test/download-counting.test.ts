@@ -105,6 +105,36 @@ describe('releases: downloads counted', () => {
     expect((await totalOf(releaseId)).total).toBe(6);
   });
 
+  it('when thousands of new clients download, then one document per release and day holds them, exact to 4,096 and estimated past it, redeliveries adding nothing', async () => {
+    const { releaseId } = newRelease();
+    const sketchesBefore = await models.uniques.estimatedDocumentCount();
+    const clientsOf = (from: number, count: number) => Array.from({ length: count }, (_, i) => message(releaseId, `new-client-${from + i}`));
+    const first = clientsOf(0, 4_000);
+    for (let i = 0; i < first.length; i += 1000) await recordDownloads(deps(), first.slice(i, i + 1000));
+    expect(await daysOf(releaseId)).toEqual([expect.objectContaining({ total: 4_000, unique: 4_000 })]);
+
+    const more = clientsOf(4_000, 6_000);
+    for (let i = 0; i < more.length; i += 1000) await recordDownloads(deps(), more.slice(i, i + 1000));
+    await recordDownloads(deps(), more.slice(0, 1000)); // redelivered: neither total nor unique moves
+    const [day] = await daysOf(releaseId);
+    expect(day!.total).toBe(10_000);
+    expect(Math.abs(day!.unique - 10_000) / 10_000).toBeLessThan(0.025);
+
+    expect(await models.uniques.estimatedDocumentCount()).toBe(sketchesBefore + 1);
+    const stored = await models.uniques.findOne({ _id: `${releaseId}:2026-11-20` }).lean();
+    expect(Buffer.from((stored!.sketch as unknown as { value(): Uint8Array }).value()).length).toBeLessThanOrEqual(16_385);
+  });
+
+  it('when an installation counted a row per client before, then starting drops that collection and counting goes on', async () => {
+    await connection.db!.collection('download_clients').insertOne({ _id: 'legacy' as never, day: '2026-11-20' });
+    await stats.dropClientClaims();
+    await stats.dropClientClaims(); // a second replica starting at once
+    expect(await connection.db!.listCollections({ name: 'download_clients' }).toArray()).toEqual([]);
+    const { releaseId } = newRelease();
+    await recordDownloads(deps(), [message(releaseId, 'after-upgrade')]);
+    expect(await daysOf(releaseId)).toEqual([expect.objectContaining({ total: 1, unique: 1 })]);
+  });
+
   it('when a batch is delivered again after newer ones were counted (a redelivery after a crash), then nothing is counted twice', async () => {
     const { releaseId } = newRelease();
     const first = [message(releaseId, 'x'), message(releaseId, 'y'), message(releaseId, 'x')];
@@ -170,7 +200,7 @@ describe('releases: downloads counted', () => {
     expect((await totalOf(c.releaseId)).total).toBe(4);
   });
 
-  it('when claims and client hashes are older than the stream keeps messages, then they are forgotten, and younger ones kept', async () => {
+  it('when claims and distinct clients are older than the stream keeps messages, then they are forgotten, and younger ones kept', async () => {
     const { releaseId } = newRelease();
     const now = Date.parse('2026-11-30T12:00:00Z');
     const old = message(releaseId, 'old-client', now - 10 * 86_400_000);
@@ -178,8 +208,9 @@ describe('releases: downloads counted', () => {
     await recordDownloads(deps(), [old, recent]);
     await pruneOldClaims(stats, now);
     expect(await models.claims.findOne({ _id: old.id }).lean()).toBeNull();
-    expect(await models.clients.findOne({ _id: `${releaseId}:2026-11-20:old-client` }).lean()).toBeNull();
+    expect(await models.uniques.findOne({ _id: `${releaseId}:2026-11-20` }).lean()).toBeNull();
     expect(await models.claims.findOne({ _id: recent.id }).lean()).not.toBeNull();
+    expect(await models.uniques.findOne({ _id: `${releaseId}:2026-11-28` }).lean()).not.toBeNull();
     expect((await totalOf(releaseId)).total).toBe(2); // counts stay
   });
 

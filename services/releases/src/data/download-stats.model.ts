@@ -39,12 +39,14 @@ export interface DownloadClaimDocument {
   day: string;
 }
 
-/** A client seen downloading a release on a day: a salted hash, never an address. */
-export interface DownloadClientDocument {
-  /** `<release id>:<YYYY-MM-DD>:<client hash>` */
+/** The distinct clients of a release on a day (domain/unique-clients.ts): salted hashes, never addresses. */
+export interface DownloadUniquesDocument {
+  /** `<release id>:<YYYY-MM-DD>` */
   _id: string;
   /** UTC day, for pruning. */
   day: string;
+  /** UniqueClients.toBuffer(): at most 16 KiB. */
+  sketch: Buffer;
 }
 
 const totalSchema = new Schema<DownloadTotalDocument>(
@@ -79,12 +81,12 @@ const daySchema = new Schema<DownloadDayDocument>(
 // GET /api/releases/:id/stats.
 daySchema.index({ releaseId: 1 });
 
-const clientSchema = new Schema<DownloadClientDocument>(
-  { _id: { type: String, required: true }, day: { type: String, required: true } },
-  { collection: 'download_clients', versionKey: false },
+const uniquesSchema = new Schema<DownloadUniquesDocument>(
+  { _id: { type: String, required: true }, day: { type: String, required: true }, sketch: { type: Buffer, required: true } },
+  { collection: 'download_uniques', versionKey: false },
 );
 // Pruned a day at a time (DownloadStatsRepository.pruneDay).
-clientSchema.index({ day: 1 });
+uniquesSchema.index({ day: 1 });
 
 const claimSchema = new Schema<DownloadClaimDocument>(
   { _id: { type: String, required: true }, day: { type: String, required: true } },
@@ -96,7 +98,7 @@ export function downloadStatsModels(connection: Connection) {
   return {
     totals: connection.model<DownloadTotalDocument>('DownloadTotal', totalSchema),
     days: connection.model<DownloadDayDocument>('DownloadDay', daySchema),
-    clients: connection.model<DownloadClientDocument>('DownloadClient', clientSchema),
+    uniques: connection.model<DownloadUniquesDocument>('DownloadUniques', uniquesSchema),
     claims: connection.model<DownloadClaimDocument>('DownloadClaim', claimSchema),
   };
 }

@@ -1,6 +1,8 @@
 import { Envelope, withEvents } from '@hangar/events';
 import { isDuplicateKeyError } from '@hangar/mongo';
-import type { DownloadDayDocument, DownloadStatsModels, DownloadTotalDocument } from './download-stats.model';
+import type { DownloadDayDocument, DownloadStatsModels, DownloadTotalDocument, DownloadUniquesDocument } from './download-stats.model';
+
+const LEGACY_CLIENT_CLAIMS = 'download_clients';
 
 export interface ReleaseOwner {
   releaseId: number;
@@ -13,7 +15,8 @@ export interface ReleaseOwner {
  * Download counts (issue 20), written by the downloads consumer
  * (events/downloads.consumer.ts). What keeps them exact are inserts, the one
  * write FerretDB keeps atomic (docs/decisions.md): a message is claimed by
- * its stream sequence before it is counted, a client by (release, day, hash).
+ * its stream sequence before it is counted. Distinct clients are a sketch per
+ * (release, day), read and written by the one replica counting at a time.
  */
 export class DownloadStatsRepository {
   constructor(private readonly models: DownloadStatsModels) {}
@@ -40,13 +43,19 @@ export class DownloadStatsRepository {
     for (const id of ids) await this.models.claims.deleteOne({ _id: id });
   }
 
-  /** Claims each client for its (release, day); answers how many were new. */
-  async claimClients(keys: string[], day: string): Promise<number> {
-    return (await this.insertEach(this.models.clients, keys.map((key) => ({ _id: key, day })))).size;
+  /** The stored distinct clients of a release on a day (UniqueClients bytes), null before the first. */
+  async uniquesOf(releaseId: number, day: string): Promise<Buffer | null> {
+    const found = await this.models.uniques.findOne({ _id: `${releaseId}:${day}` }, { sketch: 1 }).lean<Pick<DownloadUniquesDocument, 'sketch'>>();
+    return found ? toBuffer(found.sketch) : null;
   }
 
+  async saveUniques(releaseId: number, day: string, sketch: Buffer): Promise<void> {
+    await this.models.uniques.updateOne({ _id: `${releaseId}:${day}` }, { $set: { sketch, day } }, { upsert: true });
+  }
+
+  /** Adds downloads to a day; `unique` is the day's count of clients so far, never lowered. */
   async addToDay(releaseId: number, day: string, total: number, unique: number): Promise<void> {
-    await this.models.days.updateOne({ _id: `${releaseId}:${day}` }, { $inc: { total, unique }, $setOnInsert: { releaseId, day } }, { upsert: true });
+    await this.models.days.updateOne({ _id: `${releaseId}:${day}` }, { $inc: { total }, $max: { unique }, $setOnInsert: { releaseId, day } }, { upsert: true });
   }
 
   /** Adds to the release's total; with `event`, the release.downloaded that reports it, in the same write. */
@@ -75,10 +84,20 @@ export class DownloadStatsRepository {
     return result.modifiedCount === 1;
   }
 
-  /** Forgets a day's message claims and client hashes (once the stream no longer holds that day's messages). */
+  /** Forgets a day's message claims and distinct clients (once the stream no longer holds that day's messages). */
   async pruneDay(day: string): Promise<void> {
     await this.models.claims.deleteMany({ day });
-    await this.models.clients.deleteMany({ day });
+    await this.models.uniques.deleteMany({ day });
+  }
+
+  /**
+   * Drops `download_clients`, the claim row per client that distinct-client sketches replaced
+   * (docs/decisions.md). Gone already, or dropped by another replica starting at once: fine.
+   */
+  async dropClientClaims(): Promise<void> {
+    const db = this.models.days.db.db!;
+    const present = await db.listCollections({ name: LEGACY_CLIENT_CLAIMS }, { nameOnly: true }).toArray();
+    if (present.length > 0) await db.dropCollection(LEGACY_CLIENT_CLAIMS).catch(() => undefined);
   }
 
   /** Inserts each document (one unordered insertMany); answers the ids inserted, duplicates refused. */
@@ -96,4 +115,11 @@ export class DownloadStatsRepository {
     }
     return inserted;
   }
+}
+
+/** A lean read gives a BSON Binary (a Buffer through mongoose documents): bytes either way. */
+function toBuffer(stored: unknown): Buffer {
+  if (Buffer.isBuffer(stored)) return stored;
+  const binary = stored as { value?: () => Uint8Array } | null;
+  return typeof binary?.value === 'function' ? Buffer.from(binary.value()) : Buffer.alloc(0);
 }

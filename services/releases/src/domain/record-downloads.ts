@@ -1,6 +1,7 @@
 import { createEnvelope, DownloadTally } from '@hangar/events';
 import type { DownloadStatsRepository, ReleaseOwner } from '../data/download-stats.repository';
 import type { DownloadTotalDocument } from '../data/download-stats.model';
+import { UniqueClients } from './unique-clients';
 
 /** A downloads message (a gateway's tallies) with its place in the downloads stream. */
 export interface CountedMessage {
@@ -26,9 +27,9 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
 
 /**
  * Counts a batch of downloads messages into each release's days and total:
- * one insert for the batch's claims, then a few writes per release however
- * many downloads — a storm of 10,000 downloads from one client is a few
- * writes and one unique client. A message is claimed (by its place in the
+ * one insert for the batch's claims, then a few writes per release and day
+ * however many downloads or clients — a storm of 10,000 downloads from one
+ * client is a few writes and one unique client, as are 1,000 new clients. A message is claimed (by its place in the
  * stream) before it is counted, so a redelivered one is never counted twice,
  * whatever order redeliveries come in; the price is that a process dying
  * between the claim and the count leaves that batch uncounted
@@ -87,9 +88,13 @@ async function countDays(stats: DownloadStatsRepository, releaseId: number, tall
     else byDay.set(day, [t]);
   }
   for (const [day, dayTallies] of byDay) {
-    const clients = [...new Set(dayTallies.map((t) => `${releaseId}:${day}:${t.c}`))];
-    const unique = await stats.claimClients(clients, day);
-    await stats.addToDay(releaseId, day, sumOf(dayTallies), unique);
+    // Read, added to and written back by the one replica holding the counting turn
+    // (events/counting-turn.ts); adding a client twice changes nothing, so a redelivery cannot.
+    const clients = UniqueClients.from(await stats.uniquesOf(releaseId, day));
+    let changed = false;
+    for (const tally of dayTallies) changed = clients.add(tally.c) || changed;
+    if (changed) await stats.saveUniques(releaseId, day, clients.toBuffer());
+    await stats.addToDay(releaseId, day, sumOf(dayTallies), clients.count);
   }
 }
 
@@ -134,10 +139,10 @@ export async function flushDownloadNotices(deps: RecordDownloadsDeps): Promise<n
   return made;
 }
 
-/** Claims and client hashes are kept this long: past the stream's 7 days no message can come back. */
+/** Claims and distinct clients are kept this long: past the stream's 7 days no message can come back. */
 export const CLAIM_DAYS = 8;
 
-/** Forgets claims and client hashes of the days just past CLAIM_DAYS (a week of them, should the service have been down). */
+/** Forgets claims and distinct clients of the days just past CLAIM_DAYS (a week of them, should the service have been down). */
 export async function pruneOldClaims(stats: DownloadStatsRepository, now = Date.now()): Promise<void> {
   for (let daysAgo = CLAIM_DAYS + 1; daysAgo <= CLAIM_DAYS + 7; daysAgo += 1) await stats.pruneDay(utcDay(now - daysAgo * 86_400_000));
 }
