@@ -1631,7 +1631,7 @@ export interface components {
             /** @description UTC day */
             date: string;
             total: number;
-            /** @description Distinct clients that day (a salted hash of address and user agent, rotated daily; never the address). */
+            /** @description Distinct clients that day (a salted hash of address and user agent, rotated daily; never the address): exact up to 4,096, estimated past it (standard error 0.81 %). */
             unique: number;
         };
         /** @description Every error: 4xx and 503. */

@@ -426,7 +426,7 @@ const schemas: Record<string, JsonSchema> = {
     [],
     "A package's metadata and signing, read without creating a release.",
   ),
-  DownloadDay: object({ date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day' }, total: int(), unique: int('Distinct clients that day (a salted hash of address and user agent, rotated daily; never the address).') }),
+  DownloadDay: object({ date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day' }, total: int(), unique: int('Distinct clients that day (a salted hash of address and user agent, rotated daily; never the address): exact up to 4,096, estimated past it (standard error 0.81 %).') }),
   ReleaseStats: object({
     release_id: int(),
     total: int('Downloads and iOS manifest fetches, all time.'),
