@@ -228,6 +228,24 @@ describe('downloads counted and in-app update checks over HTTP', () => {
       expect(badMinimum.status).toBe(422);
     });
 
+    it('when a held answer is served before express, then it is the answer express gave, byte for byte, with the same headers', async () => {
+      // A channel key's first check teaches its channel id, the second is held, later ones are
+      // answered from memory before express (routes/update-check.fast-path.ts) — on each gateway.
+      const question = { release_version: '1.9', build_version: '3' };
+      const answers = [];
+      for (let i = 0; i < 2 + 2 * hangar.replicas; i++) answers.push(await check(question, { 'x-request-id': `parity-${i}` }));
+      const [first] = answers;
+      for (const [i, answer] of answers.entries()) {
+        expect(answer.status).toBe(200);
+        expect(answer.text).toBe(first!.text);
+        for (const header of ['etag', 'cache-control', 'content-type', 'content-length']) expect(answer.headers.get(header)).toBe(first!.headers.get(header));
+        expect(answer.headers.get('x-request-id')).toBe(`parity-${i}`);
+      }
+      const revalidated = await check(question, { 'if-none-match': first!.headers.get('etag')! });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.headers.get('etag')).toBe(first!.headers.get('etag'));
+    });
+
     it('when an app polls the same question many times, then the gateway answers from memory, and a new build is seen by the very next poll', async () => {
       // CheckForUpdate calls the releases service has answered, from the /metrics of every replica of it.
       const answeredByReleases = async () => {

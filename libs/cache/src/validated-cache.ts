@@ -81,6 +81,11 @@ export class ValidatedCache<V> {
     return this.entries.size;
   }
 
+  /** Whether a copy is held for `key`, current or not (`get` still checks it). */
+  holds(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   private store(key: string, entry: Entry<V>): void {
     this.delete(key);
     if (entry.weight > this.options.capacity) return;

@@ -8,6 +8,7 @@ import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
 import { CachedUpdateChecks } from './clients/cached-update-checks';
+import { withUpdateCheckFastPath } from './routes/update-check.fast-path';
 import { connectEventBus, ensureAuditStream } from '@hangar/events';
 import { AuditPublisher } from './audit/audit-publisher';
 import { cachingAuthentication } from './clients/cached-authentication';
@@ -78,6 +79,10 @@ async function main(): Promise<void> {
   const singleSignOn = await singleSignOnOf(config, bus.nc);
   if (singleSignOn) logger.info({ issuer: config.OIDC_ISSUER_URL, ssoOnly: config.OIDC_SSO_ONLY }, 'single sign-on through OpenID Connect');
   if (!builtConsole(config.CONSOLE_DIR)) logger.warn({ dir: config.CONSOLE_DIR }, 'the console is not built here: / answers 404 (npm run build builds it)');
+  const updateChecks =
+    config.UPDATE_CHECK_CACHE_SIZE > 0
+      ? new CachedUpdateChecks(clients.releases, generations, { capacity: config.UPDATE_CHECK_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS })
+      : undefined;
   const app = createApp({
     clients,
     logger,
@@ -92,9 +97,7 @@ async function main(): Promise<void> {
       uploads,
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
-      ...(config.UPDATE_CHECK_CACHE_SIZE > 0
-        ? { updateChecks: new CachedUpdateChecks(clients.releases, generations, { capacity: config.UPDATE_CHECK_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS }) }
-        : {}),
+      ...(updateChecks ? { updateChecks } : {}),
     },
     audit: { publisher: auditPublisher, operations },
     install: {
@@ -108,7 +111,8 @@ async function main(): Promise<void> {
     consoleDir: builtConsole(config.CONSOLE_DIR),
     metrics,
   });
-  const server = createServer(app);
+  // Held update checks are answered before express (routes/update-check.fast-path.ts).
+  const server = createServer(updateChecks ? withUpdateCheckFastPath(app, { updateChecks, logger, publicBaseUrl: config.PUBLIC_BASE_URL, metrics }) : app);
   // Idle keep-alive connections outlive the clients' own idle timeouts (and a
   // load balancer's 60 s), so a client never writes into a socket the server
   // is closing at that moment (EPIPE / "other side closed").

@@ -50,7 +50,7 @@ export class CachedUpdateChecks {
     };
     const channelId = this.channelIdOf.get(query.channelKey);
     if (channelId === undefined) return (await load()).body;
-    const key = [channelId, query.channelKey, query.bundleId, query.releaseVersion, query.buildVersion, query.releaseHash, view.baseUrl, view.timeZone ?? ''].join('\u0000');
+    const key = keyOf(channelId, query, view);
     const dependsOn = [GENERATION_KEYS.apps, GENERATION_KEYS.channelReleases(channelId), GENERATION_KEYS.channelDownloads(channelId)];
     const cached = await this.answers.get(key, dependsOn, load);
     // The key now names another channel (the apps generation moved, so this was a
@@ -59,9 +59,21 @@ export class CachedUpdateChecks {
     return cached.body;
   }
 
+  /**
+   * Whether this exact check was answered before and its answer is still held (current or
+   * not: `answer` checks): what update-check.fast-path.ts serves without express.
+   */
+  holds(query: UpdateCheckQuery, view: Pick<Presentation, 'baseUrl' | 'timeZone'>): boolean {
+    const channelId = this.channelIdOf.get(query.channelKey);
+    return channelId !== undefined && this.answers.holds(keyOf(channelId, query, view));
+  }
+
   private learn(channelKey: string, channelId: number): void {
     if (!channelId) return;
     if (this.channelIdOf.size >= MAX_KNOWN_CHANNELS) this.channelIdOf.clear();
     this.channelIdOf.set(channelKey, channelId);
   }
 }
+
+const keyOf = (channelId: number, query: UpdateCheckQuery, view: Pick<Presentation, 'baseUrl' | 'timeZone'>): string =>
+  [channelId, query.channelKey, query.bundleId, query.releaseVersion, query.buildVersion, query.releaseHash, view.baseUrl, view.timeZone ?? ''].join('\u0000');

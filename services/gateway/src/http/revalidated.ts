@@ -25,10 +25,14 @@ export function revalidatedBody(body: unknown): RevalidatedBody {
 export function sendRevalidatedBody(req: Request, res: Response, { json, etag }: RevalidatedBody): void {
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'private, no-cache');
-  const asked = req.get('if-none-match');
-  if (asked && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+  if (etagMatches(req.get('if-none-match'), etag)) {
     res.status(304).end();
     return;
   }
   res.type('json').send(json);
+}
+
+/** Whether an If-None-Match header names this ETag (weak or strong, among others). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  return !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

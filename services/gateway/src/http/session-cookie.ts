@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 
 /** The console's session cookie: its value is the session's secret. */
@@ -9,7 +10,7 @@ export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const needsCsrfToken = (req: Request): boolean => !SAFE_METHODS.has(req.method);
 
-export function readSessionCookie(req: Request): string | undefined {
+export function readSessionCookie(req: Pick<Request, 'headers'> | Pick<IncomingMessage, 'headers'>): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
