@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import { DownloadMessage, DownloadTally, MAX_TALLIES_PER_MESSAGE, downloadSubject } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DailySalt, utcDay } from './daily-salt';
+import { HmacSha256 } from './hmac-sha256';
 
 /** Reports a package download or an iOS manifest fetch; returns at once, never throws. */
 export type CountDownload = (releaseId: number, req: Request) => void;
@@ -14,9 +14,14 @@ export interface DownloadCounter {
   close(): void;
 }
 
+/** Each day's salt as a MAC key, padded once (a salt is one Buffer for its whole day). */
+const macs = new WeakMap<Buffer, HmacSha256>();
+
 /** The client as a salted hash of its address and user agent: never the address itself. */
 export function clientHash(salt: Buffer, address: string, userAgent: string): string {
-  return createHmac('sha256', salt).update(address).update('\0').update(userAgent).digest('base64url').slice(0, 22);
+  let mac = macs.get(salt);
+  if (!mac) macs.set(salt, (mac = new HmacSha256(salt)));
+  return mac.digest(`${address}\0${userAgent}`).slice(0, 22);
 }
 
 export interface DownloadCounterOptions {
