@@ -18,13 +18,15 @@ export function requestContext(logger: Logger) {
     continueTrace(`${req.method} request`, (key) => firstValue(req.headers[key]), { requestId }, () => {
       // Captured here, so the access-log line is written inside the request's context (its trace ids).
       const inRequestScope = captureScope();
-      res.once('finish', () =>
-        inRequestScope(() => {
-          const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
-          logger.info({ requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms }, 'request');
-        }),
-      );
+      res.once('finish', () => inRequestScope(() => logAnswered(logger, { requestId, method: req.method, url: req.originalUrl, status: res.statusCode, started })));
       next();
     });
   };
+}
+
+/** The access-log line of an answered request, secrets taken out of its URL (also routes/update-check.fast-path.ts). */
+export function logAnswered(logger: Logger, answered: { requestId: string; method: string; url: string; status: number; started: bigint }): void {
+  if (!logger.isLevelEnabled('info')) return;
+  const { requestId, method, url, status, started } = answered;
+  logger.info({ requestId, method, url: redactUrl(url), status, ms: Number((process.hrtime.bigint() - started) / 1_000_000n) }, 'request');
 }

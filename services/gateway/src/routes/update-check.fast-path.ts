@@ -1,11 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
-import { Logger, REQUEST_ID_HEADER, acceptRequestId, redactUrl } from '@hangar/logger';
+import { Logger, REQUEST_ID_HEADER, acceptRequestId } from '@hangar/logger';
 import { Metrics, httpServerMetrics } from '@hangar/metrics';
 import type { releases } from '@hangar/proto';
 import { continueTrace } from '@hangar/telemetry';
 import type { CachedUpdateChecks } from '../clients/cached-update-checks';
 import { publicBaseUrl } from '../http/base-url';
+import { logAnswered } from '../http/request-context.middleware';
 import { readSessionCookie } from '../http/session-cookie';
 import { etagMatches, type RevalidatedBody } from '../http/revalidated';
 import { presentUpdateCheck } from '../presenters/release.presenter';
@@ -17,8 +18,8 @@ export interface UpdateCheckFastPathOptions {
   metrics?: Metrics;
 }
 
+/** The path, and the route label express gives it in the metrics. */
 const PATH = '/api/apps/update_check';
-const ROUTE_LABEL = PATH;
 
 /**
  * In-app update checks answered before express, when the gateway already holds
@@ -41,8 +42,8 @@ export function withUpdateCheckFastPath(app: RequestListener, options: UpdateChe
   const series = options.metrics ? httpServerMetrics(options.metrics) : undefined;
   return (req, res) => {
     const query = fastQuery(req);
-    const view = query && { baseUrl: publicBaseUrl(req, options.publicBaseUrl), timeZone: undefined };
-    if (!query || !view || !options.updateChecks.holds(query, view)) {
+    const view = { baseUrl: publicBaseUrl(req, options.publicBaseUrl), timeZone: undefined };
+    if (!query || !options.updateChecks.holds(query, view)) {
       app(req, res);
       return;
     }
@@ -58,15 +59,12 @@ export function withUpdateCheckFastPath(app: RequestListener, options: UpdateChe
         return;
       }
       const status = send(req, res, body, requestId);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (series) {
-        const labels = { method: 'GET', route: ROUTE_LABEL, status: String(status) };
+        const labels = { method: 'GET', route: PATH, status: String(status) };
         series.requests.inc(labels);
-        series.duration.observe(labels, seconds);
+        series.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       }
-      if (options.logger.isLevelEnabled('info')) {
-        options.logger.info({ requestId, method: 'GET', url: redactUrl(req.url ?? PATH), status, ms: Math.floor(seconds * 1000) }, 'request');
-      }
+      logAnswered(options.logger, { requestId, method: 'GET', url: req.url ?? PATH, status, started });
     });
   };
 }

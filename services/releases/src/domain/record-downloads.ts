@@ -1,6 +1,5 @@
 import { createEnvelope, DownloadTally } from '@hangar/events';
 import type { DownloadStatsRepository, ReleaseOwner } from '../data/download-stats.repository';
-import type { DownloadTotalDocument } from '../data/download-stats.model';
 import { UniqueClients } from './unique-clients';
 
 /** A downloads message (a gateway's tallies) with its place in the downloads stream. */
@@ -29,11 +28,11 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
  * Counts a batch of downloads messages into each release's days and total:
  * one insert for the batch's claims, then a few writes per release and day
  * however many downloads or clients — a storm of 10,000 downloads from one
- * client is a few writes and one unique client, as are 1,000 new clients. A message is claimed (by its place in the
- * stream) before it is counted, so a redelivered one is never counted twice,
- * whatever order redeliveries come in; the price is that a process dying
- * between the claim and the count leaves that batch uncounted
- * (docs/decisions.md).
+ * client is a few writes and one unique client, as are 1,000 new clients.
+ * A message is claimed (by its place in the stream) before it is counted, so
+ * a redelivered one is never counted twice, whatever order redeliveries come
+ * in; the price is that a process dying between the claim and the count
+ * leaves that batch uncounted (docs/decisions.md).
  */
 export async function recordDownloads(deps: RecordDownloadsDeps, batch: CountedMessage[]): Promise<void> {
   const claimed = await deps.stats.claimMessages(batch.map((m) => ({ id: m.id, day: utcDay(m.tallies[0]!.t) })));
