@@ -141,6 +141,31 @@ describe('single sign-on through an OpenID provider', () => {
     expect(me).toEqual(expect.objectContaining({ id: carol.id, role: 'member' }));
   });
 
+  it('when the provider renames a person, then their subject keeps their account; when it names someone new with a bound account\'s email, then the sign-in is refused and audited', async () => {
+    const login = `${uniqueName('kim').replace(/[^a-z0-9]/g, '')}@corp.test`;
+    const currentUser = (page: Page) => page.evaluate(async () => ((await (await fetch('/api/sessions/current')).json()) as { user: { id: number; email: string } }).user);
+    const first = await newPage();
+    expect((await signInThroughProvider(first, login)).status()).toBe(303);
+    const kim = await userByEmail(login);
+    expect(kim).toBeDefined();
+
+    // The same address, another subject at the provider (the login's case differs: see identity-provider.mjs).
+    const stranger = await newPage();
+    const refused = await refusal(stranger, await signInThroughProvider(stranger, login.toUpperCase()));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toMatch(/belongs to another person at the identity provider/);
+    await auditEntry('finishSingleSignOn', (e) => e.status === 403 && /belongs to another person/.test(e.fields.refused ?? ''));
+
+    // Kim's email changes at the provider; the subject does not.
+    const renamed = `${uniqueName('kimlee').replace(/[^a-z0-9]/g, '')}@corp.test`;
+    await provider.setEmail(login, renamed);
+    const again = await newPage();
+    expect((await signInThroughProvider(again, login)).status()).toBe(303);
+    await again.getByRole('heading', { name: 'Apps', exact: true }).waitFor();
+    expect(await currentUser(again)).toEqual(expect.objectContaining({ id: kim!.id, email: login }));
+    expect(await userByEmail(renamed)).toBeUndefined();
+  });
+
   it('when the email is of a domain not allowed, or not verified, then the sign-in is refused with a page that says why, no user is made, and the refusal is audited', async () => {
     const outsider = `${uniqueName('mallory').replace(/[^a-z0-9]/g, '')}@elsewhere.test`;
     const page = await newPage();

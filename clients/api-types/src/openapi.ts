@@ -674,7 +674,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user matched by verified email or created with the default role, and a session cookie set as by `POST /api/sessions`
+         * Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user found by the provider's issuer and subject, else matched by verified email (and bound to that subject; an email bound to another subject of the provider is a 403) or created with the default role, and a session cookie set as by `POST /api/sessions`
          * @description A browser (Accept: text/html) is answered a page that says why a sign-in was refused; other clients the JSON error. Recorded in the audit log, refused or not.
          */
         get: operations["finishSingleSignOn"];
@@ -4425,7 +4425,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            /** @description An email the provider has not verified, or of a domain not allowed */
+            /** @description An email the provider has not verified, or of a domain not allowed, or whose Hangar account is bound to another person (subject) at the provider */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -9,6 +9,8 @@ export interface RunningIdentityProvider {
   clientId: string;
   clientSecret: string;
   setMode(mode: IdTokenMode): Promise<void>;
+  /** The account (its login) has this email from now on: a person renamed at the provider, same subject. */
+  setEmail(account: string, email: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ export async function startIdentityProvider(): Promise<RunningIdentityProvider> 
     async setMode(mode) {
       const res = await fetch(`${issuer}/__test/mode`, { method: 'POST', body: JSON.stringify({ mode }) });
       if (res.status !== 204) throw new Error(`the identity provider refused mode ${mode}: ${res.status}`);
+    },
+    async setEmail(account, email) {
+      const res = await fetch(`${issuer}/__test/email`, { method: 'POST', body: JSON.stringify({ account, email }) });
+      if (res.status !== 204) throw new Error(`the identity provider refused the email of ${account}: ${res.status}`);
     },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

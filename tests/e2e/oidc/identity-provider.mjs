@@ -3,8 +3,11 @@
 // CommonJS. It prints one JSON line with its issuer once it listens.
 //
 // Accounts: any login is accepted by the provider's own login form and is the
-// account's email; a login whose local part starts with `unverified` has an
-// unverified email. Client `hangar` (secret from HANGAR_TEST_CLIENT_SECRET) is
+// account's subject (`sub`, as typed) and its email (lowercased); a login whose
+// local part starts with `unverified` has an unverified email. So `Sam@corp.test`
+// and `sam@corp.test` are two people with one email, as when a provider gives a
+// reused mailbox to someone new. POST /__test/email {"account": …, "email": …}
+// changes one account's email from then on (a person renamed at the provider). Client `hangar` (secret from HANGAR_TEST_CLIENT_SECRET) is
 // a native client with a loopback redirect URI, so any Hangar port matches
 // (RFC 8252 §7.3). The consent prompt is skipped (a first-party client):
 // the grant is made on first use, and native clients' forced prompt removed.
@@ -28,6 +31,8 @@ const forger = await generateKeyPair('RS256', { extractable: true });
 const signingJwk = { ...(await exportJWK(signing.privateKey)), kid: KID, alg: 'RS256', use: 'sig' };
 
 let mode = 'normal';
+/** Emails changed by /__test/email, by account id. */
+const emails = new Map();
 const issuedIdTokens = [];
 
 let handler = (_req, res) => res.writeHead(503).end();
@@ -58,7 +63,7 @@ const provider = new Provider(issuer, {
   features: { devInteractions: { enabled: true } },
   pkce: { required: () => true },
   async findAccount(_ctx, id) {
-    const email = String(id).toLowerCase();
+    const email = emails.get(String(id)) ?? String(id).toLowerCase();
     const local = email.split('@')[0];
     return {
       accountId: id,
@@ -99,11 +104,13 @@ provider.use(async (ctx, next) => {
 
 const providerHandler = provider.callback();
 handler = (req, res) => {
-  if (req.method === 'POST' && req.url === '/__test/mode') {
+  if (req.method === 'POST' && (req.url === '/__test/mode' || req.url === '/__test/email')) {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      mode = JSON.parse(body).mode;
+      const asked = JSON.parse(body);
+      if (req.url === '/__test/mode') mode = asked.mode;
+      else emails.set(String(asked.account), String(asked.email).toLowerCase());
       res.writeHead(204).end();
     });
     return;

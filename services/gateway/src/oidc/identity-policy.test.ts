@@ -1,6 +1,6 @@
 import { admittedEmail } from './identity-policy';
 
-const identity = (email: string | undefined, emailVerified = true) => ({ subject: 's1', ...(email ? { email } : {}), emailVerified, preferredUsername: '' });
+const identity = (email: string | undefined, emailVerified = true) => ({ issuer: 'https://idp.example.com', subject: 's1', ...(email ? { email } : {}), emailVerified, preferredUsername: '' });
 
 describe('admittedEmail', () => {
   it('when the email is verified and its domain allowed (or no list is set), then it is admitted, lowercased', () => {

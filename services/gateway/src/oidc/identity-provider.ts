@@ -14,6 +14,8 @@ export interface IdentityProviderSettings {
 
 /** What Hangar keeps of a verified sign-in: the claims it decides on. */
 export interface ProvidedIdentity {
+  /** The ID token's `iss` (checked against the discovered issuer) and `sub`: who the person is at the provider. */
+  issuer: string;
   subject: string;
   email?: string;
   emailVerified: boolean;
@@ -72,6 +74,7 @@ export class IdentityProvider {
       if (typeof claims.email !== 'string') fields = { ...claims, ...(await openid.fetchUserInfo(config, tokens.access_token, claims.sub)) };
       const email = typeof fields.email === 'string' ? fields.email : undefined;
       return {
+        issuer: claims.iss,
         subject: claims.sub,
         ...(email ? { email } : {}),
         // Some providers send the boolean as a string.

@@ -35,7 +35,7 @@ export interface SingleSignOn {
 /**
  * OpenID Connect sign-in for the console (issue 16): the public options the
  * sign-in page reads, the start (a redirect to the provider) and the callback
- * (the provider's answer verified, the user matched by verified email or
+ * (the provider's answer verified, the user found by subject, else by verified email, or
  * created, a session exactly like a password sign-in's).
  */
 export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefined, options: { publicBaseUrl?: string }): Router {
@@ -78,6 +78,8 @@ export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefine
         defaultRole: sso.defaultRole,
         userAgent: req.get('user-agent') ?? '',
         withoutSession: cli !== undefined,
+        issuer: identity.issuer,
+        subject: identity.subject,
       });
       const user = signedIn!.user!;
       noteForAudit(res, { userId: user.id, fields: { sign_in: cli ? 'single_sign_on_cli' : 'single_sign_on', ...(created ? { created_user: 'true', role: user.role } : {}) } });

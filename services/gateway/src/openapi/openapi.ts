@@ -765,7 +765,7 @@ const paths: Record<string, PathItem> = {
     get: op(
       'finishSingleSignOn',
       'Sessions',
-      "Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user matched by verified email or created with the default role, and a session cookie set as by `POST /api/sessions`",
+      "Where the identity provider sends the browser back: the answer verified (ID token signature, issuer, audience, nonce, expiry), the user found by the provider's issuer and subject, else matched by verified email (and bound to that subject; an email bound to another subject of the provider is a 403) or created with the default role, and a session cookie set as by `POST /api/sessions`",
       {
         '303': {
           description: 'Signed in: the `hangar_session` cookie is set; on to the console. Started by `hangar login --web`: no cookie, on to `http://127.0.0.1:<cli_port>/callback?code=…` instead',
@@ -773,7 +773,7 @@ const paths: Record<string, PathItem> = {
         },
         '400': { description: 'No valid state, or one unknown, expired, already used, or started in another browser', content: { ...json(ref('Error')), 'text/html': {} } },
         '401': { description: 'The provider refused, or its answer failed verification (forged or expired ID token, another audience, a replayed nonce)', content: { ...json(ref('Error')), 'text/html': {} } },
-        '403': { description: 'An email the provider has not verified, or of a domain not allowed', content: { ...json(ref('Error')), 'text/html': {} } },
+        '403': { description: 'An email the provider has not verified, or of a domain not allowed, or whose Hangar account is bound to another person (subject) at the provider', content: { ...json(ref('Error')), 'text/html': {} } },
         ...errors(404, 503),
       },
       {

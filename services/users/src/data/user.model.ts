@@ -14,6 +14,12 @@ export interface UserDocument extends OutboxFields {
   role: string;
   /** The password was generated (bootstrap admin): the console asks for a new one. */
   mustChangePassword?: boolean;
+  /**
+   * The single sign-on identity bound to this user: the provider's issuer and subject
+   * (`identityKeyOf`). Set by the first sign-in through the provider; absent for users
+   * who never signed in that way.
+   */
+  identityKey?: string;
   createdAt: Date;
   updatedAt: Date;
   /** Tombstone: set by delete together with the user.deleted event; the outbox relay removes the document. */
@@ -32,11 +38,24 @@ const userSchema = new Schema<UserDocument>(
     timezone: { type: String, required: true },
     role: { type: String, required: true, index: true },
     mustChangePassword: { type: Boolean },
+    // Not unique: most users have none, and FerretDB has no partial or sparse unique index.
+    // One person's sign-ins are serialised by the email they share (unique above).
+    identityKey: { type: String, index: true },
     deletedAt: { type: Date },
     ...outboxSchemaFields,
   },
   { collection: 'users', timestamps: true, versionKey: false },
 );
+
+/** Issuer and subject as one indexed value; a newline appears in neither (both are URLs or opaque ids). */
+export function identityKeyOf(issuer: string, subject: string): string {
+  return `${issuer}\n${subject}`;
+}
+
+/** The issuer part of an identity key. */
+export function issuerOfIdentityKey(key: string): string {
+  return key.slice(0, key.indexOf('\n'));
+}
 
 export function userModel(connection: Connection) {
   return connection.model<UserDocument>('User', userSchema);

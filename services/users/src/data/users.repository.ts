@@ -33,6 +33,16 @@ export class UsersRepository {
     return this.users.findOne({ _id: id, ...LIVE }).lean<UserDocument>();
   }
 
+  /** The live user a single sign-on identity was bound to (`identityKeyOf`). */
+  findByIdentity(identityKey: string): Promise<UserDocument | null> {
+    return this.users.findOne({ identityKey, ...LIVE }).lean<UserDocument>();
+  }
+
+  /** Binds (or re-binds, after the provider changed) the user's single sign-on identity. */
+  bindIdentity(id: number, identityKey: string): Promise<UserDocument | null> {
+    return this.users.findOneAndUpdate({ _id: id, ...LIVE }, { $set: { identityKey } }, { new: true }).lean<UserDocument>();
+  }
+
   async findByIds(ids: number[]): Promise<UserDocument[]> {
     const users = await findEach(ids, (id) => this.users.find({ _id: id, ...LIVE }).lean<UserDocument[]>());
     return users.sort((a, b) => a._id - b._id);

@@ -1,6 +1,6 @@
-import { AlreadyExists } from '@hangar/errors';
+import { AlreadyExists, PermissionDenied } from '@hangar/errors';
 import type { SessionDocument } from '../data/session.model';
-import type { UserDocument } from '../data/user.model';
+import { identityKeyOf, issuerOfIdentityKey, type UserDocument } from '../data/user.model';
 import type { UsersDeps } from './manage-users';
 import { hashPassword, randomBase62 } from './secrets';
 import { startSession } from './sessions';
@@ -14,6 +14,9 @@ export interface VerifiedIdentity {
   userAgent: string;
   /** Resolve the user only (the CLI gets a token from the gateway, not a console session). */
   withoutSession?: boolean;
+  /** The ID token's `iss` and `sub`; empty from a gateway that does not send them (matched by email only). */
+  issuer?: string;
+  subject?: string;
 }
 
 /** Usernames tried for a new user before a random suffix is added. */
@@ -21,16 +24,39 @@ const NAME_TRIES = 3;
 
 /**
  * Single sign-on (issue 16): the gateway has verified the ID token, the email
- * and its domain. The live user with that email signs in as they are (their
- * role is not touched); a first-time user is created with the configured
- * default role and a random password nobody knows, so only the identity
- * provider (or an admin's password reset) lets them in.
+ * and its domain. The person is found by the provider's issuer and subject
+ * first — the one name of theirs that never changes hands (OIDC Core 5.7) —
+ * so a new email at the provider keeps their account. A person the provider
+ * names for the first time is matched by verified email: the live user with
+ * that email signs in as they are (their role is not touched) and is bound to
+ * the subject from then on; an unknown email creates a user with the
+ * configured default role and a random password nobody knows, so only the
+ * identity provider (or an admin's password reset) lets them in.
+ *
+ * An email already bound to another subject of the same provider is refused:
+ * that address now belongs to someone else at the provider (a reused mailbox,
+ * an account made again), and handing them the old account would be a
+ * takeover. A binding from another issuer is replaced: the operator moved
+ * Hangar to a new provider, whose subjects are all new.
  */
 export async function signInWithIdentity(deps: UsersDeps, identity: VerifiedIdentity): Promise<{ user: UserDocument; session?: SessionDocument; secret?: string; created: boolean }> {
   const { email, role } = validateUserFields({ email: identity.email, role: identity.defaultRole || DEFAULTS.role }, ['email']);
-  const existing = await deps.users.findByEmail(email!);
-  const user = existing ?? (await createFirstTime(deps, email!, role!, identity.preferredUsername));
-  const created = !existing;
+  const identityKey = identity.issuer && identity.subject ? identityKeyOf(identity.issuer, identity.subject) : undefined;
+  const bound = identityKey ? await deps.users.findByIdentity(identityKey) : null;
+  let user: UserDocument;
+  let created = false;
+  if (bound) user = bound;
+  else {
+    const existing = await deps.users.findByEmail(email!);
+    if (existing && identityKey && existing.identityKey && issuerOfIdentityKey(existing.identityKey) === identity.issuer) {
+      throw new PermissionDenied(
+        `The Hangar account of ${email} belongs to another person at the identity provider: ask your admin to change that account's email or remove it`,
+      );
+    }
+    user = existing ?? (await createFirstTime(deps, email!, role!, identity.preferredUsername));
+    created = !existing;
+    if (identityKey && user.identityKey !== identityKey) user = (await deps.users.bindIdentity(user._id, identityKey)) ?? user;
+  }
   if (identity.withoutSession) return { user, created };
   return { ...(await startSession(deps, user, identity.userAgent)), created };
 }

@@ -79,6 +79,8 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
         defaultRole: req.defaultRole,
         userAgent: req.userAgent,
         withoutSession: req.withoutSession === true,
+        issuer: req.issuer,
+        subject: req.subject,
       });
       return { signedIn: { user: toUser(user), ...(session ? { session: toSession(session) } : {}), secret: secret ?? '' }, created };
     },

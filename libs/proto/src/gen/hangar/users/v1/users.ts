@@ -235,7 +235,16 @@ export interface SignInWithIdentityRequest {
    * `hangar login --web`: the user is resolved (or created), no console session is
    * started; the gateway makes a personal access token for the CLI instead.
    */
-  withoutSession?: boolean | undefined;
+  withoutSession?:
+    | boolean
+    | undefined;
+  /**
+   * The ID token's `iss` and `sub`: together the one stable name of the person at
+   * the provider (OIDC Core 5.7; an email can change hands). The first sign-in binds
+   * them to the user; later ones find the user by them. Empty: matched by email only.
+   */
+  issuer: string;
+  subject: string;
 }
 
 export interface IdentitySignedIn {
@@ -3154,7 +3163,15 @@ export const SignInRequest: MessageFns<SignInRequest> = {
 };
 
 function createBaseSignInWithIdentityRequest(): SignInWithIdentityRequest {
-  return { email: "", preferredUsername: "", defaultRole: "", userAgent: "", withoutSession: undefined };
+  return {
+    email: "",
+    preferredUsername: "",
+    defaultRole: "",
+    userAgent: "",
+    withoutSession: undefined,
+    issuer: "",
+    subject: "",
+  };
 }
 
 export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = {
@@ -3173,6 +3190,12 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
     }
     if (message.withoutSession !== undefined) {
       writer.uint32(40).bool(message.withoutSession);
+    }
+    if (message.issuer !== "") {
+      writer.uint32(50).string(message.issuer);
+    }
+    if (message.subject !== "") {
+      writer.uint32(58).string(message.subject);
     }
     return writer;
   },
@@ -3230,6 +3253,22 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
             message.withoutSession = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3265,6 +3304,8 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
         : isSet(object.without_session)
         ? globalThis.Boolean(object.without_session)
         : undefined,
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
     };
   },
 
@@ -3284,6 +3325,12 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
     }
     if (message.withoutSession !== undefined) {
       obj.withoutSession = message.withoutSession;
+    }
+    if (message.issuer !== "") {
+      obj.issuer = message.issuer;
+    }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
     }
     return obj;
   },
