@@ -9,14 +9,16 @@
 //   (b1) the same with the CLI's default for this route: one stream, no parts to join
 //   (c) the hangar CLI with presigned parts straight to S3 (S3_PUBLIC_ENDPOINT)
 //   (d) the legacy multipart POST /api/apps/upload
-// then 20 concurrent CLI uploads of 50 MB against 20 concurrent direct PUTs.
+// then 20 concurrent CLI uploads of 50 MB against 20 concurrent direct PUTs. Before them, the
+// memory target's floor: a bare Node HTTP server on the same Node (bench/lib/bare-http-sink.mjs)
+// receives and hashes the same file, and its peak RSS is printed beside the gateway's.
 // Each Hangar mode's time runs until its 201 (finishing call, parse and record included);
 // the gateway's peak RSS is reset before each mode (/proc/<pid>/clear_refs) and read after.
 // Targets: (b)/(a) >= 1.0, (c)/(a) >= 1.0, (d)/(a) >= 0.9, gateway peak < 100 MB,
 // 20 CLI / 20 direct >= 0.9.
 //   node bench/resumable-upload.bench.mjs            # 1 GiB
 //   BENCH_SIZE_MB=256 node bench/resumable-upload.bench.mjs
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomFillSync, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -51,6 +53,7 @@ const storage = new ObjectStorage({ ...infra.s3, bucket });
 const gatewayPid = hangar.pidOf('gateway');
 const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))[1]) * 1024;
 const resetPeak = () => fs.writeFileSync(`/proc/${gatewayPid}/clear_refs`, '5');
+const gatewayAtRest = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))[1]) * 1024;
 
 try {
   const big = randomFile('big.bin', sizeMb);
@@ -80,6 +83,7 @@ try {
     return s;
   };
 
+  const floor = await bareSinkPeak(big, size);
   const direct = await measure('(a) direct S3 PUT', () => presignedPut(big, size));
   const multipart = await measure('(a2) multipart straight to S3', () => presignedMultipart(big, size));
   const viaTus = await measure('(b) CLI over tus', () => cliUpload(big, 'tus', ['--parallel', '4']));
@@ -117,10 +121,36 @@ try {
   console.log(`| ${concurrency} CLI uploads | ${manyCli.toFixed(2)} s | ${rate(manyCli, manyBytes)} | ${manyRatio.toFixed(2)} | ≥ 0.9${manyRatio >= 0.9 ? ' met' : ' missed'} | ${(manyMultipart / manyCli).toFixed(2)} | ${mib(byName[`${concurrency} CLI uploads`].peak)} MiB |`);
   const worstPeak = Math.max(...results.filter((r) => r.name in targets || r.name.endsWith('CLI uploads')).map((r) => r.peak));
   console.log(`gateway peak RSS over the Hangar modes: ${mib(worstPeak)} MiB (target < 100 MB: ${worstPeak < 100e6 ? 'met' : 'missed'})`);
+  console.log(
+    `the floor on ${process.version}: a bare Node HTTP server hashing the same ${mib(size)} MiB body peaks at ${mib(floor.peak)} MiB (${mib(floor.atRest)} MiB at rest, ` +
+      `${mib(floor.peak - floor.atRest)} MiB for the body); the gateway at rest: ${mib(gatewayAtRest)} MiB`,
+  );
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
   await hangar.stop();
   await infra.stop();
+}
+
+/** The file PUT to a bare Node HTTP server (bench/lib/bare-http-sink.mjs) on this Node: its RSS at rest and at peak. */
+async function bareSinkPeak(file, size) {
+  const sink = spawn(process.execPath, [path.join(root, 'bench', 'lib', 'bare-http-sink.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    sink.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    sink.once('exit', (code) => reject(new Error(`the bare sink exited (${code})`)));
+  });
+  const answer = await new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', headers: { 'content-length': String(size) } });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(JSON.parse(body)));
+    });
+    req.on('error', reject);
+    fs.createReadStream(file, { highWaterMark: MiB }).pipe(req);
+  });
+  if (answer.bytes !== size) throw new Error(`the bare sink received ${answer.bytes} of ${size} bytes`);
+  sink.kill();
+  return answer;
 }
 
 /** Random bytes: nothing along the way can compress them away. */
