@@ -317,6 +317,40 @@ describe('hostile input over HTTP', () => {
     });
   });
 
+  describe('fields checked before the file', () => {
+    // Found by the property test below (seed -995591709): a channel_key holding NUL went from the
+    // check that runs before any byte is stored straight to a lookup, which PostgreSQL's jsonb
+    // refused — a 500. Every field is now read through the same rule before that lookup.
+    it.each(['/api/apps/upload', '/api/debug_files/upload'])('%s: a channel_key holding NUL, in a form or in JSON, is a 422 naming it (a token holding NUL a 401 or 422), and nothing is stored', async (route) => {
+      const before = await storedObjects();
+      for (const [name, value] of [['channel_key', 'ab\u0000cd'], ['token', `${admin}\u0000`]] as const) {
+        const boundary = 'nul-boundary';
+        const form = Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.ipa"\r\n\r\n`),
+          fixture('apps', 'iphone.ipa').subarray(0, 4096),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        const sent = [
+          { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(name === 'token' ? {} : { authorization: `Bearer ${admin}` }) }, body: form },
+          { headers: { 'content-type': 'application/json', ...(name === 'token' ? {} : { authorization: `Bearer ${admin}` }) }, body: JSON.stringify({ [name]: value }) },
+        ];
+        for (const { headers, body } of sent) {
+          const res = await fetch(`${hangar.baseUrl}${route}`, { method: 'POST', headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+          const type = headers['content-type'].split(';')[0];
+          const answer = { name, type, status: res.status, body: (await res.json()) as { error: string; entry?: unknown } };
+          if (name === 'channel_key') {
+            expect(answer).toEqual({ name, type, status: 422, body: expect.objectContaining({ entry: { channel_key: ['must not contain NUL characters'] } }) });
+          } else {
+            // A token with NUL in it is no token: refused as malformed (422) or as unknown (401).
+            expect({ name, type, refused: [401, 422].includes(answer.status), error: typeof answer.body.error }).toEqual({ name, type, refused: true, error: 'string' });
+          }
+        }
+      }
+      await expectStorage(before);
+    });
+  });
+
   describe('multipart bodies (property-based)', () => {
     const CRLF = '\r\n';
     interface Part {

@@ -35,7 +35,9 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   // byte is stored, from the header or query or from form fields sent before
   // the file part (Zealot clients send `token` and `channel_key` first). A key
   // sent only after the file is checked by the service, and the file removed.
-  async function checkBeforeStoring(req: Request, fields: Record<string, string>): Promise<void> {
+  // The fields are read as every field is (text, no NUL): a key that cannot be looked up is a 422 here.
+  async function checkBeforeStoring(req: Request, raw: Record<string, unknown>): Promise<void> {
+    const fields = readTextFields(raw, ['token', 'channel_key'] as const);
     await authenticateTokenOrSession(clients, req, readToken(req) ?? fields.token, 'Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
     const channelKey = channelKeyOf(req, fields);
     if (channelKey) {
