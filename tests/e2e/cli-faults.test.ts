@@ -121,10 +121,11 @@ describe('the hangar CLI under faults', () => {
         const cutsBy = (prefix: string) => proxy.cutRequests.filter((r) => r.startsWith(prefix)).length;
         const figures = { patch: cutsBy('PATCH /api/uploads/'), creation: cutsBy('POST /api/uploads'), finishing: cutsBy('POST /api/apps/upload'), finalConcats, all: proxy.cuts };
         process.stdout.write(`cutting proxy (seed ${seed}): ${proxy.connections} connections, cuts ${JSON.stringify(figures)}\n`);
-        // The proxy did its job: many requests were cut, among them bodies and finished builds' answers.
-        expect({ seed, many: figures.all >= 20, patches: figures.patch >= 5, finishing: figures.finishing >= 2, joinedAgain: finalConcats >= 2 }).toEqual({
+        // The proxy did its job: bodies were cut mid-way, and so were finished builds' answers and a
+        // join. (How many requests in all varies with connection reuse — 17 to over 40 — so the
+        // total is printed, not required: seed 195603 cut 17 of 38 connections.)
+        expect({ seed, patches: figures.patch >= 5, finishing: figures.finishing >= 2, joinedAgain: finalConcats >= 2 }).toEqual({
           seed,
-          many: true,
           patches: true,
           finishing: true,
           joinedAgain: true,
