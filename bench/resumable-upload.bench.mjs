@@ -51,9 +51,11 @@ const bucket = `bench-${Date.now()}`;
 const hangar = await startHangar({ S3_BUCKET: bucket, LOG_LEVEL: 'warn', MAX_UPLOAD_BYTES: String((sizeMb + 64) * MiB), S3_PUBLIC_ENDPOINT: infra.s3.endpoint });
 const storage = new ObjectStorage({ ...infra.s3, bucket });
 const gatewayPid = hangar.pidOf('gateway');
-const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))[1]) * 1024;
+/** A memory figure of the gateway's /proc status (VmRSS now, VmHWM its peak), in bytes. */
+const gatewayMemory = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))[1]) * 1024;
+const peakRss = () => gatewayMemory('VmHWM');
 const resetPeak = () => fs.writeFileSync(`/proc/${gatewayPid}/clear_refs`, '5');
-const gatewayAtRest = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))[1]) * 1024;
+const gatewayAtRest = gatewayMemory('VmRSS');
 
 try {
   const big = randomFile('big.bin', sizeMb);

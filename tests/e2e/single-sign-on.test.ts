@@ -104,6 +104,10 @@ describe('single sign-on through an OpenID provider', () => {
     throw new Error(`no ${operation} audit entry matched`);
   }
 
+  /** Who the page's console session belongs to. */
+  const sessionUser = (page: Page) =>
+    page.evaluate(async () => ((await (await fetch('/api/sessions/current')).json()) as { user: { id: number; role: string; email: string } }).user);
+
   const refusal = async (page: Page, callback: Response) => ({ status: callback.status(), text: await page.getByRole('alert').innerText() });
 
   it('when a new person signs in through the provider, then they are created with the default role and hold a session with the same cookie and CSRF rules as a password sign-in', async () => {
@@ -137,13 +141,12 @@ describe('single sign-on through an OpenID provider', () => {
     const page = await newPage();
     expect((await signInThroughProvider(page, carol.email)).status()).toBe(303);
     await page.getByRole('heading', { name: 'Apps', exact: true }).waitFor();
-    const me = await page.evaluate(async () => ((await (await fetch('/api/sessions/current')).json()) as { user: { id: number; role: string } }).user);
+    const me = await sessionUser(page);
     expect(me).toEqual(expect.objectContaining({ id: carol.id, role: 'member' }));
   });
 
   it('when the provider renames a person, then their subject keeps their account; when it names someone new with a bound account\'s email, then the sign-in is refused and audited', async () => {
     const login = `${uniqueName('kim').replace(/[^a-z0-9]/g, '')}@corp.test`;
-    const currentUser = (page: Page) => page.evaluate(async () => ((await (await fetch('/api/sessions/current')).json()) as { user: { id: number; email: string } }).user);
     const first = await newPage();
     expect((await signInThroughProvider(first, login)).status()).toBe(303);
     const kim = await userByEmail(login);
@@ -154,6 +157,7 @@ describe('single sign-on through an OpenID provider', () => {
     const refused = await refusal(stranger, await signInThroughProvider(stranger, login.toUpperCase()));
     expect(refused.status).toBe(403);
     expect(refused.text).toMatch(/belongs to another person at the identity provider/);
+    await lookAt(stranger, 'sign-in-sso-refused-bound-email');
     await auditEntry('finishSingleSignOn', (e) => e.status === 403 && /belongs to another person/.test(e.fields.refused ?? ''));
 
     // Kim's email changes at the provider; the subject does not.
@@ -162,7 +166,7 @@ describe('single sign-on through an OpenID provider', () => {
     const again = await newPage();
     expect((await signInThroughProvider(again, login)).status()).toBe(303);
     await again.getByRole('heading', { name: 'Apps', exact: true }).waitFor();
-    expect(await currentUser(again)).toEqual(expect.objectContaining({ id: kim!.id, email: login }));
+    expect(await sessionUser(again)).toEqual(expect.objectContaining({ id: kim!.id, email: login }));
     expect(await userByEmail(renamed)).toBeUndefined();
   });
 

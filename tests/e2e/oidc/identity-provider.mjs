@@ -7,8 +7,9 @@
 // local part starts with `unverified` has an unverified email. So `Sam@corp.test`
 // and `sam@corp.test` are two people with one email, as when a provider gives a
 // reused mailbox to someone new. POST /__test/email {"account": …, "email": …}
-// changes one account's email from then on (a person renamed at the provider). Client `hangar` (secret from HANGAR_TEST_CLIENT_SECRET) is
-// a native client with a loopback redirect URI, so any Hangar port matches
+// changes one account's email from then on (a person renamed at the provider).
+//
+// Client `hangar` (secret from HANGAR_TEST_CLIENT_SECRET) is a native client with a loopback redirect URI, so any Hangar port matches
 // (RFC 8252 §7.3). The consent prompt is skipped (a first-party client):
 // the grant is made on first use, and native clients' forced prompt removed.
 //

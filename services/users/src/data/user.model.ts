@@ -52,9 +52,9 @@ export function identityKeyOf(issuer: string, subject: string): string {
   return `${issuer}\n${subject}`;
 }
 
-/** The issuer part of an identity key. */
-export function issuerOfIdentityKey(key: string): string {
-  return key.slice(0, key.indexOf('\n'));
+/** The identity key names a subject of this issuer. */
+export function isOfIssuer(identityKey: string, issuer: string): boolean {
+  return identityKey.startsWith(identityKeyOf(issuer, ''));
 }
 
 export function userModel(connection: Connection) {

@@ -1,6 +1,6 @@
 import { AlreadyExists, PermissionDenied } from '@hangar/errors';
 import type { SessionDocument } from '../data/session.model';
-import { identityKeyOf, issuerOfIdentityKey, type UserDocument } from '../data/user.model';
+import { identityKeyOf, isOfIssuer, type UserDocument } from '../data/user.model';
 import type { UsersDeps } from './manage-users';
 import { hashPassword, randomBase62 } from './secrets';
 import { startSession } from './sessions';
@@ -43,22 +43,20 @@ export async function signInWithIdentity(deps: UsersDeps, identity: VerifiedIden
   const { email, role } = validateUserFields({ email: identity.email, role: identity.defaultRole || DEFAULTS.role }, ['email']);
   const identityKey = identity.issuer && identity.subject ? identityKeyOf(identity.issuer, identity.subject) : undefined;
   const bound = identityKey ? await deps.users.findByIdentity(identityKey) : null;
-  let user: UserDocument;
-  let created = false;
-  if (bound) user = bound;
-  else {
-    const existing = await deps.users.findByEmail(email!);
-    if (existing && identityKey && existing.identityKey && issuerOfIdentityKey(existing.identityKey) === identity.issuer) {
-      throw new PermissionDenied(
-        `The Hangar account of ${email} belongs to another person at the identity provider: ask your admin to change that account's email or remove it`,
-      );
-    }
-    user = existing ?? (await createFirstTime(deps, email!, role!, identity.preferredUsername));
-    created = !existing;
-    if (identityKey && user.identityKey !== identityKey) user = (await deps.users.bindIdentity(user._id, identityKey)) ?? user;
-  }
+  const { user, created } = bound ? { user: bound, created: false } : await matchByEmail(deps, email!, role!, identity, identityKey);
   if (identity.withoutSession) return { user, created };
   return { ...(await startSession(deps, user, identity.userAgent)), created };
+}
+
+/** A person the provider names for the first time: the live user with their email (bound to them now), else a new one. */
+async function matchByEmail(deps: UsersDeps, email: string, role: string, identity: VerifiedIdentity, identityKey: string | undefined): Promise<{ user: UserDocument; created: boolean }> {
+  const existing = await deps.users.findByEmail(email);
+  if (existing?.identityKey && identityKey && isOfIssuer(existing.identityKey, identity.issuer!)) {
+    throw new PermissionDenied(`The Hangar account of ${email} belongs to another person at the identity provider: ask your admin to change that account's email or remove it`);
+  }
+  const user = existing ?? (await createFirstTime(deps, email, role, identity.preferredUsername));
+  const bound = identityKey ? await deps.users.bindIdentity(user._id, identityKey) : null;
+  return { user: bound ?? user, created: !existing };
 }
 
 async function createFirstTime(deps: UsersDeps, email: string, role: string, preferred: string): Promise<UserDocument> {
