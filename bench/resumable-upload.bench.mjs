@@ -56,6 +56,14 @@ const gatewayMemory = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exe
 const peakRss = () => gatewayMemory('VmHWM');
 const resetPeak = () => fs.writeFileSync(`/proc/${gatewayPid}/clear_refs`, '5');
 const gatewayAtRest = gatewayMemory('VmRSS');
+const canDropCaches = (() => {
+  try {
+    fs.accessSync('/proc/sys/vm/drop_caches', fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 try {
   const big = randomFile('big.bin', sizeMb);
@@ -73,9 +81,8 @@ try {
     run('node', [cli, 'upload', file, '--channel-key', channelKey, '--release-version', '9.9.9', '--build-version', String(++build), '--via', via, '--json', ...flags], { env: cliEnv, maxBuffer: 64 * MiB });
 
   const results = [];
-  const measure = async (name, fn) => {
-    // The previous mode's gigabyte leaves the page cache for the disk first, not during this one.
-    execFileSync('sync');
+  const measure = async (name, fn, sources = [big]) => {
+    settle(sources);
     resetPeak();
     const t = process.hrtime.bigint();
     await fn();
@@ -98,13 +105,13 @@ try {
 
   // Many at once: 20 CLI uploads of 50 MB against 20 direct PUTs of the same files.
   const small = Array.from({ length: concurrency }, (_, i) => randomFile(`small-${i}.bin`, concurrentMb));
-  const manyDirect = await measure(`${concurrency} direct PUTs`, () => Promise.all(small.map((f) => presignedPut(f, fs.statSync(f).size))));
-  const manyMultipart = await measure(`${concurrency} multipart uploads straight to S3`, () => Promise.all(small.map((f) => presignedMultipart(f, fs.statSync(f).size))));
-  const manyCli = await measure(`${concurrency} CLI uploads`, () => Promise.all(small.map((f) => cliUpload(f, 'tus'))));
+  const manyDirect = await measure(`${concurrency} direct PUTs`, () => Promise.all(small.map((f) => presignedPut(f, fs.statSync(f).size))), small);
+  const manyMultipart = await measure(`${concurrency} multipart uploads straight to S3`, () => Promise.all(small.map((f) => presignedMultipart(f, fs.statSync(f).size))), small);
+  const manyCli = await measure(`${concurrency} CLI uploads`, () => Promise.all(small.map((f) => cliUpload(f, 'tus'))), small);
 
   const rate = (s, bytes = size) => `${(bytes / MiB / s).toFixed(1)} MiB/s`;
   console.log(`\nresumable upload benchmark — ${os.cpus().length} cores, ${mib(os.totalmem())} MiB RAM, ${new Date().toISOString()}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`file: ${mib(size)} MiB; many: ${concurrency} × ${concurrentMb} MiB`);
+  console.log(`file: ${mib(size)} MiB; many: ${concurrency} × ${concurrentMb} MiB; before each mode: sync${canDropCaches ? ', page cache dropped, sources read back in' : ' only (not root: the page cache was not dropped, and figures depend on its state)'}`);
   console.log('| mode | time | throughput | ratio to (a) | target | ratio to (a2) | gateway peak RSS |');
   console.log('|---|---|---|---|---|---|---|');
   const targets = { '(b) CLI over tus': 1.0, '(b1) CLI over tus, one stream': 1.0, '(c) CLI, presigned parts': 1.0, '(d) legacy POST': 0.9 };
@@ -130,7 +137,36 @@ try {
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
   await hangar.stop();
+  // Several GiB per run: the bench's bucket goes, not only its local files.
+  await emptyBucket().catch((err) => console.error(`the bench bucket ${bucket} was not emptied: ${err.message}`));
   await infra.stop();
+}
+
+/**
+ * Every mode starts from the same memory state. On this project's machine (a VM) the S3 server
+ * completed a 1 GiB multipart upload in 0.85 s right after the page cache was dropped and in
+ * 4.0 s (sys time, in the copy of the parts) once earlier runs had filled it: which mode met
+ * which state depended on its place in the run (docs/performance.md). So, before each mode,
+ * what earlier modes wrote goes to disk, the cache is dropped where this process may (root),
+ * and the mode's sources are read back in, so no mode reads its file from disk.
+ */
+function settle(sources) {
+  execFileSync('sync');
+  if (canDropCaches) fs.writeFileSync('/proc/sys/vm/drop_caches', '3');
+  const buffer = Buffer.allocUnsafe(8 * MiB);
+  for (const file of sources) {
+    const fd = fs.openSync(file, 'r');
+    while (fs.readSync(fd, buffer, 0, buffer.length, null) > 0);
+    fs.closeSync(fd);
+  }
+}
+
+/** Removes every object of the bench's bucket, and the bucket. */
+async function emptyBucket() {
+  for await (const page of storage.listObjectPages('')) {
+    await storage.client.removeObjects(bucket, page.map((o) => o.key));
+  }
+  await storage.client.removeBucket(bucket);
 }
 
 /** The file PUT to a bare Node HTTP server (bench/lib/bare-http-sink.mjs) on this Node: its RSS at rest and at peak. */
