@@ -6,12 +6,16 @@ import type { LegacyWebhookSource, MoveOutcome } from '../domain/move-from-apps'
 
 /** The whole export is one stream: room for a large one, far beyond a unary call's deadline. */
 const EXPORT_DEADLINE_MS = 30 * 60 * 1_000;
+/** The first wait before trying the move again; it doubles up to the configured interval. */
+const FIRST_RETRY_MS = 250;
 
 /**
  * The apps service's old webhook records over gRPC, and the patience the
  * move needs: at start apps may not answer yet (starting, or still the
  * version before the move, which has no export), so the move is tried again
- * until it answers. Any other failure stops the start, to be seen.
+ * until it answers — soon at first (apps usually answers within a second of
+ * starting beside this service), then less and less often, up to `retryMs`
+ * apart. Any other failure stops the start, to be seen.
  */
 export class AppsLegacyWebhooks {
   constructor(
@@ -27,6 +31,7 @@ export class AppsLegacyWebhooks {
         await this.client.dropLegacyWebhooks({});
       },
     };
+    let waitMs = Math.min(FIRST_RETRY_MS, this.retryMs);
     for (;;) {
       try {
         await move(source);
@@ -34,7 +39,8 @@ export class AppsLegacyWebhooks {
       } catch (err) {
         if (!(err instanceof Unavailable || err instanceof Unimplemented || err instanceof DeadlineExceeded)) throw err;
         this.logger.warn({ err: { message: err.message, code: err.code } }, 'the apps service cannot hand its webhook records over yet; trying again');
-        await new Promise((resolve) => setTimeout(resolve, this.retryMs));
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        waitMs = Math.min(waitMs * 2, this.retryMs);
       }
     }
   }
