@@ -10,3 +10,4 @@ export * from './downloads';
 export * from './audit';
 export * from './stable-id';
 export * from './jetstream-setup';
+export * from './connection-state';

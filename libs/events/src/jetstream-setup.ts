@@ -1,6 +1,10 @@
 import { JetStreamManager, StreamConfig } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { KV, KvOptions, Kvm } from '@nats-io/kv';
+import { failingFastWhileDisconnected } from './connection-state';
+
+/** The methods of a KV bucket that send to NATS. */
+const KV_CALLS = ['get', 'put', 'create', 'update', 'delete', 'purge', 'keys', 'history', 'watch', 'status', 'destroy'] as const satisfies readonly (keyof KV)[];
 
 /**
  * Creates a stream when missing; safe to call from every replica at start. Two replicas that
@@ -30,11 +34,13 @@ export async function ensureStream(jsm: JetStreamManager, config: Partial<Stream
  */
 export async function openKvBucket(nc: NatsConnection, name: string, options: Partial<KvOptions>): Promise<KV> {
   const bucket = name.replace(/[^A-Za-z0-9_-]/g, '_');
+  let kv: KV;
   try {
-    return await new Kvm(nc).create(bucket, options);
+    kv = await new Kvm(nc).create(bucket, options);
   } catch (err) {
-    return new Kvm(nc).create(bucket, options).catch(() => {
+    kv = await new Kvm(nc).create(bucket, options).catch(() => {
       throw err;
     });
   }
+  return failingFastWhileDisconnected(nc, kv, KV_CALLS);
 }

@@ -1,6 +1,7 @@
 import { NatsConnection, connect } from '@nats-io/transport-node';
 import { JetStreamClient, JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Logger } from '@hangar/logger';
+import { watchConnection } from './connection-state';
 
 export interface EventBus {
   nc: NatsConnection;
@@ -14,6 +15,7 @@ export interface EventBus {
  */
 export async function connectEventBus(url: string, name: string, logger: Logger): Promise<EventBus> {
   const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000 });
+  watchConnection(nc);
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect') logger.warn({ nats: status.type }, 'NATS connection changed');
