@@ -1,4 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import { isDisconnected, watchConnection } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
 import type { ObjectStorage } from '@hangar/storage';
 import { requestParse } from './package-parse.client';
@@ -27,13 +28,7 @@ export interface ParseRouterOptions {
  */
 export function parseRouter(options: ParseRouterOptions): (objectKey: string) => Promise<ParseReply> {
   const { nc, prefix, timeoutMs, storage, logger, localWorker, concurrency } = options;
-  let connected = true;
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect') connected = false;
-      else if (status.type === 'reconnect') connected = true;
-    }
-  })().catch(() => undefined);
+  watchConnection(nc);
 
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -47,7 +42,7 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
   };
 
   return async (objectKey) => {
-    if (connected || !localWorker) return requestParse(nc, prefix, objectKey, timeoutMs);
+    if (!isDisconnected(nc) || !localWorker) return requestParse(nc, prefix, objectKey, timeoutMs);
     logger.warn({ objectKey }, 'NATS is unreachable: parsing the upload in this process');
     await acquire();
     try {
