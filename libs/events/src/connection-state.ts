@@ -45,7 +45,7 @@ export function failingFastWhileDisconnected<T extends object>(nc: NatsConnectio
       const value: unknown = Reflect.get(object, property, receiver);
       if (!sending.has(property) || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (down.has(nc)) return Promise.reject(new Unavailable('NATS is unreachable'));
+        if (down.has(nc)) return Promise.reject(new Unavailable());
         return (value as (...a: unknown[]) => unknown).apply(object, args);
       };
     },
