@@ -183,6 +183,14 @@ describe('NATS stopped and started again', () => {
     const uploaded = await uploadBuild(hangar, token, ch.slug);
     expect(uploaded.status).toBe(201);
     expect((await api('DELETE', `/api/schemes/${doomed.id}`, { token })).status).toBe(200);
+    // A resumable upload needs its record in NATS: refused plainly, not a 500 after a timeout.
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const resumable = await fetch(`${hangar.baseUrl}/api/uploads`, {
+      method: 'POST',
+      headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, 'upload-length': '1000', 'upload-metadata': `filename ${b64('x.apk')},channel_key ${b64(ch.slug)}` },
+    });
+    expect(resumable.status).toBe(503);
+    expect(await resumable.json()).toEqual({ error: 'A dependency is unavailable, try again shortly' });
     await new Promise((r) => setTimeout(r, 2_000));
     expect(receiver.on('/outage')).toEqual([]);
 
