@@ -1,21 +1,32 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Unavailable } from '@hangar/errors';
 
-/** Connections whose status events are followed, and those of them that are down now. */
-const watched = new WeakSet<NatsConnection>();
+type ConnectionChange = 'disconnect' | 'reconnect';
+
+/** The connections whose status events are followed, each with who wants to hear of a change. */
+const listeners = new WeakMap<NatsConnection, Set<(change: ConnectionChange) => void>>();
+/** Those of them that are down now. */
 const down = new WeakSet<NatsConnection>();
 
 /**
- * Follows `nc`'s status events (once per connection, however often asked): down from a
- * `disconnect` until the `reconnect`. Call it right after connecting.
+ * Follows `nc`'s status events — one loop per connection, however often asked: down from a
+ * `disconnect` until the `reconnect`. `onChange` (when given) hears of each of those two.
+ * Call it right after connecting.
  */
-export function watchConnection(nc: NatsConnection): void {
-  if (watched.has(nc)) return;
-  watched.add(nc);
+export function watchConnection(nc: NatsConnection, onChange?: (change: ConnectionChange) => void): void {
+  const known = listeners.get(nc);
+  if (known) {
+    if (onChange) known.add(onChange);
+    return;
+  }
+  const heard = new Set(onChange ? [onChange] : []);
+  listeners.set(nc, heard);
   void (async () => {
     for await (const status of nc.status()) {
+      if (status.type !== 'disconnect' && status.type !== 'reconnect') continue;
       if (status.type === 'disconnect') down.add(nc);
-      else if (status.type === 'reconnect') down.delete(nc);
+      else down.delete(nc);
+      for (const listener of heard) listener(status.type);
     }
   })().catch(() => undefined);
 }
@@ -39,15 +50,14 @@ export function isDisconnected(nc: NatsConnection): boolean {
  */
 export function failingFastWhileDisconnected<T extends object>(nc: NatsConnection, target: T, methods: readonly (keyof T & string)[]): T {
   watchConnection(nc);
-  const sending = new Set<string | symbol>(methods);
+  // One guarded function per method, made once: the caches' reads call `get` on every request.
+  const guarded = new Map<string | symbol, (...args: unknown[]) => unknown>();
+  for (const method of methods) {
+    const call = target[method];
+    if (typeof call !== 'function') continue;
+    guarded.set(method, (...args: unknown[]) => (down.has(nc) ? Promise.reject(new Unavailable()) : (call as (...a: unknown[]) => unknown).apply(target, args)));
+  }
   return new Proxy(target, {
-    get(object, property, receiver) {
-      const value: unknown = Reflect.get(object, property, receiver);
-      if (!sending.has(property) || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        if (down.has(nc)) return Promise.reject(new Unavailable());
-        return (value as (...a: unknown[]) => unknown).apply(object, args);
-      };
-    },
+    get: (object, property, receiver) => guarded.get(property) ?? Reflect.get(object, property, receiver),
   });
 }

@@ -15,12 +15,7 @@ export interface EventBus {
  */
 export async function connectEventBus(url: string, name: string, logger: Logger): Promise<EventBus> {
   const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000 });
-  watchConnection(nc);
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect' || status.type === 'reconnect') logger.warn({ nats: status.type }, 'NATS connection changed');
-    }
-  })().catch(() => undefined);
+  watchConnection(nc, (change) => logger.warn({ nats: change }, 'NATS connection changed'));
   const jsm = await jetstreamManager(nc, { timeout: 5_000 });
   return { nc, js: jetstream(nc, { timeout: 5_000 }), jsm };
 }

@@ -4,17 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Unavailable } from '@hangar/errors';
-import { freePort, isListening, natsServerBinary } from '@hangar/infra';
+import { freePort, isListening, natsServerBinary, waitFor } from '@hangar/infra';
 import { createLogger } from '@hangar/logger';
 import { connectEventBus, EventBus, isDisconnected, openKvBucket } from '../src';
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * A NATS server of this test's own, stopped and started again on the same port and store (the
@@ -31,7 +23,7 @@ describe('events: KV calls while NATS is down', () => {
 
   const startServer = async () => {
     server = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-    await until(() => isListening('127.0.0.1', port), 'nats-server listening');
+    await waitFor('nats-server listening', () => isListening('127.0.0.1', port), { timeoutMs: 15_000 });
   };
   const stopServer = async () => {
     const proc = server!;
@@ -57,7 +49,7 @@ describe('events: KV calls while NATS is down', () => {
     expect(isDisconnected(bus.nc)).toBe(false);
 
     await stopServer();
-    await until(() => isDisconnected(bus.nc), 'the disconnect seen');
+    await waitFor('the disconnect seen', async () => isDisconnected(bus.nc), { timeoutMs: 15_000 });
     // Each is refused before anything is sent; without it nats.js rejects with a TimeoutError
     // after 5 s, and a caller would have waited that long for its fallback.
     await expect(kv.get('key')).rejects.toBeInstanceOf(Unavailable);
@@ -67,7 +59,7 @@ describe('events: KV calls while NATS is down', () => {
     expect(typeof kv.get).toBe('function');
 
     await startServer();
-    await until(() => !isDisconnected(bus.nc), 'the reconnect seen', 30_000);
+    await waitFor('the reconnect seen', async () => !isDisconnected(bus.nc));
     expect((await kv.get('key'))?.string()).toBe('before');
     await kv.put('key', 'after');
     expect((await kv.get('key'))?.string()).toBe('after');
