@@ -5,7 +5,9 @@ const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescri
 
 const shared = {
   transform: { '^.+\\.ts$': swc },
-  testEnvironment: 'node',
+  // Jest's node environment that also disables each test file's AsyncLocalStorage
+  // stores when the file is done (why: libs/testing/src/jest-node-environment.ts).
+  testEnvironment: '<rootDir>/libs/testing/src/jest-node-environment.ts',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Tests run against the libraries' sources, not their build output.
   moduleNameMapper: { '^@hangar/([a-z-]+)$': '<rootDir>/libs/$1/src' },

@@ -1,0 +1,44 @@
+import asyncHooks from 'node:async_hooks';
+import NodeEnvironment from 'jest-environment-node';
+
+type Storage = asyncHooks.AsyncLocalStorage<unknown>;
+
+/**
+ * Jest's node environment, plus: every AsyncLocalStorage a test file creates
+ * is disabled once the file is done.
+ *
+ * Each test file loads the libraries afresh, so each makes its own request
+ * context and query-log stores (libs/logger, libs/mongo), and OpenTelemetry
+ * its own. Node 20 keeps every store that was ever run in one process-wide
+ * list and, for every promise made anywhere, copies the current value of
+ * each; nothing ever leaves that list unless `disable()` is called. A jest
+ * worker runs file after file in one process, so after a few dozen files
+ * every promise paid for all of them: the mapping-streaming test took 8 s
+ * alone and 186 s as the last file of a CI run (42 s after eight component
+ * files). In a service there is one of each store per process, as designed.
+ */
+export default class HangarNodeEnvironment extends NodeEnvironment {
+  private readonly created: Storage[] = [];
+  private original?: typeof asyncHooks.AsyncLocalStorage;
+
+  override async setup(): Promise<void> {
+    await super.setup();
+    const created = this.created;
+    const Original = asyncHooks.AsyncLocalStorage;
+    this.original = Original;
+    // The core module is one object for the whole worker (jest does not sandbox
+    // core modules), and the libraries read this export when they construct a store.
+    asyncHooks.AsyncLocalStorage = class TrackedAsyncLocalStorage<T> extends Original<T> {
+      constructor() {
+        super();
+        created.push(this as Storage);
+      }
+    };
+  }
+
+  override async teardown(): Promise<void> {
+    if (this.original) asyncHooks.AsyncLocalStorage = this.original;
+    for (const storage of this.created.splice(0)) storage.disable();
+    await super.teardown();
+  }
+}
