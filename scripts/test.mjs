@@ -3,7 +3,9 @@
 // (libs/testing/system-tools.json): installs the missing ones as root, else
 // stops at once with one message naming them all and the command that
 // installs them. Then installs npm dependencies when stale, builds (the
-// end-to-end suite runs the built system), type-checks the tests, checks the generated proto code is current,
+// end-to-end suite runs the built system; the Go servers the suites start are
+// built beside it, scripts/go-tools-in-background.mjs), type-checks the tests,
+// checks the generated proto code is current,
 // then runs jest's unit, component and end-to-end projects with every query
 // recorded, then the plan check (tests/plans) in a run of its own; jest's global
 // setup starts the MongoDB-wire, NATS and S3 servers it needs.
@@ -16,6 +18,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildGoToolsInBackground } from './go-tools-in-background.mjs';
 import { installDependenciesIfStale } from './install-dependencies.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,9 +45,12 @@ if (process.env.HANGAR_CHECK_TOOLS_ONLY === '1') process.exit(0);
 
 installDependenciesIfStale(root);
 
+step('build the infrastructure library', 'npx', ['tsc', '-b', 'libs/infra']);
+const goTools = buildGoToolsInBackground(root);
 step('build', 'npm', ['run', '--silent', 'build']);
 step('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
 step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
+await goTools.wait();
 
 // Every service the suites start records the queries it sends; the plan check
 // (tests/plans) then explains each one, in a jest run of its own once the
