@@ -15,7 +15,7 @@ import { FieldErrors, domainErrorFrom } from '@hangar/errors';
 import { REQUEST_ID_HEADER, currentRequestId } from '@hangar/logger';
 import { Metrics, grpcClientMetrics } from '@hangar/metrics';
 import { carryTrace } from '@hangar/telemetry';
-import { createServiceChannel } from './channel';
+import { createProbeChannel, createServiceChannel } from './channel';
 import { ERROR_CODE_TRAILER, ERROR_ENTRY_TRAILER, rpcLabels, statusName } from './server-middleware';
 
 export type ServiceClient<S extends CompatServiceDefinition> = Client<S, DeadlineOptions>;
@@ -107,12 +107,16 @@ export function createServiceClient<S extends CompatServiceDefinition>(
 }
 
 /** Asks a service's standard health endpoint whether it is SERVING. */
+/** Given an address, the probe connects afresh and closes its connection; given a channel, it uses that one. */
 export async function checkHealth(target: string | Channel, deadlineMs = 1_000): Promise<boolean> {
-  const client = createServiceClient(HealthDefinition, target, { defaultDeadlineMs: deadlineMs });
+  const channel = typeof target === 'string' ? createProbeChannel(target) : target;
+  const client = createServiceClient(HealthDefinition, channel, { defaultDeadlineMs: deadlineMs });
   try {
     const response = await client.check({ service: '' });
     return response.status === HealthCheckResponse_ServingStatus.SERVING;
   } catch {
     return false;
+  } finally {
+    if (channel !== target) channel.close();
   }
 }

@@ -1,0 +1,31 @@
+import net from 'node:net';
+import { createLogger } from '@hangar/logger';
+import { checkHealth, createGrpcServer } from './index';
+
+/** A port nothing listens on yet (the kernel's pick, released at once). */
+async function unusedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * The launcher probes each service while it starts (libs/infra launcher). A probe must see a
+ * service that listens now, whatever the probes before it met: grpc-js shares a connection
+ * between channels to one address, and a refused one waits out a reconnect backoff (500 ms and
+ * growing) before it tries again — every start of Hangar waited it out (1.2 s seen per start).
+ */
+describe('health probe of an address', () => {
+  const server = createGrpcServer({ logger: createLogger({ service: 'test', level: 'silent' }) });
+  afterAll(() => server.shutdown(1_000));
+
+  it('when a probe was refused and the service then listens, then the next probe sees it at once', async () => {
+    const port = await unusedPort();
+    expect(await checkHealth(`127.0.0.1:${port}`, 300)).toBe(false);
+    await server.listen(`127.0.0.1:${port}`);
+    // Well inside the backoff a shared connection would be waiting out.
+    expect(await checkHealth(`127.0.0.1:${port}`, 300)).toBe(true);
+  });
+});
