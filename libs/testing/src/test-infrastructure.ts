@@ -1,4 +1,5 @@
 import { Client } from 'minio';
+import { MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
 
 /** The servers jest's global setup resolved, read by component and e2e tests. */
@@ -20,6 +21,22 @@ export function testS3Client(): Client {
   const { s3 } = testInfrastructure();
   const url = new URL(s3.endpoint);
   return new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, pathStyle: true });
+}
+
+/**
+ * Drops a test's databases through a connection of its own, after its services have stopped.
+ * Dropped while a service still runs, a database comes back at its next write — FerretDB makes
+ * the collection again, without the indexes the service declared — and the plan check may then
+ * explain queries on that husk.
+ */
+export async function dropTestDatabases(names: string[]): Promise<void> {
+  const client = new MongoClient(testInfrastructure().mongoUrl, { directConnection: true });
+  await client.connect();
+  try {
+    for (const name of names) await client.db(name).dropDatabase();
+  } finally {
+    await client.close();
+  }
 }
 
 /** A name no other test (or earlier run) uses: databases, buckets, streams. */

@@ -8,7 +8,7 @@ import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { apps, releases, users, webhooks } from '@hangar/proto';
-import { metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
+import { dropTestDatabases, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadUsersConfig } from '../../users/src/config';
 import { bootstrapAdmin } from '../../users/src/domain/bootstrap-admin';
 import { RunningUsersService, startUsersService } from '../../users/src/users-service';
@@ -130,12 +130,11 @@ describe('webhooks', () => {
 
   afterAll(async () => {
     await bus?.nc.drain();
-    await service?.connection.dropDatabase().catch(() => undefined);
-    await appsService?.connection.dropDatabase().catch(() => undefined);
-    await usersService?.connection.dropDatabase().catch(() => undefined);
+    // Stopped first: the dispatcher writes every 100 ms, and would bring a dropped database back.
     await service?.stop();
     await appsService?.stop();
     await usersService?.stop();
+    await dropTestDatabases([`${db}_webhooks`, `${db}_apps`, `${db}_users`]);
     await fakeReleases?.shutdown(1_000);
     await receiver.stop();
   });
