@@ -106,8 +106,10 @@ export function createServiceClient<S extends CompatServiceDefinition>(
     .create(definition, channel, { '*': { deadline: defaultDeadlineMs } }) as ServiceClient<S>;
 }
 
-/** Asks a service's standard health endpoint whether it is SERVING. */
-/** Given an address, the probe connects afresh and closes its connection; given a channel, it uses that one. */
+/**
+ * Asks a service's standard health endpoint whether it is SERVING. Given an address, the probe
+ * connects afresh and closes its connection; given a channel, it uses that one.
+ */
 export async function checkHealth(target: string | Channel, deadlineMs = 1_000): Promise<boolean> {
   const channel = typeof target === 'string' ? createProbeChannel(target) : target;
   const client = createServiceClient(HealthDefinition, channel, { defaultDeadlineMs: deadlineMs });
