@@ -12,14 +12,13 @@ async function main(): Promise<void> {
   const metrics = new Metrics();
   const metricsServer = await serveMetrics(metrics, { port: config.METRICS_PORT });
   if (metricsServer.port) logger.info({ port: metricsServer.port }, 'metrics at /metrics');
-  const service = await startUsersService(config, logger, metrics);
-
-  const bootstrap = await bootstrapAdmin(
-    service.deps,
-    { email: config.HANGAR_ADMIN_EMAIL, password: config.HANGAR_ADMIN_PASSWORD, token: config.HANGAR_ADMIN_TOKEN },
-    logger,
-  );
-  if (bootstrap.created && (bootstrap.generatedToken || bootstrap.generatedPassword)) {
+  let bootstrap: Awaited<ReturnType<typeof bootstrapAdmin>> | undefined;
+  const service = await startUsersService(config, logger, metrics, {
+    beforeListening: async (deps) => {
+      bootstrap = await bootstrapAdmin(deps, { email: config.HANGAR_ADMIN_EMAIL, password: config.HANGAR_ADMIN_PASSWORD, token: config.HANGAR_ADMIN_TOKEN }, logger);
+    },
+  });
+  if (bootstrap?.created && (bootstrap.generatedToken || bootstrap.generatedPassword)) {
     // Printed once, outside the structured log, so secrets never enter log storage.
     process.stderr.write(
       `\nHangar bootstrap admin ${config.HANGAR_ADMIN_EMAIL}` +

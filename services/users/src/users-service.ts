@@ -32,8 +32,19 @@ export interface RunningUsersService {
   stop(): Promise<void>;
 }
 
+export interface UsersStartOptions {
+  /**
+   * Runs before the service listens, i.e. before its health says SERVING: main.ts makes the
+   * bootstrap admin here, so the first request with its token finds it. Made after listening,
+   * a launcher (or a Kubernetes readiness probe) could see the service ready and the token
+   * refused for a moment: CI saw a 401 right after `npm run up`'s start once probes stopped
+   * waiting out a reconnect backoff.
+   */
+  beforeListening?(deps: UsersDeps): Promise<void>;
+}
+
 /** Wires the users service: database, events, gRPC. main.ts and the component tests both start it here. */
-export async function startUsersService(config: UsersConfig, logger: Logger, metrics?: Metrics): Promise<RunningUsersService> {
+export async function startUsersService(config: UsersConfig, logger: Logger, metrics?: Metrics, options: UsersStartOptions = {}): Promise<RunningUsersService> {
   const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
   const userDocs = userModel(connection);
   const tokenDocs = tokenModel(connection);
@@ -62,6 +73,7 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(users.UsersServiceDefinition, bumpAfterWrites(usersHandlers(deps), USERS_READ_ONLY, bump));
+  await options.beforeListening?.(deps);
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {
