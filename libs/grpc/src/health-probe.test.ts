@@ -2,7 +2,10 @@ import net from 'node:net';
 import { createLogger } from '@hangar/logger';
 import { checkHealth, createGrpcServer } from './index';
 
-/** A port nothing listens on yet (the kernel's pick, released at once). */
+/**
+ * A port nothing listens on yet (the kernel's pick, released at once). Not @hangar/infra's
+ * freePort: infra depends on this library, and a probe test needs no protection from reuse.
+ */
 async function unusedPort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
