@@ -281,8 +281,10 @@ describe('resumable uploads that expire', () => {
   const bucket = uniqueName('e2e-tus-expiry');
 
   beforeAll(async () => {
-    // The releases janitor sweeps every second and removes what is older than 3 s.
-    hangar = await startHangar({ RESUMABLE_UPLOAD_EXPIRY_MS: '2000', STORAGE_JANITOR_GRACE_MS: '3000', STORAGE_JANITOR_INTERVAL_MS: '1000', S3_BUCKET: bucket });
+    // The releases janitor sweeps every second and removes what is older than 6 s. An upload's
+    // 9 MiB PATCH below must end before that: with 2 s (and 3 s) it outlived them once on a
+    // loaded CI machine (answered 410 now, 500 then: services/gateway/test/upload-gone.test.ts).
+    hangar = await startHangar({ RESUMABLE_UPLOAD_EXPIRY_MS: '5000', STORAGE_JANITOR_GRACE_MS: '6000', STORAGE_JANITOR_INTERVAL_MS: '1000', S3_BUCKET: bucket });
   }, 180_000);
 
   afterAll(async () => {
@@ -293,9 +295,11 @@ describe('resumable uploads that expire', () => {
     const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${hangar.adminToken}` };
     const created = await fetch(`${hangar.baseUrl}/api/uploads`, { method: 'POST', headers: { ...headers, 'upload-length': '10' } });
     expect(created.status).toBe(201);
-    expect(new Date(created.headers.get('upload-expires')!).getTime()).toBeGreaterThan(Date.now() - 5000);
+    const expires = new Date(created.headers.get('upload-expires')!).getTime();
+    expect(expires).toBeGreaterThan(Date.now());
     const url = created.headers.get('location')!;
-    await new Promise((r) => setTimeout(r, 2500));
+    // Upload-Expires has whole seconds: a second past it, the upload has expired.
+    await new Promise((r) => setTimeout(r, Math.max(0, expires - Date.now()) + 1000));
     expect((await fetch(url, { method: 'HEAD', headers })).status).toBe(410);
     const late = await fetch(url, { method: 'PATCH', headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: Buffer.alloc(10) });
     expect(late.status).toBe(410);

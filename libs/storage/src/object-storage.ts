@@ -346,7 +346,16 @@ export function contentDisposition(fileName: string): string {
  */
 function isStorageFailure(original: unknown, mapped: Error): boolean {
   if (mapped instanceof Unavailable) return true;
-  return !(mapped instanceof DomainError) && !isSourceFailure(original) && !isNotFound(original);
+  return !(mapped instanceof DomainError) && !isSourceFailure(original) && !isGoneFromStorage(original);
+}
+
+/**
+ * What was asked for is no longer in S3: a multipart upload aborted (NoSuchUpload) or an
+ * object removed (NoSuchKey). For an unfinished upload this is its expiry having run out and
+ * the janitor having swept its parts — the client's upload is gone, not storage failing.
+ */
+export function isGoneFromStorage(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'NoSuchUpload' || isNotFound(err);
 }
 
 function isNotFound(err: unknown): boolean {

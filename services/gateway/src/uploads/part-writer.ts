@@ -119,11 +119,17 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
         await sendPart();
       }
     } else if (filled > 0) {
+      // A part already refused (its upload gone, say): no tail for an upload that cannot go on.
+      if (failed) throw failure;
       tail = { key: `${record.objectKey}.tail-${record.offset + received}`, size: filled };
       await storage.putBuffer(tail.key, buffer!.subarray(0, filled));
     }
     await Promise.all(inFlight);
-    if (failed) throw failure;
+    if (failed) {
+      // A part was refused while the tail was stored: the request keeps nothing, so neither does S3.
+      if (tail) await storage.delete(tail.key).catch(() => undefined);
+      throw failure;
+    }
     return { received, parts, ...(tail ? { tail } : {}), ...(bodyHash ? { bodyDigest: bodyHash.digest() } : {}), cutShort };
   } finally {
     await Promise.allSettled(inFlight);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual, type Hash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { FailedPrecondition, InvalidArgument } from '@hangar/errors';
-import type { ObjectStorage } from '@hangar/storage';
+import { isGoneFromStorage, type ObjectStorage } from '@hangar/storage';
 import { writeBody } from './part-writer';
 import { RunningHashes } from './running-hashes';
 import { TusRefusal } from './tus-headers';
@@ -184,9 +184,31 @@ export class ResumableUploads {
       if (!committed) throw new TusRefusal(409, 'Another request took over this upload; ask for its offset and resume');
       if (before.tail && before.tail.key !== written.tail?.key) await this.storage.delete(before.tail.key).catch(() => undefined);
       return committed.record;
+    } catch (err) {
+      if (!(err instanceof TusRefusal) && (await this.partsAreGone(before, err))) throw await this.markGone(claim);
+      throw err;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * The upload's bytes were removed under a request writing into it: its expiry ran out while
+   * the body streamed and the janitor swept its parts (or its tail). Nothing of the request is
+   * kept, and the upload is gone (410) for every later request too, not a storage failure (500).
+   */
+  private async partsAreGone(record: UploadRecord, err: unknown): Promise<boolean> {
+    if (isGoneFromStorage(err)) return true;
+    // S3 may refuse a part for an aborted upload before reading its body and close the
+    // connection, which the client sees as a reset, not as NoSuchUpload: so ask S3 itself.
+    if (!record.multipartId) return false;
+    return this.storage.listUploadedParts(record.objectKey, record.multipartId).then(() => false, isGoneFromStorage);
+  }
+
+  private async markGone(claim: WriterClaim): Promise<TusRefusal> {
+    this.hashes.forget(claim.record.id);
+    await claim.finish((current) => ({ ...current, expiresAt: Math.min(current.expiresAt, this.now() - 1) })).catch(() => undefined);
+    return new TusRefusal(410, 'Upload expired: its parts were removed from storage');
   }
 
   /** DELETE: the upload and every byte of it go (a build already made from it stays). */
@@ -333,7 +355,12 @@ export class ResumableUploads {
     const { record } = claim;
     const partSize = record.direct!.partSize;
     const expected = Math.ceil(record.length / partSize);
-    const held = await this.storage.listUploadedParts(record.objectKey, record.multipartId!);
+    const held = await this.storage.listUploadedParts(record.objectKey, record.multipartId!).catch(async (err: unknown) => {
+      if (!isGoneFromStorage(err)) throw err;
+      // Finished after its expiry, once the janitor had swept its parts.
+      await this.releaseClaim(claim);
+      throw new FailedPrecondition('The upload expired before it was finished', { upload_id: ['has expired'] });
+    });
     const problems: string[] = [];
     for (let part = 1; part <= expected; part++) {
       const size = part < expected ? partSize : record.length - partSize * (expected - 1);
