@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 import { CliHome, cliHome, runCli, startCli } from './cli-runner';
+import { sampledRanges } from '../../clients/cli/src/file-digest';
 import { CuttingProxy } from './cutting-proxy';
 
 /**
@@ -137,6 +138,62 @@ describe('the hangar CLI under faults', () => {
       }
     },
     600_000,
+  );
+
+  it(
+    'when a rerun finds bytes an earlier run sent of another file with the same sample, then the server\'s SHA-256 refuses them and the CLI sends the file again',
+    async () => {
+      // Resume state is kept by a sample of the file (so hashing it overlaps sending): a file
+      // changed only between the samples, at the same size, resumes the earlier file's bytes.
+      let holdFinishing = true;
+      const proxy = new CuttingProxy(gateway(), (request) =>
+        holdFinishing && request.method === 'POST' && request.path.startsWith('/api/apps/upload') ? 1 : Infinity,
+      );
+      const url = await proxy.listen();
+      const home: CliHome = cliHome();
+      const env = { ...home.env, HANGAR_URL: url, HANGAR_TOKEN: hangar.adminToken };
+      try {
+        const seedRun = await runCli(['upload', path.join(fixturesDir(), 'apps', 'android.apk'), '--json'], { ...env, HANGAR_URL: hangar.baseUrl });
+        expect(seedRun.code).toBe(0);
+        const channelKey: string = JSON.parse(seedRun.stdout).channel.slug;
+        const size = 12 * 1024 * 1024;
+        const file = path.join(work, 'changed-between-samples.bin');
+        writeRandomFile(file, size);
+        const args = ['upload', file, '-c', channelKey, '--release-version', '3.0.0', '--build-version', '300', '--chunk-size', '1', '--json'];
+
+        // Every byte sent, then killed while its finishing call cannot get through.
+        const first = startCli(args, env);
+        const deadline = Date.now() + 120_000;
+        while (!proxy.cutRequests.includes('POST /api/apps/upload')) {
+          if (Date.now() > deadline) throw new Error(`the finishing call never came\n${first.stderrSoFar()}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        first.child.kill('SIGKILL');
+        expect((await first.result).signal).toBe('SIGKILL');
+
+        // One byte changed between the first two samples: the sample (and the size) stay the same.
+        const [head, next] = sampledRanges(size);
+        const at = Math.floor((head!.offset + head!.length + next!.offset) / 2);
+        const fd = fs.openSync(file, 'r+');
+        const byte = Buffer.alloc(1);
+        fs.readSync(fd, byte, 0, 1, at);
+        fs.writeSync(fd, Buffer.from([byte[0]! ^ 0xff]), 0, 1, at);
+        fs.closeSync(fd);
+
+        holdFinishing = false;
+        const rerun = await runCli(args, env);
+        expect({ code: rerun.code, stderr: rerun.code === 0 ? '' : rerun.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(rerun.stderr).toMatch(/every byte was sent by an earlier run/);
+        expect(rerun.stderr).toMatch(/were of another file .*; sending changed-between-samples\.bin again/);
+        const release = JSON.parse(rerun.stdout);
+        expect(await storedSha256(release.id)).toBe(await sha256Of(file));
+        expect((await versions(channelKey)).filter((r) => r.build_version === '300').map((r) => r.id)).toEqual([release.id]);
+      } finally {
+        home.remove();
+        await proxy.close();
+      }
+    },
+    300_000,
   );
 
   it(

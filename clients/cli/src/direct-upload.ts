@@ -10,7 +10,8 @@ export interface DirectUploadOptions {
   api: ApiClient;
   file: string;
   size: number;
-  sha256: string;
+  /** What resume state is kept by (`contentSample`): the whole file's SHA-256 is still being computed. */
+  contentSample: string;
   metadata: { filename: string; purpose: string; channel_key?: string };
   store: ResumeStore;
   parallel: number;
@@ -69,16 +70,17 @@ const retriable = (err: unknown) => err instanceof NetworkError || (err instance
  */
 export async function sendDirect(options: DirectUploadOptions): Promise<SentUpload | 'unavailable'> {
   const { api, store } = options;
-  const fingerprint = resumeFingerprint(options.sha256, options.size, `${api.baseUrl}/api/direct_uploads`);
+  const fingerprint = resumeFingerprint(options.contentSample, options.size, `${api.baseUrl}/api/direct_uploads`);
   const finished = store.finishedUploadId(fingerprint);
   if (finished) {
     options.onResume?.('every byte was sent by an earlier run; finishing it');
     options.onProgress?.(options.size);
-    return { uploadId: finished, fingerprint, alreadySent: true };
+    return { uploadId: finished, fingerprint, resumed: true };
   }
 
   let state = store.directState(fingerprint);
-  if (state && Date.parse(state.expiresAt) - Date.now() > EXPIRY_MARGIN_MS) {
+  const resumed = state !== undefined && Date.parse(state.expiresAt) - Date.now() > EXPIRY_MARGIN_MS;
+  if (state && resumed) {
     options.onResume?.(`resuming a direct upload: ${state.done.length} of ${state.parts.length} parts are in S3`);
   } else {
     let begun: DirectUpload;
@@ -128,5 +130,5 @@ export async function sendDirect(options: DirectUploadOptions): Promise<SentUplo
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.parallel, queue.length)) }, worker));
   store.markFinished(fingerprint, current.uploadId);
-  return { uploadId: current.uploadId, fingerprint, alreadySent: false };
+  return { uploadId: current.uploadId, fingerprint, resumed };
 }

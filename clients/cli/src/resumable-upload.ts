@@ -6,7 +6,8 @@ import { ResumeStore, resumeFingerprint } from './resume-store';
 export interface ResumableUploadOptions {
   file: string;
   size: number;
-  sha256: string;
+  /** What resume state is kept by (`contentSample`): the whole file's SHA-256 is still being computed. */
+  contentSample: string;
   /** The server's base URL; the tus endpoint is `/api/uploads` under it. */
   baseUrl: string;
   headers: Record<string, string>;
@@ -26,8 +27,8 @@ export interface ResumableUploadOptions {
 export interface SentUpload {
   uploadId: string;
   fingerprint: string;
-  /** True when the bytes had all been sent by an earlier run. */
-  alreadySent: boolean;
+  /** Bytes an earlier run sent are part of it (all or some): they may be of another file with the same sample. */
+  resumed: boolean;
 }
 
 export const uploadsEndpoint = (baseUrl: string) => `${baseUrl}/api/uploads`;
@@ -66,12 +67,12 @@ export function describeTusError(err: unknown): Error {
  */
 export async function sendResumable(options: ResumableUploadOptions): Promise<SentUpload> {
   const endpoint = uploadsEndpoint(options.baseUrl);
-  const fingerprint = resumeFingerprint(options.sha256, options.size, endpoint);
+  const fingerprint = resumeFingerprint(options.contentSample, options.size, endpoint);
   const finished = options.store.finishedUploadId(fingerprint);
   if (finished) {
     options.onResume?.('every byte was sent by an earlier run; finishing it');
     options.onProgress?.(options.size, options.size);
-    return { uploadId: finished, fingerprint, alreadySent: true };
+    return { uploadId: finished, fingerprint, resumed: true };
   }
 
   // A part below a few MiB buys nothing but requests.
@@ -79,9 +80,14 @@ export async function sendResumable(options: ResumableUploadOptions): Promise<Se
   // tus-js-client retries each request but one: the POST joining parallel parts, whose lost
   // answer ends the upload. Another round resumes from the stored part URLs and joins again.
   let uploadUrl: string | undefined;
+  let resumed = false;
+  const onResume = (detail: string) => {
+    resumed = true;
+    options.onResume?.(detail);
+  };
   for (let round = 0; uploadUrl === undefined; round++) {
     try {
-      uploadUrl = await sendOnce(options, endpoint, fingerprint, parallel);
+      uploadUrl = await sendOnce({ ...options, onResume }, endpoint, fingerprint, parallel);
     } catch (err) {
       const delay = OUTER_RETRY_DELAYS_MS[round];
       if (delay === undefined || !worthAnotherRound(err)) throw err;
@@ -91,7 +97,7 @@ export async function sendResumable(options: ResumableUploadOptions): Promise<Se
   }
   const uploadId = uploadIdOf(uploadUrl);
   options.store.markFinished(fingerprint, uploadId);
-  return { uploadId, fingerprint, alreadySent: false };
+  return { uploadId, fingerprint, resumed };
 }
 
 const OUTER_RETRY_DELAYS_MS = [1_000, 3_000, 10_000, 30_000];

@@ -6,10 +6,12 @@ import type { PreviousUpload, UrlStorage } from 'tus-js-client';
 /**
  * The same bytes sent to the same server resume; anything else starts anew.
  * Content, not path or mtime: a CI job that rebuilds the identical file, or a
- * rerun in another checkout, still finds what was already sent.
+ * rerun in another checkout, still finds what was already sent. The content is
+ * known by a sample of it (`contentSample`), so sending need not wait for the
+ * whole file's SHA-256; the finishing call's SHA-256 catches a sample that lied.
  */
-export function resumeFingerprint(fileSha256: string, size: number, endpoint: string): string {
-  return `hangar-v1:${fileSha256}:${size}:${endpoint}`;
+export function resumeFingerprint(contentSample: string, size: number, endpoint: string): string {
+  return `hangar-v2:${contentSample}:${size}:${endpoint}`;
 }
 
 /** A direct upload's presigned parts and which of them S3 already took. */

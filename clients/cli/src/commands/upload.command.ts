@@ -3,14 +3,14 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { detectCi } from '../ci-environment';
 import { CliError, EXIT, action, apiClientFor, interactiveStderr, printJson, stderrLine } from '../command-context';
-import { sha256OfFile } from '../file-digest';
+import { contentSample, sha256OfFile } from '../file-digest';
 import { changelogSince, localCheckout } from '../git-history';
 import { formatBytes, ProgressReporter } from '../progress';
 import { ResumeStore } from '../resume-store';
 import { sendDirect } from '../direct-upload';
 import { sendResumable, type SentUpload } from '../resumable-upload';
 import { userDirs } from '../user-dirs';
-import type { ApiClient } from '../api-client';
+import { ApiError, type ApiClient } from '../api-client';
 import type { Release, VersionList } from '../api-types';
 
 export interface TransferFlags {
@@ -82,6 +82,9 @@ export function readableFile(file: string): { path: string; size: number } {
  * Sends a file over tus with progress on stderr and resolves with the
  * finishing call's answer; the resume state is dropped only once the server
  * has answered the finishing call, so a kill at any point loses nothing.
+ * The file's SHA-256 is computed while its bytes go out; resume state is kept
+ * by a sample of the content, so when bytes an earlier run sent turn out to be
+ * of another file (the server's SHA-256 disagrees), the file is sent again.
  */
 export async function sendAndFinish<T>(
   command: Command,
@@ -96,22 +99,59 @@ export async function sendAndFinish<T>(
   const chunkSize = positiveInteger(flags.chunkSize, '--chunk-size') * 1024 * 1024;
   const interactive = interactiveStderr();
   const label = path.basename(absolute);
-
-  if (!interactive) stderrLine(`hangar: hashing ${label} (${formatBytes(size)})`);
-  // On a terminal the bar replaces this line; a big build takes seconds to hash.
-  else process.stderr.write(`\r\x1b[2Khashing ${label} (${formatBytes(size)})…`);
-  const sha256 = await sha256OfFile(absolute);
   const store = new ResumeStore(path.join(userDirs().cache, 'uploads'));
-  if (!interactive) stderrLine(`hangar: uploading ${label} to ${api.baseUrl}`);
+  // Started now, awaited before the finishing call: hashing overlaps sending.
+  const sha256 = sha256OfFile(absolute);
+  sha256.catch(() => undefined);
+  const sample = await contentSample(absolute, size);
+
+  for (let attempt = 1; ; attempt++) {
+    const uploaded = await send({ api, file: absolute, size, label, sample, store, flags, parallel, chunkSize, interactive, metadata });
+    const digest = await sha256;
+    try {
+      const answer = await finish(api, uploaded.uploadId, digest);
+      store.forget(uploaded.fingerprint);
+      return answer;
+    } catch (err) {
+      const refused = err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+      // A refusal will not change on a rerun of the same bytes; a lost answer may, so that state stays.
+      if (refused) store.forget(uploaded.fingerprint);
+      if (refused && uploaded.resumed && attempt === 1 && err.entry?.sha256 !== undefined) {
+        stderrLine(`hangar: the bytes an earlier run sent were of another file (${err.message}); sending ${label} again`);
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+interface Transfer {
+  api: ApiClient;
+  file: string;
+  size: number;
+  label: string;
+  sample: string;
+  store: ResumeStore;
+  flags: TransferFlags;
+  parallel: number | undefined;
+  chunkSize: number;
+  interactive: boolean;
+  metadata: Record<string, string>;
+}
+
+/** One transfer of every byte, straight to S3 when the server offers it, else over tus. */
+async function send(t: Transfer): Promise<SentUpload> {
+  const { api, interactive, label, size } = t;
+  if (!interactive) stderrLine(`hangar: uploading ${label} (${formatBytes(size)}) to ${api.baseUrl}`);
   const progress = new ProgressReporter({ out: process.stderr, label, total: size, interactive });
   progress.update(0);
   let sent: SentUpload | 'unavailable' = 'unavailable';
   try {
     const common = {
-      file: absolute,
+      file: t.file,
       size,
-      sha256,
-      store,
+      contentSample: t.sample,
+      store: t.store,
       retryDelaysMs: TUS_RETRY_DELAYS_MS,
       onResume: (detail: string) => {
         progress.rebase();
@@ -121,18 +161,18 @@ export async function sendAndFinish<T>(
         if (!interactive) stderrLine(`hangar: ${reason}; retrying`);
       },
     };
-    if (flags.via !== 'tus') {
-      sent = await sendDirect({ ...common, parallel: parallel ?? PARALLEL_DEFAULT.s3, api, metadata: { filename: label, purpose: 'package', ...metadata }, onProgress: (bytes) => progress.update(bytes) });
-      if (sent === 'unavailable' && flags.via === 's3') throw new CliError(`${api.baseUrl} hands out no S3 part URLs (it has no S3_PUBLIC_ENDPOINT): use --via tus`, EXIT.failed);
+    if (t.flags.via !== 'tus') {
+      sent = await sendDirect({ ...common, parallel: t.parallel ?? PARALLEL_DEFAULT.s3, api, metadata: { filename: label, purpose: 'package', ...t.metadata }, onProgress: (bytes) => progress.update(bytes) });
+      if (sent === 'unavailable' && t.flags.via === 's3') throw new CliError(`${api.baseUrl} hands out no S3 part URLs (it has no S3_PUBLIC_ENDPOINT): use --via tus`, EXIT.failed);
     }
     if (sent === 'unavailable') {
       sent = await sendResumable({
         ...common,
-        parallel: parallel ?? PARALLEL_DEFAULT.tus,
+        parallel: t.parallel ?? PARALLEL_DEFAULT.tus,
         baseUrl: api.baseUrl,
         headers: api.headers(),
-        metadata: { filename: label, ...metadata },
-        chunkSize,
+        metadata: { filename: label, ...t.metadata },
+        chunkSize: t.chunkSize,
         onProgress: (bytes) => progress.update(bytes),
       });
     }
@@ -141,18 +181,7 @@ export async function sendAndFinish<T>(
     throw err;
   }
   progress.finish();
-  const uploaded = sent;
-  try {
-    const answer = await finish(api, uploaded.uploadId, sha256);
-    store.forget(uploaded.fingerprint);
-    return answer;
-  } catch (err) {
-    // A refusal will not change on a rerun of the same bytes; a lost answer may, so that state stays.
-    if (err instanceof Error && 'status' in err && typeof err.status === 'number' && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429) {
-      store.forget(uploaded.fingerprint);
-    }
-    throw err;
-  }
+  return sent;
 }
 
 async function lastBuildCommit(api: ApiClient, channelKey: string | undefined): Promise<string | undefined> {
