@@ -117,7 +117,7 @@ export async function sendAndFinish<T>(
       // A refusal will not change on a rerun of the same bytes; a lost answer may, so that state stays.
       if (refused) store.forget(uploaded.fingerprint);
       if (refused && uploaded.resumed && attempt === 1 && err.entry?.sha256 !== undefined) {
-        stderrLine(`hangar: the bytes an earlier run sent were of another file (${err.message}); sending ${label} again`);
+        stderrLine(`hangar: the bytes an earlier run sent were of another file (the server's SHA-256 of them differs); sending ${label} again`);
         continue;
       }
       throw err;
