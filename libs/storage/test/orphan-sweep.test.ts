@@ -78,6 +78,9 @@ describe('ObjectStorage listing and aborting, and sweepOrphans', () => {
     for (const key of [oldOrphan, oldReferenced, oldForeign]) await storage.putBuffer(key, Buffer.from(key));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, `${owned}old-upload`, {});
     await sleep(3_000);
+    // The grace runs from just before the young ones were made: however long the sweeps take on a
+    // loaded machine, they stay young (a fixed 1.5 s let them age into a second sweep once, in CI).
+    const youngAt = Date.now();
     const youngOrphan = `${owned}young-orphan`;
     await storage.putBuffer(youngOrphan, Buffer.from('young'));
     const youngUpload = await storage.client.initiateNewMultipartUpload(bucket, `${owned}young-upload`, {});
@@ -87,7 +90,7 @@ describe('ObjectStorage listing and aborting, and sweepOrphans', () => {
     const report = await sweepOrphans({
       storage,
       prefixes: [owned],
-      graceMs: 1_500,
+      graceMs: Date.now() - youngAt + 1_500,
       pageSize: 2,
       referenced: async (keys) => {
         asked.push(keys);

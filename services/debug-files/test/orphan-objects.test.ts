@@ -63,12 +63,15 @@ describe('debug-files: orphan objects', () => {
     await repository.markDeleted(deleted._id, createEnvelope('debug_file.deleted', { debug_file_id: deleted._id, app_id: 1, channel_id: 1 }, 'debug-files'));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, key('debug-files', 'killed-mid-stream'), {});
     await sleep(3_000);
+    // The grace runs from just before the young ones were made: however long the sweeps take on a
+    // loaded machine, they stay young (a fixed 1.5 s let them age into a second sweep once, in CI).
+    const youngAt = Date.now();
     const young = key('debug-files', 'young');
     await storage.putBuffer(young, Buffer.from('an upload whose record is on its way'));
     const youngUpload = await storage.client.initiateNewMultipartUpload(bucket, key('debug-files', 'streaming'), {});
     const metrics = new Metrics({ defaultMetrics: false });
 
-    const report = await sweepDebugFileOrphans({ repository, storage, graceMs: 1_500, metrics });
+    const report = await sweepDebugFileOrphans({ repository, storage, graceMs: Date.now() - youngAt + 1_500, metrics });
 
     expect(await storage.exists(orphan)).toBe(false);
     for (const kept of [live, tombstoned, young, foreign]) expect({ kept, exists: await storage.exists(kept) }).toEqual({ kept, exists: true });

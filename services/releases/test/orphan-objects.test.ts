@@ -68,12 +68,16 @@ describe('releases: orphan objects', () => {
     await repository.markDeleted(deleted, createEnvelope('release.deleted', { release_id: deleted._id, app_id: 1, scheme_id: 1, channel_id: deleted.channelId }, 'releases'));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, key('packages', 'killed-mid-stream'), {});
     await sleep(3_000);
+    // The grace runs from just before the young ones were made: however long the sweeps take on a
+    // loaded machine, they stay young (a fixed 1.5 s let them age into a second sweep once, in CI).
+    const youngAt = Date.now();
+    const grace = () => Date.now() - youngAt + 1_500;
     const young = key('packages', 'young');
     await storage.putBuffer(young, Buffer.from('an upload whose record is on its way'));
     const youngUpload = await storage.client.initiateNewMultipartUpload(bucket, key('packages', 'streaming'), {});
     const metrics = new Metrics({ defaultMetrics: false });
 
-    const report = await sweepReleaseOrphans({ repository, storage, graceMs: 1_500, metrics });
+    const report = await sweepReleaseOrphans({ repository, storage, graceMs: grace(), metrics });
 
     expect(await storage.exists(orphans.pkg)).toBe(false);
     expect(await storage.exists(orphans.icon)).toBe(false);
@@ -86,7 +90,7 @@ describe('releases: orphan objects', () => {
     expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'packages', kind: 'incomplete_upload' })).toBe(1);
 
     // A second sweep finds nothing more to do.
-    expect(await sweepReleaseOrphans({ repository, storage, graceMs: 1_500, metrics })).toMatchObject({ objectsRemoved: 0, uploadsAborted: 0 });
+    expect(await sweepReleaseOrphans({ repository, storage, graceMs: grace(), metrics })).toMatchObject({ objectsRemoved: 0, uploadsAborted: 0 });
   });
 
   it('when references are asked for many keys at once, then exactly the recorded ones come back', async () => {

@@ -72,10 +72,12 @@ describe('releases: teardown expiry and orphans', () => {
     const orphan = `teardowns/${uniqueName('orphan')}`;
     await storage.putBuffer(orphan, Buffer.from('an upload whose teardown was never recorded'));
     await sleep(2_000);
+    // The grace runs from just before the young one was made: it stays young however slow the machine.
+    const youngAt = Date.now();
     const young = `teardowns/${uniqueName('young')}`;
     await storage.putBuffer(young, Buffer.from('a teardown on its way'));
 
-    await sweepTeardownOrphans({ teardowns, storage, graceMs: 1_500 });
+    await sweepTeardownOrphans({ teardowns, storage, graceMs: Date.now() - youngAt + 1_500 });
 
     expect(await storage.exists(orphan)).toBe(false);
     expect(await storage.exists(kept.objectKey)).toBe(true);
