@@ -102,6 +102,7 @@ export async function sendAndFinish<T>(
   const store = new ResumeStore(path.join(userDirs().cache, 'uploads'));
   // Started now, awaited before the finishing call: hashing overlaps sending.
   const sha256 = sha256OfFile(absolute);
+  // Not yet awaited: a read error must not be an unhandled rejection while sending fails first.
   sha256.catch(() => undefined);
   const sample = await contentSample(absolute, size);
 

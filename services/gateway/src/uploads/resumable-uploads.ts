@@ -192,11 +192,7 @@ export class ResumableUploads {
     }
   }
 
-  /**
-   * The upload's bytes were removed under a request writing into it: its expiry ran out while
-   * the body streamed and the janitor swept its parts (or its tail). Nothing of the request is
-   * kept, and the upload is gone (410) for every later request too, not a storage failure (500).
-   */
+  /** Whether a failed write failed because the upload's parts are no longer in S3. */
   private async partsAreGone(record: UploadRecord, err: unknown): Promise<boolean> {
     if (isGoneFromStorage(err)) return true;
     // S3 may refuse a part for an aborted upload before reading its body and close the
@@ -205,6 +201,11 @@ export class ResumableUploads {
     return this.storage.listUploadedParts(record.objectKey, record.multipartId).then(() => false, isGoneFromStorage);
   }
 
+  /**
+   * The upload's bytes were removed under a request writing into it: its expiry ran out while
+   * the body streamed and the janitor swept its parts (or its tail). Nothing of the request is
+   * kept, and the upload is gone (410) for every later request too, not a storage failure (500).
+   */
   private async markGone(claim: WriterClaim): Promise<TusRefusal> {
     this.hashes.forget(claim.record.id);
     await claim.finish((current) => ({ ...current, expiresAt: Math.min(current.expiresAt, this.now() - 1) })).catch(() => undefined);
