@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Browser, chromium } from 'playwright-core';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, warmUp } from '@hangar/testing';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'test-output', 'build-symbols');
@@ -41,28 +41,13 @@ describe('builds and their debug files, linked', () => {
   const uploadMapping = (data: Buffer, fileName: string, buildVersion: string) =>
     api('POST', '/api/debug_files/upload', { token: admin, form: { channel_key: channelKey, release_version: '1.2.3', build_version: buildVersion }, files: { file: { data, fileName } } });
 
-  /**
-   * One upload into an app of its own, repeated while it answers 503. The short deadline is
-   * for the frozen service below, but it holds every call: the first calls of freshly started
-   * processes (first queries, first connections, code not yet compiled) on a CI machine busy
-   * with another suite passed it once (stop 27: the first upload of this file, 503). After one
-   * upload has gone through, every process on its path has served a request.
-   */
-  async function warmUp(): Promise<void> {
-    const name = uniqueName('Warm-up');
-    for (let attempt = 1; ; attempt++) {
-      const response = await uploadApk({ name });
-      if (response.status === 201) return;
-      if (response.status !== 503 || attempt === 5) throw new Error(`warm-up upload: ${response.status} ${JSON.stringify(response.body)}`);
-    }
-  }
-
   beforeAll(async () => {
     // A short deadline, so the outage test below sees a frozen service time out quickly.
     hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-linked'), GRPC_DEADLINE_MS: String(SHORT_DEADLINE_MS) });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
-    await warmUp();
+    // The short deadline holds the first calls of cold processes too (see warmUp).
+    await warmUp(hangar);
     firstRelease = await uploadApk({ name: uniqueName('Linked') });
     expect(firstRelease.status).toBe(201);
     channelKey = firstRelease.body.channel.slug;

@@ -8,3 +8,4 @@ export * from './probes';
 export * from './query-sites';
 export * from './query-plans';
 export * from './gateway-replica';
+export * from './warm-up';
