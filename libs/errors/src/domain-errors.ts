@@ -122,3 +122,13 @@ export class InternalError extends DomainError {
 export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError;
 }
+
+/**
+ * `error` with `cause` set as `new Error(message, { cause })` would, and not enumerable, so
+ * nothing copies it into an answer: what failed underneath (a gRPC method and status, a
+ * socket error) is for the log of whoever answers, not for the client.
+ */
+export function withCause<E extends Error>(error: E, cause: unknown): E {
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+  return error;
+}

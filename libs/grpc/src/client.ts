@@ -11,7 +11,7 @@ import {
 } from 'nice-grpc';
 import { DeadlineOptions, deadlineMiddleware } from 'nice-grpc-client-middleware-deadline';
 import { HealthDefinition, HealthCheckResponse_ServingStatus } from 'nice-grpc-server-health/lib/proto/grpc/health/v1/health';
-import { FieldErrors, domainErrorFrom } from '@hangar/errors';
+import { FieldErrors, domainErrorFrom, withCause } from '@hangar/errors';
 import { REQUEST_ID_HEADER, currentRequestId } from '@hangar/logger';
 import { Metrics, grpcClientMetrics } from '@hangar/metrics';
 import { carryTrace } from '@hangar/telemetry';
@@ -87,7 +87,9 @@ async function* contextAndErrors<Request, Response>(
     // A service that is down answers UNAVAILABLE with a transport message; keep
     // the client-facing message about the dependency, not the socket.
     const message = err.code === Status.UNAVAILABLE && !code ? 'A service is unavailable, try again shortly' : err.details;
-    throw domainErrorFrom(err.code, message, code, entry);
+    // The gRPC error (method, status, transport detail) stays as the cause, for the log of
+    // whoever answers: the client-facing message names no method and no socket.
+    throw withCause(domainErrorFrom(err.code, message, code, entry), err);
   }
 }
 

@@ -65,8 +65,12 @@ describe('gRPC server and client helpers', () => {
     expect(logged.join('')).toContain('secret internals');
   });
 
-  it('when a call outlives its deadline, then the client gets DeadlineExceeded', async () => {
-    await expect(client.getUser({ id: 4 })).rejects.toBeInstanceOf(DeadlineExceeded);
+  it('when a call outlives its deadline, then the client gets DeadlineExceeded, with the method that timed out as its cause', async () => {
+    const error = (await client.getUser({ id: 4 }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(DeadlineExceeded);
+    // For the caller's log (what answered 503, and why); not in the error's own fields.
+    expect(String((error.cause as Error)?.message)).toMatch(/GetUser.*DEADLINE_EXCEEDED/);
+    expect(Object.keys(error)).not.toContain('cause');
   });
 
   it('when the caller has a request id, then the service handles the call inside it', async () => {

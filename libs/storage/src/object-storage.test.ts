@@ -21,6 +21,11 @@ describe('toStorageError', () => {
     }
   });
 
+  it('when the network fails, then the socket error stays as the cause, for the log', () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(toStorageError(reset).cause).toBe(reset);
+  });
+
   it('when it is a domain error or an S3 answer, then it passes through', () => {
     const tooLarge = new PayloadTooLarge('big');
     const s3 = Object.assign(new Error('Access Denied'), { code: 'AccessDenied' });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { DomainError, PayloadTooLarge, Unavailable } from '@hangar/errors';
+import { DomainError, PayloadTooLarge, Unavailable, withCause } from '@hangar/errors';
 import { Metrics, storageErrorsCounter } from '@hangar/metrics';
 import { PartPool } from './part-pool';
 import { isSourceFailure, multipartUpload } from './multipart-upload';
@@ -372,7 +372,7 @@ export function toStorageError(err: unknown): Error {
   // problem, not a storage outage: keep it as it is.
   if (isSourceFailure(err)) return err as Error;
   const code = (err as { code?: string })?.code;
-  if (code && NETWORK_CODES.has(code)) return new Unavailable('Object storage is unavailable, try again shortly');
+  if (code && NETWORK_CODES.has(code)) return withCause(new Unavailable('Object storage is unavailable, try again shortly'), err);
   return err instanceof Error ? err : new Error(String(err));
 }
 

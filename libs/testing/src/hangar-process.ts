@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, freePort, replicaName, replicasSetting } from '@hangar/infra';
+import { problemLines, testFileHasFailed } from './failure-logs';
 import { uniqueName } from './test-infrastructure';
 
 export interface RunningHangar {
@@ -139,6 +140,10 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const code = await exited;
+      if (testFileHasFailed()) {
+        const lines = problemLines(dataDir);
+        if (lines) console.error(`The Hangar of a failed test (${baseUrl}) logged:\n${lines}`);
+      }
       if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

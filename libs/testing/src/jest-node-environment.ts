@@ -1,5 +1,7 @@
 import asyncHooks from 'node:async_hooks';
+import type { Circus } from '@jest/types';
 import NodeEnvironment from 'jest-environment-node';
+import { TEST_FAILED_FLAG } from './failure-logs';
 
 type Storage = asyncHooks.AsyncLocalStorage<unknown>;
 
@@ -39,6 +41,11 @@ export default class HangarNodeEnvironment extends NodeEnvironment {
         created.push(this as Storage);
       }
     };
+  }
+
+  /** Marks the file's global when a test or hook fails: its Hangars then print their warnings and errors on stop (failure-logs.ts). */
+  handleTestEvent(event: Circus.Event): void {
+    if (event.name === 'test_fn_failure' || event.name === 'hook_failure') this.global[TEST_FAILED_FLAG] = true;
   }
 
   override async teardown(): Promise<void> {

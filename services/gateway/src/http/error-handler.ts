@@ -23,7 +23,13 @@ export function apiNotFound(_req: Request, res: Response): void {
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    if (isDomainError(err)) return sendError(res, err);
+    if (isDomainError(err)) {
+      // A 503 is a dependency failing (a service down or past its deadline, storage out of
+      // reach): the operator's log says which and how — its cause — while the client's answer
+      // stays generic. Refusals of the request itself (4xx) are the client's business.
+      if (httpStatusOf(err) >= 500) logger.warn({ err, method: req.method, path: req.path, status: httpStatusOf(err) }, 'answered with a dependency failure');
+      return sendError(res, err);
+    }
     const parserError = err as { type?: string; status?: number };
     if (parserError.type === 'entity.parse.failed') {
       return res.status(400).json({ error: 'Malformed request body: not valid JSON' });
