@@ -56,7 +56,7 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     name: options.name,
     child,
     async stop(graceMs = 10_000) {
-      running.delete(managed);
+      // Stays in `running` until it has exited: a launcher told to stop at once mid-stop kills it too.
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

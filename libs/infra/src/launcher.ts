@@ -19,6 +19,8 @@ import { Supervisor } from './supervisor';
 export const SERVICES = ['users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
+/** A second stop signal this soon after the first is the same Ctrl-C delivered twice (see onSignal). */
+const SAME_SIGNAL_MS = 1_000;
 
 /**
  * `npm run up`: resolves MongoDB-wire, NATS and S3, starts every service and
@@ -72,7 +74,7 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    print('\nStopping Hangar…');
+    print('\nStopping Hangar… (Ctrl-C again to stop at once)');
     // The public port first, then the gateways (stop taking requests), then the services, then the servers.
     await proxy?.close();
     for (const gateway of [true, false]) {
@@ -82,8 +84,24 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
     print('Stopped.');
     process.exit(code);
   };
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  // Every signal is handled, never left to its default: a second one would otherwise kill the
+  // launcher alone and leave every process it started running, holding its ports.
+  let firstSignalAt = 0;
+  const onSignal = () => {
+    if (!stopping) {
+      firstSignalAt = Date.now();
+      void stopAll(0);
+      return;
+    }
+    // One Ctrl-C can arrive twice: the terminal signals the whole process group, and npm
+    // forwards it to its child too — the launcher itself where sh execs it (bash, macOS).
+    if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
+    print('Stopping at once.');
+    // process.exit runs child-processes' exit hook, which kills every process still running.
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     // Each replica of each service listens on its own port; the callers get

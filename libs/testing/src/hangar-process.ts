@@ -30,6 +30,10 @@ export interface RunningHangar {
   restartEvery(name: string, signal: NodeJS.Signals, timeoutMs?: number): Promise<void>;
   /** The logs of every replica of a process so far (`logs/users.log`, `logs/users.1.log`, …): any of them may have served a request. */
   logOf(name: string): string;
+  /** Sends a signal to the launcher (`npm run up`) alone, as a terminal or npm would. */
+  signalLauncher(signal: NodeJS.Signals): void;
+  /** Resolves with the launcher's exit code (null when a signal ended it) once it has exited. */
+  exited(): Promise<number | null>;
   /** SIGINT, as Ctrl-C; resolves with the launcher's exit code. */
   stop(): Promise<number | null>;
 }
@@ -137,6 +141,8 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
       Array.from({ length: replicas }, (_, i) => path.join(dataDir, 'logs', `${replicaName(name, i)}.log`))
         .map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''))
         .join('\n'),
+    signalLauncher: (signal) => child.kill(signal),
+    exited: () => exited,
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const code = await exited;
