@@ -372,7 +372,9 @@ describe('signing details on hostile input', () => {
     const { profile } = signedProfile(plist);
     const started = Date.now();
     const parsed = await parsePackage(new BufferByteSource(ipaWithProfile(profile)));
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // A bound against a hang or a quadratic walk (minutes at this size), not a speed target:
+    // at 8 s it failed on a machine loaded with another suite (10.8–12.9 s seen, 2026-11-27).
+    expect(Date.now() - started).toBeLessThan(HANG_MS * 3);
     assertWellFormed(parsed);
     const signing = parsed.details['signing'] as { profile: Record<string, unknown> };
     expect(signing.profile).toMatchObject({ type: 'ad_hoc', devicesCount: 100_000, devicesTruncated: true });
