@@ -1,4 +1,4 @@
-import { RunningHangar, startHangar } from '@hangar/testing';
+import { RunningHangar, isProcessRunning, startHangar } from '@hangar/testing';
 
 const PROGRAMS = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'];
 
@@ -34,7 +34,7 @@ describe('the launcher under repeated Ctrl-C', () => {
     hangar!.signalLauncher('SIGINT');
     expect(await hangar!.exited()).toBe(0);
     expect(hangar!.output()).toContain('Stopped.');
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isProcessRunning)).toEqual([]);
   });
 
   it('when Ctrl-C comes again while a process is slow to stop, then it stops at once, exits 130 and kills every process it started', async () => {
@@ -49,18 +49,9 @@ describe('the launcher under repeated Ctrl-C', () => {
     expect(hangar!.output()).toContain('Stopping at once.');
     // SIGKILL reaches stopped processes too; the kernel may take a moment to reap them.
     const deadline = Date.now() + 5_000;
-    while (pids.some(isRunning) && Date.now() < deadline) await sleep(100);
-    expect(pids.filter(isRunning)).toEqual([]);
+    while (pids.some(isProcessRunning) && Date.now() < deadline) await sleep(100);
+    expect(pids.filter(isProcessRunning)).toEqual([]);
   });
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

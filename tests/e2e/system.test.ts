@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunningHangar, apiClient, startHangar } from '@hangar/testing';
+import { RunningHangar, apiClient, isProcessRunning, startHangar } from '@hangar/testing';
 
 /** The running system as an operator and a CI job see it. */
 describe('Hangar as started by npm run up', () => {
@@ -84,22 +84,13 @@ describe('Hangar as started by npm run up', () => {
     const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].flatMap((n) => hangar.pidsOf(n));
     const code = await hangar.stop();
     expect(code).toBe(0);
-    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+    for (const pid of pids) expect(isProcessRunning(pid)).toBe(false);
   });
 
   function readLog(name: string): string {
     return hangar.logOf(name);
   }
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function expectEventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -31,3 +31,13 @@ export async function metricTotal(metrics: MetricReader, name: string, labels: R
   const { values } = await metric.get();
   return values.filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val)).reduce((sum, v) => sum + v.value, 0);
 }
+
+/** Whether a process of this pid exists (signal 0 checks without signalling). */
+export function isProcessRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -27,7 +27,8 @@ export function errorHandler(logger: Logger) {
       // A 503 is a dependency failing (a service down or past its deadline, storage out of
       // reach): the operator's log says which and how — its cause — while the client's answer
       // stays generic. Refusals of the request itself (4xx) are the client's business.
-      if (httpStatusOf(err) >= 500) logger.warn({ err, method: req.method, path: req.path, status: httpStatusOf(err) }, 'answered with a dependency failure');
+      const status = httpStatusOf(err);
+      if (status >= 500) logger.warn({ err, method: req.method, path: req.path, status }, 'answered with a dependency failure');
       return sendError(res, err);
     }
     const parserError = err as { type?: string; status?: number };
