@@ -14,12 +14,16 @@
 // receives and hashes the same file, and its peak RSS is printed beside the gateway's.
 // Each Hangar mode's time runs until its 201 (finishing call, parse and record included);
 // the gateway's peak RSS is reset before each mode (/proc/<pid>/clear_refs) and read after.
+// Each mode's CPU time is printed too, by where it went (the client — this script or the CLI
+// processes it ran —, the gateway, the services, the S3 server, the database and NATS), with the
+// SHA-256 rate of one core of this machine: every Hangar mode hashes every byte (issue 14, point
+// 2), and on a CPU without SHA extensions that, not the network, is what bounds it.
 // Targets: (b)/(a) >= 1.0, (c)/(a) >= 1.0, (d)/(a) >= 0.9, gateway peak < 100 MB,
 // 20 CLI / 20 direct >= 0.9.
 //   node bench/resumable-upload.bench.mjs            # 1 GiB
 //   BENCH_SIZE_MB=256 node bench/resumable-upload.bench.mjs
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { randomFillSync, randomUUID } from 'node:crypto';
+import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -28,6 +32,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
+import { cpuTicks, ownAndChildrenTicks, pidsByName, ticksPerSecond } from './lib/process-cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -43,6 +48,8 @@ const MiB = 1024 * 1024;
 const mib = (n) => (n / MiB).toFixed(1);
 const seconds = (from) => Number(process.hrtime.bigint() - from) / 1e9;
 const cli = path.join(root, 'clients', 'cli', 'bin', 'hangar.js');
+/** Where a mode's CPU goes, in this order in the output. */
+const CPU_GROUPS = ['client', 'gateway', 'services', 'S3', 'database', 'NATS'];
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-bench-'));
 
 const infra = await benchInfrastructure(root);
@@ -84,14 +91,16 @@ try {
   const measure = async (name, fn, sources = [big]) => {
     settle(sources);
     resetPeak();
+    const cpu = cpuMeter();
     const t = process.hrtime.bigint();
     await fn();
     const s = seconds(t);
-    results.push({ name, s, peak: peakRss() });
+    results.push({ name, s, peak: peakRss(), cpu: cpu.used() });
     console.error(`${name}: ${s.toFixed(2)} s`);
     return s;
   };
 
+  const sha256Rate = sha256MiBPerSecond();
   const floor = await bareSinkPeak(big, size);
   const direct = await measure('(a) direct S3 PUT', () => presignedPut(big, size));
   const multipart = await measure('(a2) multipart straight to S3', () => presignedMultipart(big, size));
@@ -128,6 +137,16 @@ try {
   console.log(`| ${concurrency} multipart straight to S3 | ${manyMultipart.toFixed(2)} s | ${rate(manyMultipart, manyBytes)} | — | — | — | — |`);
   const manyRatio = manyDirect / manyCli;
   console.log(`| ${concurrency} CLI uploads | ${manyCli.toFixed(2)} s | ${rate(manyCli, manyBytes)} | ${manyRatio.toFixed(2)} | ≥ 0.9${manyRatio >= 0.9 ? ' met' : ' missed'} | ${(manyMultipart / manyCli).toFixed(2)} | ${mib(byName[`${concurrency} CLI uploads`].peak)} MiB |`);
+  console.log(`\nCPU seconds of each mode, by where they went (${os.cpus().length} cores: a mode whose processes kept them busy used ${os.cpus().length} × its wall time)`);
+  console.log(`| mode | wall | CPU | busy | ${CPU_GROUPS.join(' | ')} |`);
+  console.log(`|---|---|---|---|${CPU_GROUPS.map(() => '---|').join('')}`);
+  for (const r of results) {
+    const total = Object.values(r.cpu).reduce((a, b) => a + b, 0);
+    console.log(`| ${r.name} | ${r.s.toFixed(2)} s | ${total.toFixed(2)} s | ${((total / r.s / os.cpus().length) * 100).toFixed(0)} % | ${CPU_GROUPS.map((g) => r.cpu[g].toFixed(2)).join(' | ')} |`);
+  }
+  console.log(
+    `SHA-256 on one core of this machine (${os.cpus()[0].model.trim()}): ${sha256Rate.toFixed(0)} MiB/s — hashing the ${mib(size)} MiB file once takes ${(size / MiB / sha256Rate).toFixed(2)} s of one core; (a) took ${direct.toFixed(2)} s`,
+  );
   const worstPeak = Math.max(...results.filter((r) => r.name in targets || r.name.endsWith('CLI uploads')).map((r) => r.peak));
   console.log(`gateway peak RSS over the Hangar modes: ${mib(worstPeak)} MiB (target < 100 MB: ${worstPeak < 100e6 ? 'met' : 'missed'})`);
   console.log(
@@ -140,6 +159,39 @@ try {
   // Several GiB per run: the bench's bucket goes, not only its local files.
   await emptyBucket().catch((err) => console.error(`the bench bucket ${bucket} was not emptied: ${err.message}`));
   await infra.stop();
+}
+
+/**
+ * CPU time from now on, by group: `used()` answers seconds per group. The client is this script
+ * and the CLI processes it ran and awaited; the pids are taken now (FerretDB's PostgreSQL
+ * backends come and go with connections).
+ */
+function cpuMeter() {
+  const groups = {
+    gateway: hangar.pidsOf('gateway'),
+    services: ['users', 'apps', 'releases', 'debug-files', 'webhooks'].flatMap((name) => hangar.pidsOf(name)),
+    S3: pidsByName('versitygw'),
+    database: [...pidsByName('ferretdb'), ...pidsByName('postgres')],
+    NATS: pidsByName('nats-server'),
+  };
+  const read = () => ({ client: ownAndChildrenTicks(), ...Object.fromEntries(Object.entries(groups).map(([group, pids]) => [group, cpuTicks(pids)])) });
+  const before = read();
+  return {
+    used() {
+      const after = read();
+      return Object.fromEntries(CPU_GROUPS.map((group) => [group, (after[group] - before[group]) / ticksPerSecond]));
+    },
+  };
+}
+
+/** SHA-256 throughput of one core here (Node's crypto, OpenSSL), over 256 MiB in 1 MiB updates. */
+function sha256MiBPerSecond() {
+  const chunk = randomFillSync(Buffer.alloc(MiB));
+  const hash = createHash('sha256');
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < 256; i++) hash.update(chunk);
+  hash.digest();
+  return 256 / seconds(t);
 }
 
 /**
@@ -187,7 +239,11 @@ async function bareSinkPeak(file, size) {
     fs.createReadStream(file, { highWaterMark: MiB }).pipe(req);
   });
   if (answer.bytes !== size) throw new Error(`the bare sink received ${answer.bytes} of ${size} bytes`);
-  sink.kill();
+  // Waited for here: a child reaped during a mode would add its CPU to that mode's client.
+  await new Promise((resolve) => {
+    sink.once('exit', resolve);
+    sink.kill();
+  });
   return answer;
 }
 

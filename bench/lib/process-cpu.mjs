@@ -26,3 +26,12 @@ export function cpuTicks(pids) {
     }
   }, 0);
 }
+
+/**
+ * User and system ticks of this process and of its children that have ended and been waited for
+ * (a client the bench spawned and awaited, like a CLI run): /proc/self/stat's utime, stime, cutime, cstime.
+ */
+export function ownAndChildrenTicks() {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+}
