@@ -171,4 +171,18 @@ describe('Node runtime', () => {
     expect(replicas[0]!).toBeLessThan(tests[1]!);
     expect(commands.filter((l) => l.includes('HANGAR_E2E_REPLICAS') && !l.includes('export HANGAR_E2E_REPLICAS=2') && !l.includes('echo'))).toEqual([]);
   });
+
+  it("when a process of a suite crashes natively, then CI's log gets its backtrace: cores are allowed, and read after the first suite and on exit, pass or fail", () => {
+    const commands = fs.readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const tests = commands.map((l, i) => (l === 'npm test' ? i : -1)).filter((i) => i >= 0);
+    const ulimit = commands.findIndex((l) => l.startsWith('ulimit -c unlimited'));
+    const trap = commands.findIndex((l) => l === 'trap scripts/print-core-backtraces.sh EXIT');
+    expect(ulimit).toBeGreaterThanOrEqual(0);
+    expect(ulimit).toBeLessThan(tests[0]!);
+    expect(trap).toBeGreaterThanOrEqual(0);
+    expect(trap).toBeLessThan(tests[0]!);
+    // Between the suites too: the first suite's cores are read while its Node is the one in PATH.
+    expect(commands[tests[0]! + 1]).toBe('scripts/print-core-backtraces.sh');
+    expect(fs.statSync(path.join(REPO_ROOT, 'scripts', 'print-core-backtraces.sh')).mode & 0o111).not.toBe(0);
+  });
 });
