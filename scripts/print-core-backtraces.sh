@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Prints the native backtrace of every core file a crashed process left in the repository root
 # (a jest worker or a service killed by SIGABRT or SIGSEGV: they run with the root as their
-# working directory), then removes it. .ci/run calls it when a suite fails: CI keeps only its
-# log, and "a jest worker process was terminated by another process: signal=SIGABRT" alone says
-# nothing about where. gdb is installed for it when missing and this runs as root.
+# working directory), then removes it. .ci/run calls it after each suite, pass or fail: CI keeps
+# only its log, and "a jest worker process was terminated by another process: signal=SIGABRT"
+# alone says nothing about where. gdb is installed for it when missing and this runs as root.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,13 +25,14 @@ executable_of() {
 }
 
 for core in "${cores[@]}"; do
+  size=$(du -h "$core" | cut -f1)
   if command -v gdb >/dev/null; then
     executable=$(executable_of "$core")
-    echo "▶ core file $core ($(du -h "$core" | cut -f1)) of $executable"
+    echo "▶ core file $core ($size) of $executable"
     # The crashing thread first, then a few frames of every thread: enough to name the library.
     gdb --batch --quiet -ex 'info program' -ex 'bt 40' -ex 'thread apply all bt 8' "$executable" "$core" 2>&1 | grep -v -e '^\[New LWP' -e '^warning: Can.t open file anon_inode' -e '^$' | head -400
   else
-    echo "▶ core file $core ($(du -h "$core" | cut -f1)): gdb is not installed here, so it is not read"
+    echo "▶ core file $core ($size): gdb is not installed here, so it is not read"
   fi
   rm -f "$core"
 done

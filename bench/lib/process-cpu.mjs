@@ -19,8 +19,8 @@ export function pidsByName(name) {
 export function cpuTicks(pids) {
   return pids.reduce((sum, pid) => {
     try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return sum + Number(fields[11]) + Number(fields[12]);
+      const fields = statFields(pid);
+      return sum + fields.utime + fields.stime;
     } catch {
       return sum; // a postgres backend that ended
     }
@@ -32,6 +32,12 @@ export function cpuTicks(pids) {
  * (a client the bench spawned and awaited, like a CLI run): /proc/self/stat's utime, stime, cutime, cstime.
  */
 export function ownAndChildrenTicks() {
-  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  const fields = statFields('self');
+  return fields.utime + fields.stime + fields.cutime + fields.cstime;
+}
+
+/** The CPU fields of /proc/<pid>/stat, in ticks (counted after the command name, which may hold spaces). */
+function statFields(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { utime: Number(fields[11]), stime: Number(fields[12]), cutime: Number(fields[13]), cstime: Number(fields[14]) };
 }
