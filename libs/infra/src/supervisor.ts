@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ManagedProcess, spawnManaged } from './child-processes';
+import { exitReason, fileSize } from './exit-reason';
 
 export interface SupervisedProcess {
   /** The file name of this replica (`releases.1`): its log, pid and metrics-port files. */
@@ -30,12 +31,14 @@ export class Supervisor {
 
   private start(): ManagedProcess {
     const { name, entry, env, logsDir, runDir, toConsole, shuttingDown, log } = this.options;
+    const logFile = toConsole ? undefined : path.join(logsDir, `${name}.log`);
+    const logOffset = logFile ? fileSize(logFile) : 0;
     const managed = spawnManaged({
       name,
       command: process.execPath,
       args: [entry],
       env,
-      ...(toConsole ? { inheritOutput: true } : { logFile: path.join(logsDir, `${name}.log`) }),
+      ...(logFile ? { logFile } : { inheritOutput: true }),
     });
     const startedAt = Date.now();
     // Operators and the resilience tests find each process here.
@@ -46,7 +49,9 @@ export class Supervisor {
       // A process that ran a while before dying starts again from a short delay.
       if (Date.now() - startedAt > 60_000) this.restarts = 0;
       const delay = Math.min(30_000, 500 * 2 ** this.restarts++);
-      log(`${name} exited (${signal ?? code}); restarting in ${delay} ms`);
+      // On a console the process's own output already said why.
+      const reason = logFile ? exitReason(logFile, logOffset) : undefined;
+      log(`${name} exited (${signal ?? code})${reason ? `: ${reason}` : ''}; restarting in ${delay} ms`);
       setTimeout(() => {
         if (!this.stopped && !shuttingDown()) this.current = this.start();
       }, delay).unref();

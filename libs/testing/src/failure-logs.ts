@@ -13,7 +13,8 @@ export function testFileHasFailed(): boolean {
 
 /**
  * The warnings and errors each process of a Hangar logged (its data dir's logs/, pino JSON
- * with level labels), the last few per process. A failing end-to-end test prints these before
+ * with level labels, and the plain text a process writes to stderr when it fails to start or
+ * crashes), the last few per process. A failing end-to-end test prints these before
  * its Hangar's data dir is removed: an answer's status alone ("Received: 503") did not say
  * which process refused or why, and CI's log is all there is of a run on a clean machine.
  */
@@ -25,8 +26,14 @@ export function problemLines(dataDir: string): string {
     const lines = fs
       .readFileSync(path.join(logs, file), 'utf8')
       .split('\n')
-      .filter((line) => /"level":"(warn|error|fatal)"/.test(line));
+      .filter(isProblem);
     if (lines.length > 0) sections.push(`── ${file} (last ${Math.min(lines.length, LINES_PER_LOG)} of ${lines.length} warnings and errors)\n${lines.slice(-LINES_PER_LOG).join('\n')}`);
   }
   return sections.join('\n');
+}
+
+/** A warning or error entry, or a line that is not a log entry at all (stderr: a crash, a failed start). */
+function isProblem(line: string): boolean {
+  if (line.trim() === '') return false;
+  return !line.startsWith('{') || /"level":"(warn|error|fatal)"/.test(line);
 }

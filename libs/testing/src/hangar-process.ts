@@ -97,11 +97,17 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
   const baseUrl = `http://127.0.0.1:${port}`;
   // Twice the processes on the same two cores take longer to start.
   const deadline = Date.now() + 110_000 * Math.min(replicas, 2);
+  // The launcher's output says which process failed; its log says why, and the data dir
+  // (with the logs) is gone once CI's machine is.
+  const startFailure = (what: string) => {
+    const logged = problemLines(dataDir);
+    return new Error(`${what}:\n${output}${logged ? `\nIts processes logged:\n${logged}` : ''}`);
+  };
   while (!output.includes(`Hangar is running at ${baseUrl}`)) {
-    if (child.exitCode !== null) throw new Error(`Hangar exited during start:\n${output}`);
+    if (child.exitCode !== null) throw startFailure('Hangar exited during start');
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`Hangar did not start in time:\n${output}`);
+      throw startFailure('Hangar did not start in time');
     }
     await new Promise((r) => setTimeout(r, 200));
   }
