@@ -80,9 +80,12 @@ describe('the default engine: FerretDB on PostgreSQL', () => {
     const databaseUrl = serverUrl.replace(/\/postgres$/, `/${database}`);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-engine-'));
     const mongoPort = await freePort();
-    const prefix = uniqueName('pgurl').replace(/-/g, '_');
-    const hangar = await startHangar({ MONGO_URL: '', POSTGRES_URL: databaseUrl, HANGAR_MONGO_PORT: String(mongoPort), HANGAR_DB_PREFIX: prefix }, { dataDir });
+    const prefix = uniqueName('engurl').replace(/-/g, '_');
+    // Inside the try: a Hangar that fails to start must still leave no client or server behind
+    // (jest waited on the open admin client when it did).
+    let hangar: RunningHangar | undefined;
     try {
+      hangar = await startHangar({ MONGO_URL: '', POSTGRES_URL: databaseUrl, HANGAR_MONGO_PORT: String(mongoPort), HANGAR_DB_PREFIX: prefix }, { dataDir });
       expect(hangar.output()).toMatch(/MongoDB: +FerretDB on POSTGRES_URL/);
       expect(fs.existsSync(path.join(dataDir, 'postgres'))).toBe(false);
       const made = await uploadAndCheck(hangar);
@@ -93,7 +96,7 @@ describe('the default engine: FerretDB on PostgreSQL', () => {
       await client.end();
       expect(twins.rowCount).toBeGreaterThan(0);
     } finally {
-      await hangar.stop();
+      await hangar?.stop();
       await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
       await admin.end();
       await own?.process.stop(5_000);

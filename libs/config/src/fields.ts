@@ -28,6 +28,26 @@ export const grpcTarget = z
 
 export const mongoUrl = z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL');
 
+/**
+ * A service's database name. Not one FerretDB on PostgreSQL (the default engine) would lose:
+ * FerretDB 1.24 finds its databases at start by listing schemas `NOT LIKE 'pg_%'`, whose `_`
+ * matches any character, so a database named `pg` + anything (`pgurl_apps`) is not found
+ * again once FerretDB restarts, and the next write into it fails for good with
+ * `relation "_ferretdb_database_metadata" already exists`. Refused here, before any data is
+ * written. Checked on this machine: a restart keeps `PGx_apps` and `hangar_apps`, not `pgx_apps`.
+ */
+export const mongoDatabase = (fallback: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((name) => !FERRETDB_HIDDEN_NAME.test(name), {
+      message: "must not begin with 'pg': FerretDB on PostgreSQL does not find such a database again after it restarts",
+    })
+    .default(fallback);
+
+/** The names FerretDB 1.24's PostgreSQL backend skips when it loads its databases (`LIKE 'pg_%'`). */
+export const FERRETDB_HIDDEN_NAME = /^pg./;
+
 export const natsUrl = z.string().regex(/^(nats|tls):\/\//, 'expected a nats:// URL');
 
 /**

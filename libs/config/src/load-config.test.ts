@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, mongoUrl, port, z } from './index';
+import { ConfigError, loadConfig, mongoDatabase, mongoUrl, port, z } from './index';
 
 const schema = z.object({ PORT: port(8080), MONGO_URL: mongoUrl, NAME: z.string().min(3) });
 
@@ -24,5 +24,12 @@ describe('loadConfig', () => {
   it('when a variable is set but empty, then it counts as unset', () => {
     expect(() => loadConfig(schema, { MONGO_URL: '', NAME: 'hangar' })).toThrow(/MONGO_URL/);
     expect(loadConfig(schema, { PORT: '', MONGO_URL: 'mongodb://x', NAME: 'abc' }).PORT).toBe(8080);
+  });
+
+  it("when a service's database name begins with 'pg', then the service refuses to start, saying why", () => {
+    const databases = z.object({ MONGO_DB: mongoDatabase('hangar_apps') });
+    expect(loadConfig(databases, {}).MONGO_DB).toBe('hangar_apps');
+    expect(loadConfig(databases, { MONGO_DB: 'PGx_apps' }).MONGO_DB).toBe('PGx_apps');
+    expect(() => loadConfig(databases, { MONGO_DB: 'pgurl_apps' })).toThrow(/MONGO_DB: must not begin with 'pg'/);
   });
 });

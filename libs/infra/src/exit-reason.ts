@@ -39,9 +39,15 @@ function reasonOf(line: string): string | undefined {
       // Not a log entry after all: judged as text below.
     }
   }
-  // "apps service failed to start: …", "Error: …", "TypeError [ERR_…]: …"; not stack frames.
-  if (/failed to start:/.test(line) || /^[A-Za-z]*Error\b.*:/.test(line)) return line;
-  return undefined;
+  return isDyingWords(line) ? line : undefined;
+}
+
+/**
+ * A plain line a process writes to stderr as it dies: "apps service failed to start: …",
+ * "Error: …", "TypeError [ERR_…]: …" — not a stack frame, not a third-party server's own log line.
+ */
+export function isDyingWords(line: string): boolean {
+  return /failed to start:/.test(line) || /^[A-Za-z]*Error\b.*:/.test(line);
 }
 
 function tailSince(file: string, fromOffset: number): string {

@@ -8,3 +8,5 @@ export * from './launcher';
 export * from './postgres';
 export * from './replicas';
 export * from './round-robin-proxy';
+export { isDyingWords } from './exit-reason';
+export * from './database-prefix';

@@ -7,6 +7,7 @@ import { localAdminCredentials, localServiceSecrets } from './admin-credentials'
 import { REPO_ROOT } from './go-tools';
 import { Infrastructure, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
+import { databasePrefixSetting } from './database-prefix';
 import { grpcTargetVariable, replicaName, replicasSetting } from './replicas';
 import { RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
 import { Supervisor } from './supervisor';
@@ -36,6 +37,7 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   const runDir = path.join(dataDir, 'run');
   const toConsole = env.HANGAR_LOG_TO_CONSOLE === '1';
   const replicas = replicasSetting(env);
+  const dbPrefix = databasePrefixSetting(env);
   fs.mkdirSync(logsDir, { recursive: true });
   // Files of an earlier run with more replicas would name processes that are gone.
   fs.rmSync(runDir, { recursive: true, force: true });
@@ -44,7 +46,6 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   const infra = await resolveInfrastructure({ dataDir, env, log: print });
   const admin = localAdminCredentials(dataDir, env);
   const secrets = localServiceSecrets(dataDir, env);
-  const dbPrefix = env.HANGAR_DB_PREFIX || 'hangar';
 
   // Children see the launcher's environment (so any setting a service reads,
   // e.g. MAX_UPLOAD_BYTES or S3_BUCKET, can be given to `npm run up`), with

@@ -7,7 +7,7 @@ describe('problemLines', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-failure-logs-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('when a process wrote warnings, errors and plain stderr, then those are shown and its info entries are not', () => {
+  it('when a process wrote warnings, errors and plain stderr, then those are shown, and neither its info entries nor a third-party text log are', () => {
     fs.mkdirSync(path.join(dataDir, 'logs'));
     fs.writeFileSync(
       path.join(dataDir, 'logs', 'apps.log'),
@@ -19,11 +19,13 @@ describe('problemLines', () => {
       ].join('\n'),
     );
     fs.writeFileSync(path.join(dataDir, 'logs', 'users.log'), '{"level":"info","msg":"listening"}\n');
+    fs.writeFileSync(path.join(dataDir, 'logs', 'ferretdb.log'), '2026/11/28 01:07:09 INFO Connection started name=listener\n  "Sections": [\n');
     const shown = problemLines(dataDir);
     expect(shown).toContain('── apps.log (last 2 of 2 warnings and errors)');
     expect(shown).toContain('apps service failed to start: listen EADDRINUSE');
     expect(shown).toContain('slow answer');
     expect(shown).not.toContain('metrics at /metrics');
     expect(shown).not.toContain('users.log');
+    expect(shown).not.toContain('ferretdb.log');
   });
 });

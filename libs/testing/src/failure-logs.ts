@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDyingWords } from '@hangar/infra';
 
 /** Set on a test file's global by the jest environment when one of its tests or hooks failed. */
 export const TEST_FAILED_FLAG = '__hangarTestFailed';
@@ -13,7 +14,7 @@ export function testFileHasFailed(): boolean {
 
 /**
  * The warnings and errors each process of a Hangar logged (its data dir's logs/, pino JSON
- * with level labels, and the plain text a process writes to stderr when it fails to start or
+ * with level labels, and the line a process writes to stderr when it fails to start or
  * crashes), the last few per process. A failing end-to-end test prints these before
  * its Hangar's data dir is removed: an answer's status alone ("Received: 503") did not say
  * which process refused or why, and CI's log is all there is of a run on a clean machine.
@@ -32,8 +33,12 @@ export function problemLines(dataDir: string): string {
   return sections.join('\n');
 }
 
-/** A warning or error entry, or a line that is not a log entry at all (stderr: a crash, a failed start). */
+/**
+ * A warning or error entry, or what a process writes to stderr when it dies: its failed
+ * start's message, an uncaught error. Not every plain line: FerretDB's and PostgreSQL's own
+ * text logs would bury the one that matters.
+ */
 function isProblem(line: string): boolean {
-  if (line.trim() === '') return false;
-  return !line.startsWith('{') || /"level":"(warn|error|fatal)"/.test(line);
+  if (line.startsWith('{')) return /"level":"(warn|error|fatal)"/.test(line);
+  return isDyingWords(line);
 }

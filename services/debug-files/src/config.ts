@@ -1,4 +1,4 @@
-import { grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
+import { grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -6,7 +6,7 @@ const schema = z.object({
   ...storageJanitorFields,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
-  MONGO_DB: z.string().default('hangar_debug_files'),
+  MONGO_DB: mongoDatabase('hangar_debug_files'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),

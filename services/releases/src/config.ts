@@ -1,4 +1,4 @@
-import { booleanFlag, grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
+import { booleanFlag, grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
 
 /**
  * `all`: the releases service (gRPC, event consumers, janitor, and parsing
@@ -16,7 +16,7 @@ const fields = z.object({
   ...storageJanitorFields,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl.optional(),
-  MONGO_DB: z.string().default('hangar_releases'),
+  MONGO_DB: mongoDatabase('hangar_releases'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),

@@ -1,10 +1,10 @@
-import { loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+import { loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
-  MONGO_DB: z.string().default('hangar_users'),
+  MONGO_DB: mongoDatabase('hangar_users'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   /** A console session ends this long after sign-in (a new sign-in starts a new one). */

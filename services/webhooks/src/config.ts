@@ -1,10 +1,10 @@
-import { grpcTarget, loadConfig, milliseconds, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+import { grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
-  MONGO_DB: z.string().default('hangar_webhooks'),
+  MONGO_DB: mongoDatabase('hangar_webhooks'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   /** Who may manage an app's webhooks, and the app, scheme and channel a webhook body names. */
