@@ -1,6 +1,7 @@
 import ManifestParser from 'app-info-parser/src/xml-parser/manifest';
 import ResourceFinder from 'app-info-parser/src/resource-finder';
 import { mapInfoResource } from 'app-info-parser/src/utils';
+import './binary-xml-strings';
 import { androidDeviceType, pngFallbacksFor, rankPngIcons } from './android-device';
 import { isPng } from './cgbi';
 import { isCpuBudgetExceeded, runWithCpuBudget } from './cpu-budget';

@@ -18,3 +18,14 @@ declare module 'app-info-parser/src/resource-finder' {
 declare module 'app-info-parser/src/utils' {
   export function mapInfoResource<T>(info: T, resourceMap: Record<string, unknown[]>): T;
 }
+
+declare module 'app-info-parser/src/xml-parser/binary' {
+  class BinaryXmlParser {
+    constructor(buffer: Buffer, options?: { debug?: boolean });
+    buffer: Buffer;
+    cursor: number;
+    readLength16(encoding: string): number;
+    readString(encoding: string): string;
+  }
+  export = BinaryXmlParser;
+}

@@ -1,4 +1,5 @@
 import { PackageParseError } from './package.errors';
+import { utf16le } from './utf16';
 import type { PositionalReader } from './byte-source';
 
 const END_OF_CHAIN = 0xfffffffe;
@@ -63,7 +64,7 @@ export class CfbFile {
       const type = directory.readUInt8(offset + 66);
       if (type === 0) continue;
       entries.push({
-        name: directory.toString('utf16le', offset, offset + Math.max(0, Math.min(64, nameLength) - 2)),
+        name: utf16le(directory, offset, offset + Math.max(0, Math.min(64, nameLength) - 2)),
         type,
         clsid: guid(directory.subarray(offset + 80, offset + 96)),
         start: directory.readUInt32LE(offset + 116),

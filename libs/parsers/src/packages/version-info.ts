@@ -1,3 +1,5 @@
+import { utf16le } from './utf16';
+
 // VS_VERSIONINFO, the RT_VERSION resource of Windows executables: a tree of length-prefixed
 // blocks, each with a UTF-16 key, an optional value and children aligned to 4 bytes.
 
@@ -24,7 +26,7 @@ export function readVersionInfo(data: Buffer): VersionInfo | undefined {
   }
   for (const table of root.children.find((child) => child.key === 'StringFileInfo')?.children ?? []) {
     for (const entry of table.children) {
-      const text = entry.value.toString('utf16le').replace(/\0+$/, '').trim();
+      const text = utf16le(entry.value).replace(/\0+$/, '').trim();
       // The first table wins: it is the default language in every tool we have seen.
       if (text && !(entry.key in info.strings)) info.strings[entry.key] = text;
     }
