@@ -28,6 +28,9 @@ export const grpcTarget = z
 
 export const mongoUrl = z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected a mongodb:// URL');
 
+/** The names FerretDB 1.24's PostgreSQL backend skips when it loads its databases (`LIKE 'pg_%'`). */
+export const FERRETDB_HIDDEN_NAME = /^pg./;
+
 /**
  * A service's database name. Not one FerretDB on PostgreSQL (the default engine) would lose:
  * FerretDB 1.24 finds its databases at start by listing schemas `NOT LIKE 'pg_%'`, whose `_`
@@ -44,9 +47,6 @@ export const mongoDatabase = (fallback: string) =>
       message: "must not begin with 'pg': FerretDB on PostgreSQL does not find such a database again after it restarts",
     })
     .default(fallback);
-
-/** The names FerretDB 1.24's PostgreSQL backend skips when it loads its databases (`LIKE 'pg_%'`). */
-export const FERRETDB_HIDDEN_NAME = /^pg./;
 
 export const natsUrl = z.string().regex(/^(nats|tls):\/\//, 'expected a nats:// URL');
 

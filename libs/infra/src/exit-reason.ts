@@ -69,9 +69,5 @@ function tailSince(file: string, fromOffset: number): string {
 
 /** The size of a file now (0 when it does not exist yet): where a new start's output begins. */
 export function fileSize(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
+  return fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 }
