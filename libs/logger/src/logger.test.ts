@@ -74,3 +74,14 @@ describe('acceptRequestId', () => {
     expect(acceptRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('URLs in log lines', () => {
+  it('when an error quoting a URL, or a url / path field, is logged, then the credentials in them are not', () => {
+    const { lines, logger } = capture();
+    const err = new Error('GET http://s3.local:9000/bucket/key?X-Amz-Signature=sig_secret failed for /debuginfod/hgr_path_secret/buildid/x/debuginfo');
+    logger.error({ err, path: '/channels/key_secret', url: '/x?a=1;token=tok_secret' }, 'failed');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['sig_secret', 'hgr_path_secret', 'key_secret', 'tok_secret']) expect(text).not.toContain(secret);
+    expect(text).toContain('/debuginfod/[REDACTED]/buildid/x/debuginfo');
+  });
+});
