@@ -21,6 +21,20 @@ describe('mongoErrorToDomain', () => {
     expect(mongoErrorToDomain(err)).toBeInstanceOf(Unavailable);
   });
 
+  it('when FerretDB reports its PostgreSQL lost, refused or restarting, then it is Unavailable', () => {
+    // FerretDB 1.24's answers, measured with its PostgreSQL killed by SIGKILL.
+    const ferret = (message: string) => Object.assign(named('MongoServerError', message), { code: 1, codeName: 'InternalError' });
+    for (const message of [
+      '[msg_find.go:344 handler.handleMaxTimeMSError] [collection.go:109 postgresql.(*collection).Query] FATAL: terminating connection due to unexpected postmaster exit (SQLSTATE 57P01)',
+      "[msg_insert.go:168 handler.(*Handler).MsgInsert] failed to connect to `user=hangar database=ferretdb`:\n\t127.0.0.1:28400 (127.0.0.1): dial error: dial tcp 127.0.0.1:28400: connect: connection refused",
+      '[msg_ping.go:55 handler.(*Handler).MsgPing] FATAL: the database system is starting up (SQLSTATE 57P03)',
+    ]) {
+      expect(mongoErrorToDomain(ferret(message))).toBeInstanceOf(Unavailable);
+    }
+    // Other internal errors stay bugs.
+    expect(mongoErrorToDomain(ferret('[msg_find.go:1] ERROR: syntax error at or near "x" (SQLSTATE 42601)'))).toBeUndefined();
+  });
+
   it('when it is any other error, then it is left to the caller', () => {
     expect(mongoErrorToDomain(named('MongoServerError', 'E11000 duplicate key'))).toBeUndefined();
     expect(mongoErrorToDomain('text')).toBeUndefined();

@@ -34,6 +34,8 @@ describe('errorHandler', () => {
   it('when a dependency fails, then the client gets a generic 503 and the log says which call failed and how', async () => {
     const res = await fetch(`${baseUrl}/down`);
     expect(res.status).toBe(503);
+    // A client (or a load balancer) is told when to try again.
+    expect(res.headers.get('retry-after')).toBe('5');
     const body = await res.text();
     expect(JSON.parse(body)).toEqual({ error: 'A service is unavailable, try again shortly' });
     expect(body).not.toContain('CreateRelease');
@@ -45,6 +47,7 @@ describe('errorHandler', () => {
   it('when the request itself is refused, then it is answered and not logged', async () => {
     const res = await fetch(`${baseUrl}/refused`);
     expect(res.status).toBe(422);
+    expect(res.headers.get('retry-after')).toBeNull();
     expect(logged).toEqual([]);
   });
 });

@@ -2,12 +2,20 @@ import type { NextFunction, Request, Response } from 'express';
 import { DomainError, NotFound, httpStatusOf, isDomainError } from '@hangar/errors';
 import type { Logger } from '@hangar/logger';
 
+/**
+ * Seconds a client is told to wait after a 503 (a dependency down): the launcher restarts a crashed
+ * server after 0.5–2 s, a Kubernetes pod takes longer; clients retry, and a second 503 says the same.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Contract error body: `{"error": "...", "entry": {"field": ["problem"]}}`. */
 export function sendError(res: Response, err: DomainError): void {
-  // A refusal that ends (failed-attempt limits) says when.
+  const status = httpStatusOf(err);
+  // A refusal that ends (failed-attempt limits) says when; so does every dependency failure.
   const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-  res.status(httpStatusOf(err)).json({ error: err.message, ...(err.entry ? { entry: err.entry } : {}) });
+  else if (status === 503) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  res.status(status).json({ error: err.message, ...(err.entry ? { entry: err.entry } : {}) });
 }
 
 /** Unknown `/api/*` paths. */
