@@ -4,6 +4,7 @@ import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { redactPath } from '@hangar/logger';
 import { UNMATCHED_PATH, routeTemplateOf, withoutQuery } from './safe-url';
 
 // Both the old and the stable HTTP semantic conventions, whichever the
@@ -32,7 +33,7 @@ function hideSecretsInUrls(span: Span, request: ClientRequest | IncomingMessage,
     span.setAttribute('http.route', template);
     span.updateName(`${request.method ?? 'HTTP'} ${template}`);
   } else {
-    const path = withoutQuery(request.path ?? '');
+    const path = redactPath(withoutQuery(request.path ?? ''));
     const host = String(request.getHeader('host') ?? request.host ?? '');
     overwrite(span, CLIENT_URL_KEYS, `${request.protocol ?? 'http:'}//${host}${path}`);
     overwrite(span, CLIENT_PATH_KEYS, path);

@@ -4,6 +4,7 @@ import { AlwaysOffSampler, BatchSpanProcessor, SpanProcessor } from '@openteleme
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { otlpExporterFromEnv } from './otlp-exporter';
+import { RedactingSpanProcessor } from './safe-url';
 import { traceEdgesByHand } from './hand-traced-edges';
 import { SharedScopeContextManager } from './shared-scope-context-manager';
 
@@ -33,7 +34,8 @@ export function startTelemetry({ serviceName }: { serviceName: string }): Teleme
     // The config schema refuses the same value and stops the start with every problem listed.
     process.stderr.write(`telemetry: ${(err as Error).message}\n`);
   }
-  const spanProcessors: SpanProcessor[] = exporter ? [new BatchSpanProcessor(exporter)] : [];
+  // Redaction first: the batch processor exports the span objects it is handed.
+  const spanProcessors: SpanProcessor[] = exporter ? [new RedactingSpanProcessor(), new BatchSpanProcessor(exporter)] : [];
   const resource = resourceFromAttributes({
     [ATTR_SERVICE_NAME]: serviceName,
     ...(process.env.HANGAR_VERSION ? { [ATTR_SERVICE_VERSION]: process.env.HANGAR_VERSION } : {}),
