@@ -232,6 +232,36 @@ describe('apps service over gRPC', () => {
       expect((await client.verifyChannelPassword({ channelKey: channel.slug, password: '' })).ok).toBe(true);
     });
 
+    it('when a channel is password-protected, then its key must be strong: a weak custom slug with a password, a weak slug on a protected channel, or a password on a weak-slug channel is 422', async () => {
+      const dev = await newUser();
+      const { scheme } = await appWithTree(dev);
+      const weak = uniqueName('k').replace(/[^a-z0-9-]/g, '').slice(0, 12);
+      const strong = `${weak}-AbCdEfGhIjKlMnOp`;
+      const refusedCreate = await client.createChannel({ actor: dev, schemeId: scheme.id, name: 'Locked', deviceType: 'linux', slug: weak, password: 'let-me-in' }).catch((e: unknown) => e);
+      expect(refusedCreate).toBeInstanceOf(InvalidArgument);
+      expect(Object.keys((refusedCreate as InvalidArgument).entry!)).toEqual(['slug']);
+      expect((await client.listChannels({ actor: dev, schemeId: scheme.id })).channels.map((c) => c.slug)).not.toContain(weak);
+
+      const open = await client.createChannel({ actor: dev, schemeId: scheme.id, name: 'Open', deviceType: 'linux', slug: weak });
+      const refusedPassword = await client.setChannelPassword({ actor: dev, channelId: open.id, password: 'let-me-in' }).catch((e: unknown) => e);
+      expect(refusedPassword).toBeInstanceOf(InvalidArgument);
+      expect(Object.keys((refusedPassword as InvalidArgument).entry!)).toEqual(['password']);
+      await expect(client.updateChannel({ actor: dev, id: open.id, password: 'let-me-in' })).rejects.toBeInstanceOf(InvalidArgument);
+      expect((await client.getChannel({ actor: dev, id: open.id })).hasPassword).toBe(false);
+
+      const locked = await client.createChannel({ actor: dev, schemeId: scheme.id, name: 'Locked', deviceType: 'linux', slug: strong, password: 'let-me-in' });
+      expect(locked).toMatchObject({ slug: strong, hasPassword: true });
+      const refusedSlug = await client.updateChannel({ actor: dev, id: locked.id, slug: `${weak}x` }).catch((e: unknown) => e);
+      expect(refusedSlug).toBeInstanceOf(InvalidArgument);
+      expect(Object.keys((refusedSlug as InvalidArgument).entry!)).toEqual(['slug']);
+      // 20 characters but one repeated: no stronger than a few.
+      await expect(client.updateChannel({ actor: dev, id: locked.id, slug: 'a'.repeat(24) })).rejects.toBeInstanceOf(InvalidArgument);
+      expect((await client.getChannel({ actor: dev, id: locked.id })).slug).toBe(strong);
+      // A generated key is always strong enough.
+      const generated = await client.createChannel({ actor: dev, schemeId: scheme.id, name: 'Gen', deviceType: 'linux', password: 'let-me-in' });
+      expect(generated.hasPassword).toBe(true);
+    });
+
     it('when a channel key is resolved, then its channel, scheme and app come back; unknown keys are NotFound', async () => {
       const dev = await newUser();
       const { app, scheme, channel } = await appWithTree(dev);

@@ -6,11 +6,12 @@ import { channelFor, schemeFor } from './access';
 import type { AppsDeps } from './apps-deps';
 import { ChannelFields, ChannelInput, validateChannelFields } from './fields';
 import type { Actor } from './permissions';
-import { generateSlug, hashPassword } from './secrets';
+import { generateSlug, hashPassword, requireStrongKeyWhenProtected } from './secrets';
 
 export async function createChannel(deps: AppsDeps, actor: Actor, schemeId: number, input: ChannelInput): Promise<ChannelDocument> {
   const { app } = await schemeFor(deps, actor, schemeId, 'channels.manage');
   const fields = validateChannelFields(input, 'create');
+  if (fields.slug) requireStrongKeyWhenProtected(fields.slug, Boolean(fields.password), 'slug');
   return deps.channels.create({
     schemeId,
     appId: app._id,
@@ -33,15 +34,18 @@ export async function getChannel(deps: AppsDeps, actor: Actor, id: number): Prom
 }
 
 export async function updateChannel(deps: AppsDeps, actor: Actor, id: number, input: ChannelInput): Promise<ChannelDocument> {
-  await channelFor(deps, actor, id, 'channels.manage');
+  const { channel } = await channelFor(deps, actor, id, 'channels.manage');
   const fields = validateChannelFields(input, 'update');
+  const protectedAfter = fields.password === undefined ? Boolean(channel.passwordHash) : fields.password !== null;
+  requireStrongKeyWhenProtected(fields.slug ?? channel.slug, protectedAfter, fields.slug !== undefined ? 'slug' : 'password');
   return found(await deps.channels.update(id, await toChanges(fields)), id);
 }
 
 /** Present and non-empty sets the visit password; empty clears it. */
 export async function setChannelPassword(deps: AppsDeps, actor: Actor, id: number, password: string): Promise<void> {
-  await channelFor(deps, actor, id, 'channels.manage');
+  const { channel } = await channelFor(deps, actor, id, 'channels.manage');
   const fields = validateChannelFields({ password }, 'update');
+  requireStrongKeyWhenProtected(channel.slug, Boolean(fields.password), 'password');
   found(await deps.channels.update(id, await toChanges(fields)), id);
 }
 
