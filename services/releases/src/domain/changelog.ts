@@ -12,21 +12,22 @@ const MAX_FIELD_LENGTH = 10_000;
 
 /**
  * `changelog` is a JSON array of `{message, author?, email?, date?}` or plain
- * text, one entry per non-empty line with a leading `- ` removed. Any other
- * JSON (an object, a number) is refused: it is a client bug, not text.
+ * text, one entry per non-empty line with a leading `- ` removed. Only text
+ * that parses as a JSON array of objects is JSON: anything else — `2024`,
+ * `true`, an object, `["a"]`, a line starting with `[` — is plain text, as
+ * Zealot stores it (docs/decisions.md).
  */
 export function parseChangelog(raw: string | undefined): ChangelogEntry[] {
   if (raw === undefined || raw.trim() === '') return [];
   const trimmed = raw.trim();
-  if (trimmed.startsWith('[') || trimmed.startsWith('{') || /^-?\d+(\.\d+)?$/.test(trimmed) || ['true', 'false', 'null'].includes(trimmed)) {
+  if (trimmed.startsWith('[')) {
     let json: unknown;
     try {
       json = JSON.parse(trimmed);
     } catch {
-      if (trimmed.startsWith('[') || trimmed.startsWith('{')) throw invalid('is not valid JSON');
       json = undefined;
     }
-    if (json !== undefined) return fromJson(json);
+    if (Array.isArray(json) && json.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item))) return fromJson(json);
   }
   const entries = raw
     .split(/\r?\n/)
@@ -37,8 +38,7 @@ export function parseChangelog(raw: string | undefined): ChangelogEntry[] {
   return entries;
 }
 
-function fromJson(json: unknown): ChangelogEntry[] {
-  if (!Array.isArray(json)) throw invalid('must be plain text or a JSON array of {message, author, email, date}');
+function fromJson(json: unknown[]): ChangelogEntry[] {
   if (json.length > MAX_ENTRIES) throw invalid(`has more than ${MAX_ENTRIES} entries`);
   return json.map((item, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalid(`entry ${i} must be an object`);

@@ -9,7 +9,7 @@ import { parseChangelog } from './changelog';
 import { parseCustomFields } from './custom-fields';
 import type { ReleasesDeps } from './deps';
 import { EXTENSION_OF_FORMAT, PLATFORM_OF_DEVICE_TYPE, deviceTypeOf, extensionFromFileName } from './platforms';
-import { normalizeBranch, normalizeSource } from './upload-fields';
+import { checkFieldLengths, normalizeBranch, normalizeSource } from './upload-fields';
 import { versionSortKey } from '@hangar/versions';
 
 export interface CreatedRelease {
@@ -34,6 +34,10 @@ interface PackageFacts {
 export async function createRelease(deps: ReleasesDeps, req: releases.CreateReleaseRequest): Promise<CreatedRelease> {
   const actor = req.actor;
   if (!actor?.userId) throw new Unauthenticated();
+  checkFieldLengths({
+    name: req.name, release_type: req.releaseType, source: req.source, branch: req.branch, git_commit: req.gitCommit, ci_url: req.ciUrl,
+    password: req.password, release_version: req.releaseVersion, build_version: req.buildVersion, changelog: req.changelog, custom_fields: req.customFields,
+  });
   const changelog = parseChangelog(req.changelog);
   const customFields = parseCustomFields(req.customFields);
 

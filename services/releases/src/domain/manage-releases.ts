@@ -5,7 +5,7 @@ import type { ReleaseDocument } from '../data/release.model';
 import { parseChangelog } from './changelog';
 import { parseCustomFields } from './custom-fields';
 import type { Actor, ReleasesDeps } from './deps';
-import { normalizeBranch } from './upload-fields';
+import { checkFieldLengths, normalizeBranch } from './upload-fields';
 import { versionSortKey } from '@hangar/versions';
 
 function requireActor(actor: Actor | undefined): Actor {
@@ -36,6 +36,10 @@ function parseFlag(field: string, value: string): boolean {
 /** Developers of the app may correct what CI sent; the package itself does not change. */
 export async function updateRelease(deps: ReleasesDeps, req: releases.UpdateReleaseRequest): Promise<{ release: ReleaseDocument; context: apps.ChannelContext }> {
   const actor = requireActor(req.actor);
+  checkFieldLengths({
+    changelog: req.changelog, custom_fields: req.customFields, release_version: req.releaseVersion, build_version: req.buildVersion,
+    branch: req.branch, git_commit: req.gitCommit, ci_url: req.ciUrl, release_type: req.releaseType,
+  });
   const current = await found(deps, req.id);
   await deps.apps.checkPermission({ actor, appId: current.appId, role: 'developer' });
   const changes: Partial<ReleaseDocument> = {};

@@ -17,8 +17,13 @@ describe('changelog', () => {
     expect(parseChangelog(raw)).toEqual([{ message: 'a', author: 'Ann', email: 'a@x.io', date: '2026-11-22 10:00:00' }, { message: 'b' }]);
   });
 
-  it.each(['{"message":"x"}', '42', '[1,2]', '[{"author":"no message"}]', '[{"message":"x"', 'true'])('when the changelog is %s, then 422', (raw) => {
-    expect(() => parseChangelog(raw)).toThrow(InvalidArgument);
+  it('when a JSON array holds an entry without a message, then 422', () => {
+    expect(() => parseChangelog('[{"author":"no message"}]')).toThrow(InvalidArgument);
+  });
+
+  // Zealot stores any changelog that is not a JSON array of entries as text (issue 32): these were 422s.
+  it.each(['2024', 'true', 'null', '3.14', '{"message":"x"}', '[1,2]', '["a"]', '[{"message":"x"'])('when the changelog is %s, then it is one plain-text entry', (raw) => {
+    expect(parseChangelog(raw)).toEqual([{ message: raw }]);
   });
 
   it('when rendered as text, then each entry is a "- message" line', () => {
@@ -37,6 +42,15 @@ describe('custom fields', () => {
       { name: 'env', value: 'qa', icon: 'fa-solid fa-flask' },
       { name: 'n', value: '3' },
     ]);
+  });
+
+  // What the fastlane plugin sends with its defaults, and with ZEALOT_CUSTOM_FIELDS=a,b (issue 32).
+  it.each(['["[]"]', '["a","b"]', '[1, null, true, []]'])('when custom_fields is %s, then its entries that are not objects are dropped', (raw) => {
+    expect(parseCustomFields(raw)).toEqual([]);
+  });
+
+  it('when objects and other entries are mixed, then the objects are kept', () => {
+    expect(parseCustomFields('["[]", {"name":"env","value":"qa"}]')).toEqual([{ name: 'env', value: 'qa' }]);
   });
 
   it.each(['{"name":"x"}', 'not json', '[{"value":"no name"}]', '[{"name":"x","value":{}}]', '"text"'])('when custom_fields is %s, then 422', (raw) => {
