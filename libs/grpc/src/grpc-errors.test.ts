@@ -23,15 +23,22 @@ describe('gRPC server and client helpers', () => {
       if (req.id === 1) throw new InvalidArgument('Invalid user', { email: ['is invalid'] });
       if (req.id === 2) throw new NotFound('User 2 not found');
       if (req.id === 3) throw new Error('secret internals: connection string mongodb://user:pw@db');
+      // A caller's value echoed in an error (a version, a debug id, a branch): 1 MB of it.
+      if (req.id === 5) throw new InvalidArgument(`No release ${'v'.repeat(1024 * 1024)}`, { ['f'.repeat(1024 * 1024)]: [`is not ${'é'.repeat(512 * 1024)}`] });
+      // An answer past the client's 4 MiB receive limit: grpc-js's own RESOURCE_EXHAUSTED.
+      if (req.id === 6) return { ...answer(req.id), username: 'u'.repeat(5 * 1024 * 1024) };
       if (req.id === 4) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 2_000);
           context.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()));
         });
       }
-      return { id: req.id, username: 'u', email: 'e', locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member', mustChangePassword: false, createdAtMs: 0, updatedAtMs: 0 };
+      return answer(req.id);
     },
   };
+  const answer = (id: number): users.User => ({
+    id, username: 'u', email: 'e', locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member', mustChangePassword: false, createdAtMs: 0, updatedAtMs: 0,
+  } as users.User);
   let target = '';
   let client: ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>;
 
@@ -71,6 +78,25 @@ describe('gRPC server and client helpers', () => {
     // For the caller's log (what answered 503, and why); not in the error's own fields.
     expect(String((error.cause as Error)?.message)).toMatch(/GetUser.*DEADLINE_EXCEEDED/);
     expect(Object.keys(error)).not.toContain('cause');
+  });
+
+  // Issue 32: the message and entry travel in grpc-message / trailers; past the client's metadata
+  // limit the call never ended for it, and the gateway answered 503 after its whole deadline.
+  it('when an error carries a caller\'s oversized value, then the client gets the same error at once, its text bounded', async () => {
+    const slow = createServiceClient(users.UsersServiceDefinition, target, { defaultDeadlineMs: 30_000 });
+    const error = (await slow.getUser({ id: 5 }).catch((e: unknown) => e)) as InvalidArgument;
+    expect(error).toBeInstanceOf(InvalidArgument);
+    expect(error.message).toMatch(/^No release v+…$/);
+    expect(error.message.length).toBeLessThanOrEqual(500);
+    expect(JSON.stringify(error.entry).length).toBeLessThanOrEqual(2_048);
+    // Non-ASCII problems cross too (a text trailer holds ASCII only: they are escaped).
+    expect(Object.values(error.entry!)[0]![0]).toMatch(/^is not é+…$/);
+  });
+
+  it('when an answer is past the message size limit, then the client gets a plain internal error, not a 429 with grpc-js\'s text', async () => {
+    const error = (await client.getUser({ id: 6 }).catch((e: unknown) => e)) as Error;
+    expect(error).toMatchObject({ code: 'internal', message: 'Internal error' });
+    expect(String((error.cause as Error)?.message)).toMatch(/larger than max/);
   });
 
   it('when the caller has a request id, then the service handles the call inside it', async () => {

@@ -61,16 +61,46 @@ export function errorMiddleware(logger: Logger, classifiers: ErrorClassifier[] =
       if (err instanceof ServerError || (err instanceof Error && err.name === 'AbortError')) throw err;
       const domain = isDomainError(err) ? err : classifiers.map((c) => c(err)).find(Boolean);
       if (domain) {
+        const message = bounded(domain.message, MAX_ERROR_MESSAGE_CHARS);
         context.trailer.set(ERROR_CODE_TRAILER, domain.code);
-        if (domain.entry) context.trailer.set(ERROR_ENTRY_TRAILER, JSON.stringify(domain.entry));
-        logger.info({ rpc: call.method.path, code: domain.code, ms: elapsedMs(started) }, domain.message);
-        throw new ServerError(grpcStatusOf(domain), domain.message);
+        if (domain.entry) context.trailer.set(ERROR_ENTRY_TRAILER, asciiJson(boundedEntry(domain.entry)));
+        logger.info({ rpc: call.method.path, code: domain.code, ms: elapsedMs(started) }, message);
+        throw new ServerError(grpcStatusOf(domain), message);
       }
       logger.error({ rpc: call.method.path, err }, 'rpc failed with an unexpected error');
       context.trailer.set(ERROR_CODE_TRAILER, 'internal');
       throw new ServerError(Status.INTERNAL, 'Internal error');
     }
   };
+}
+
+/**
+ * An error's message and field problems travel as HTTP/2 headers (grpc-message, trailers), and
+ * they may echo a caller's value (a version, a debug id, a branch). Unbounded, a megabyte of it
+ * went past what the client accepts in headers and the call failed, or hung until its deadline
+ * (issue 32). Bounded in characters: percent-encoded UTF-8 they stay far under grpc-js's 8 KiB.
+ */
+const MAX_ERROR_MESSAGE_CHARS = 300;
+const MAX_ENTRY_FIELDS = 20;
+const MAX_ENTRY_NAME_CHARS = 64;
+const MAX_ENTRY_PROBLEMS = 5;
+const MAX_ENTRY_PROBLEM_CHARS = 200;
+
+function bounded(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+}
+
+function boundedEntry(entry: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(entry)
+      .slice(0, MAX_ENTRY_FIELDS)
+      .map(([field, problems]) => [bounded(field, MAX_ENTRY_NAME_CHARS), problems.slice(0, MAX_ENTRY_PROBLEMS).map((p) => bounded(p, MAX_ENTRY_PROBLEM_CHARS))]),
+  );
+}
+
+/** JSON with every non-ASCII character escaped: a text trailer may hold printable ASCII only. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function elapsedMs(started: bigint): number {
