@@ -1,6 +1,6 @@
 import { Metrics } from './metrics';
 import { eventConsumerMetrics, uploadBytesCounter, webhookDeliveriesCounter } from './series';
-import { serveMetrics } from './server';
+import { metricsHostSetting, serveMetrics } from './server';
 
 describe('metrics', () => {
   it('when a series is asked for twice, then both callers share it; a name reused as another type is refused', async () => {
@@ -69,3 +69,13 @@ async function findPort(): Promise<number> {
     });
   });
 }
+
+describe('METRICS_HOST', () => {
+  it('when set, then /metrics listens there; unset, on every interface; a bad value is refused', () => {
+    expect(metricsHostSetting({})).toBe('0.0.0.0');
+    expect(metricsHostSetting({ METRICS_HOST: '127.0.0.1' })).toBe('127.0.0.1');
+    expect(metricsHostSetting({ METRICS_HOST: '::1' })).toBe('::1');
+    expect(metricsHostSetting({ METRICS_HOST: 'localhost' })).toBe('localhost');
+    expect(() => metricsHostSetting({ METRICS_HOST: 'http://x/' })).toThrow(/METRICS_HOST/);
+  });
+});

@@ -1,5 +1,5 @@
 import { Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import type { Metrics } from './metrics';
 
 export interface MetricsServer {
@@ -15,6 +15,7 @@ export interface MetricsServer {
  */
 export interface MetricsServerOptions {
   port: number;
+  /** Default: METRICS_HOST (metricsHostSetting). */
   host?: string;
   /**
    * Answers `GET /healthz` (200 when true, 503 otherwise) for a process that
@@ -24,8 +25,23 @@ export interface MetricsServerOptions {
   healthy?: () => boolean;
 }
 
-export async function serveMetrics(metrics: Metrics, { port, host = '0.0.0.0', healthy }: MetricsServerOptions): Promise<MetricsServer> {
+/**
+ * `METRICS_HOST`: the address `/metrics` listens on — every interface (0.0.0.0) where
+ * Prometheus scrapes the pod (the image, deploy/k8s), 127.0.0.1 under `npm run up` (the
+ * launcher sets it). Read here, so every process that serves metrics honours it alike.
+ */
+export function metricsHostSetting(env: NodeJS.ProcessEnv = process.env): string {
+  const raw = env.METRICS_HOST?.trim();
+  if (!raw) return '0.0.0.0';
+  if (!isIP(raw) && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw)) {
+    throw new Error(`METRICS_HOST must be an IP address or a host name (got "${raw}")`);
+  }
+  return raw;
+}
+
+export async function serveMetrics(metrics: Metrics, { port, host, healthy }: MetricsServerOptions): Promise<MetricsServer> {
   if (port === 0) return { port: undefined, stop: async () => undefined };
+  host ??= metricsHostSetting();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
