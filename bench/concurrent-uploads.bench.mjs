@@ -39,7 +39,7 @@ try {
 
   const form = new FormData();
   form.append('token', hangar.adminToken);
-  form.append('file', new Blob([fs.readFileSync(path.join(root, '..', 'shared', 'fixtures', 'apps', 'android.apk'))]), 'android.apk');
+  form.append('file', new Blob([fs.readFileSync(path.join(root, 'tests', 'fixtures', 'apps', 'android.apk'))]), 'android.apk');
   const channelKey = (await (await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form })).json()).channel.slug;
 
   const storage = new ObjectStorage({ ...infra.s3, bucket });

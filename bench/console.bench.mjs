@@ -41,7 +41,7 @@ try {
     return res.json();
   };
   console.log(`Hangar at ${hangar.baseUrl}; creating ${apps} apps`);
-  const apk = fs.readFileSync(path.join(process.env.HANGAR_FIXTURES_DIR ?? path.join(root, '..', 'shared', 'fixtures'), 'apps', 'android.apk'));
+  const apk = fs.readFileSync(path.join(root, 'tests', 'fixtures', 'apps', 'android.apk'));
   for (let i = 0; i < apps; i += 1) {
     const app = await call('POST', '/api/apps', { name: `Bench app ${String(i).padStart(3, '0')}` });
     const scheme = await call('POST', `/api/apps/${app.id}/schemes`, { name: 'Beta', new_build_callout: false });

@@ -27,9 +27,7 @@ const { ObjectStorage } = require(path.join(ROOT, 'libs/storage/dist/index.js'))
 const MiB = 1024 * 1024;
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const FILLER_MIB = Number(process.env.BENCH_FILLER_MIB ?? 1024);
-const FIXTURE = process.env.HANGAR_FIXTURES_DIR
-  ? path.join(process.env.HANGAR_FIXTURES_DIR, 'apps', 'android.apk')
-  : path.resolve(ROOT, '..', 'shared', 'fixtures', 'apps', 'android.apk');
+const FIXTURE = path.resolve(ROOT, 'tests', 'fixtures', 'apps', 'android.apk');
 
 const s3 = {
   endpoint: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',

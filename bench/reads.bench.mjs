@@ -167,7 +167,7 @@ async function phase(engine, scales, full = false) {
 async function upload(hangar, token, fixture) {
   const form = new FormData();
   form.append('token', token);
-  form.append('file', new Blob([fs.readFileSync(path.join(root, '..', 'shared', 'fixtures', 'apps', fixture))]), fixture);
+  form.append('file', new Blob([fs.readFileSync(path.join(root, 'tests', 'fixtures', 'apps', fixture))]), fixture);
   const res = await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`upload of ${fixture}: ${res.status} ${await res.text()}`);
   return res.json();

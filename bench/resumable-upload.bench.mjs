@@ -83,7 +83,7 @@ try {
   // A channel to upload into: the real Android fixture creates it.
   const form = new FormData();
   form.append('token', hangar.adminToken);
-  form.append('file', new Blob([fs.readFileSync(path.join(root, '..', 'shared', 'fixtures', 'apps', 'android.apk'))]), 'android.apk');
+  form.append('file', new Blob([fs.readFileSync(path.join(root, 'tests', 'fixtures', 'apps', 'android.apk'))]), 'android.apk');
   const channelKey = (await (await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form })).json()).channel.slug;
   // Separate cache and config dirs: no resume state from an earlier run is picked up.
   const cliEnv = { ...process.env, HANGAR_URL: hangar.baseUrl, HANGAR_TOKEN: hangar.adminToken, XDG_CACHE_HOME: path.join(work, 'cache'), XDG_CONFIG_HOME: path.join(work, 'config'), CI: 'true' };

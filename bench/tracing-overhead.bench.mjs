@@ -104,7 +104,7 @@ try {
 async function upload(hangar, fixture) {
   const form = new FormData();
   form.append('token', hangar.adminToken);
-  form.append('file', new Blob([fs.readFileSync(path.join(root, '..', 'shared', 'fixtures', 'apps', fixture))]), fixture);
+  form.append('file', new Blob([fs.readFileSync(path.join(root, 'tests', 'fixtures', 'apps', fixture))]), fixture);
   const res = await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form });
   if (res.status !== 201) throw new Error(`upload of ${fixture}: ${res.status} ${await res.text()}`);
   return res.json();

@@ -38,7 +38,7 @@ try {
   const size = fs.statSync(file).size;
 
   // A channel to upload into: the real Android fixture creates it.
-  const fixture = path.join(root, '..', 'shared', 'fixtures', 'apps', 'android.apk');
+  const fixture = path.join(root, 'tests', 'fixtures', 'apps', 'android.apk');
   const form = new FormData();
   form.append('token', hangar.adminToken);
   form.append('file', new Blob([fs.readFileSync(fixture)]), 'android.apk');

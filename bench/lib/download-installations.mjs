@@ -9,7 +9,7 @@ import { pidsByName } from './process-cpu.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
-const fixture = path.join(root, '..', 'shared', 'fixtures', 'apps', 'android.apk');
+const fixture = path.join(root, 'tests', 'fixtures', 'apps', 'android.apk');
 
 /** Uploads the Android fixture (into `channelKey`'s channel, else a new app); answers the Release. */
 export async function uploadFixture(hangar, channelKey) {

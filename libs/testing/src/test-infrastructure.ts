@@ -45,11 +45,12 @@ export function uniqueName(prefix: string): string {
 }
 
 /**
- * The shared fixtures (real packages and debug files): HANGAR_FIXTURES_DIR, or
- * `shared/fixtures` beside the checkout, where CI places it.
+ * The real packages and debug files the tests read: `tests/fixtures` in this
+ * repository (where each came from: its README). Resolved from this file, so
+ * the sources (jest) and the build (`dist/`) find the same folder.
  */
 export function fixturesDir(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const path = require('node:path') as typeof import('node:path');
-  return process.env.HANGAR_FIXTURES_DIR ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures');
+  return path.resolve(__dirname, '..', '..', '..', 'tests', 'fixtures');
 }

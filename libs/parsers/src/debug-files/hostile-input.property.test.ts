@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip } from '@hangar/testing';
+import { MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip, fixturesDir } from '@hangar/testing';
 import { DebugFileParseError, parseDebugFile, type ParsedDebugFile } from './index';
 
 // Hostile input, property-based (issue 9): a debug-file upload of any bytes either parses to the
@@ -11,7 +11,7 @@ import { DebugFileParseError, parseDebugFile, type ParsedDebugFile } from './ind
 // Seeds are the real dSYM and ProGuard archives; the fixed-case rejections stay in
 // parse-debug-file.test.ts.
 
-const FIXTURES = resolve(__dirname, '../../../../../shared/fixtures');
+const FIXTURES = fixturesDir();
 const ARCHIVES = ['dsyms/single_ios.dSYM.zip', 'dsyms/multi_ios.dSYM.zip', 'proguards/single_mapping.zip', 'proguards/full_mapping.zip'];
 const HANG_MS = 10_000;
 

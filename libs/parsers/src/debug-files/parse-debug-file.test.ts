@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DebugFileParseError, parseDebugFile, type DebugFileLimits, type ParsedDebugFile } from './index';
+import { fixturesDir } from '@hangar/testing';
 
-// The shared fixtures live next to the repository checkout (../shared/fixtures from its root).
-const FIXTURES = resolve(__dirname, '../../../../../shared/fixtures');
+const FIXTURES = fixturesDir();
 const SINGLE_DSYM = join(FIXTURES, 'dsyms/single_ios.dSYM.zip');
 const MULTI_DSYM = join(FIXTURES, 'dsyms/multi_ios.dSYM.zip');
 const FULL_MAPPING = join(FIXTURES, 'proguards/full_mapping.zip');

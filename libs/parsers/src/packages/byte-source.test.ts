@@ -3,8 +3,9 @@ import { copyFile, mkdir, mkdtemp, open, rm, stat, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectPackageFormat, PackageParseError, parsePackage, RandomAccessFile, type ByteSource } from './index';
+import { fixturesDir } from '@hangar/testing';
 
-const APPS = join(__dirname, '../../../../../shared/fixtures/apps');
+const APPS = join(fixturesDir(), 'apps');
 const FIXTURES = ['android.apk', 'wear.apk', 'tv.apk', 'iphone.ipa', 'ipad.ipa', 'embedded.ipa'];
 const MiB = 1024 * 1024;
 const FILLER = 200 * MiB;

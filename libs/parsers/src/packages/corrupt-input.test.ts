@@ -3,8 +3,9 @@ import { copyFile, mkdtemp, open, readFile, rm, stat, truncate, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectPackageFormat, PackageParseError, parsePackage, UnknownPackageError } from './index';
+import { fixturesDir } from '@hangar/testing';
 
-const APPS = join(__dirname, '../../../../../shared/fixtures/apps');
+const APPS = join(fixturesDir(), 'apps');
 
 let workDir: string;
 

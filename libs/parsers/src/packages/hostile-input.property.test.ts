@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { build as buildPlist } from 'plist';
-import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip } from '@hangar/testing';
+import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip, fixturesDir } from '@hangar/testing';
 import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-image';
 import { couldBePackage, detectPackageFormat, PackageParseError, PACKAGE_HEAD_BYTES, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
 
@@ -17,7 +17,7 @@ import { couldBePackage, detectPackageFormat, PackageParseError, PACKAGE_HEAD_BY
 // corrupt-input tests (corrupt-input.test.ts) stay as they are; this file covers the space
 // between them.
 
-const APPS = join(__dirname, '../../../../../shared/fixtures/apps');
+const APPS = join(fixturesDir(), 'apps');
 const FORMATS = new Set(['ipa', 'apk', 'aab', 'app-zip', 'dmg', 'exe', 'msi', 'deb', 'rpm', 'appimage']);
 /** Far above any honest parse of these seeds (a few ms to ~100 ms); a parse past it is a hang. */
 const HANG_MS = 10_000;

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { detectPackageFormat, parsePackage, type ParsedPackage } from './index';
+import { fixturesDir } from '@hangar/testing';
 
-const APPS = join(__dirname, '../../../../../shared/fixtures/apps');
+const APPS = join(fixturesDir(), 'apps');
 
 interface Expected {
   file: string;

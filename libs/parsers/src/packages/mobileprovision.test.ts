@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMobileProvision } from './mobileprovision';
+import { fixturesDir } from '@hangar/testing';
 
-const PROFILES = join(__dirname, '../../../../../shared/fixtures/mobileprovisions');
+const PROFILES = join(fixturesDir(), 'mobileprovisions');
 
 async function profile(file: string) {
   const parsed = readMobileProvision(await readFile(join(PROFILES, file)));

@@ -7,11 +7,12 @@ import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-im
 import { parsePackage } from './index';
 import { readMobileProvision } from './mobileprovision';
 import type { PackageSigning } from './signing/signing.types';
+import { fixturesDir } from '@hangar/testing';
 
 // Signing details read from the shared fixtures, compared with what Apple's and Android's own
 // formats say about them: the profile facts below were read with `openssl smime -verify` +
 // plistlib and `openssl x509`, the apk fingerprints with keytool and, at test time, openssl.
-const FIXTURES = join(__dirname, '../../../../../shared/fixtures');
+const FIXTURES = fixturesDir();
 const APPS = join(FIXTURES, 'apps');
 const PROFILES = join(FIXTURES, 'mobileprovisions');
 

@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { javaLines } from './java-text';
 import { retrace } from './retrace';
+import { fixturesDir } from '@hangar/testing';
 
 /** Debian's libproguard-java: ProGuard's own ReTrace, 6.2.2 (libs/testing/system-tools.json). */
 const RETRACE_JAR = '/usr/share/java/proguard-retrace.jar';
-const FIXTURES = path.resolve(__dirname, '../../../../../../shared/fixtures');
+const FIXTURES = fixturesDir();
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-retrace-'));
 afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
