@@ -10,6 +10,7 @@
 // recorded, then the plan check (tests/plans) in a run of its own; jest's global
 // setup starts the MongoDB-wire, NATS and S3 servers it needs.
 // Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
+// HANGAR_TEST_TIERS=unit,e2e runs only those tiers (CI's second run, .ci/run).
 // The environment reaches jest and the processes the tests start unchanged:
 // HANGAR_E2E_REPLICAS=2 (CI's second run, .ci/run) makes every Hangar the
 // end-to-end suite starts run two replicas of each process.
@@ -19,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildGoToolsInBackground } from './go-tools-in-background.mjs';
+import { figures } from './test-figures.mjs';
 import { installDependenciesIfStale } from './install-dependencies.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,6 +63,7 @@ fs.rmSync(queryLogDir, { recursive: true, force: true });
 const extraArgs = process.argv.slice(2);
 
 const runJest = (title, args, env) => {
+  const started = Date.now();
   const resultsFile = path.join(root, '.hangar', `jest-results-${title}.json`);
   fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
   fs.rmSync(resultsFile, { force: true });
@@ -71,11 +74,24 @@ const runJest = (title, args, env) => {
     env: { ...process.env, HANGAR_QUERY_LOG_DIR: queryLogDir, ...env },
   });
   const counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
-  return { status: run.status ?? 1, counts };
+  return { title, status: run.status ?? 1, counts, wallMs: Date.now() - started };
 };
 
-const runs = [runJest('suites', extraArgs.length ? extraArgs : ['--selectProjects', 'unit', 'component', 'e2e'])];
-if (extraArgs.length === 0) runs.push(runJest('plan check', ['--selectProjects', 'plans'], { HANGAR_PLAN_CHECK: '1' }));
+const ALL_TIERS = ['unit', 'component', 'e2e'];
+const tiers = (process.env.HANGAR_TEST_TIERS ?? ALL_TIERS.join(',')).split(',').map((t) => t.trim());
+const unknownTier = tiers.find((t) => !ALL_TIERS.includes(t));
+if (unknownTier) {
+  console.error(`HANGAR_TEST_TIERS: '${unknownTier}' is not one of ${ALL_TIERS.join(', ')}`);
+  process.exit(1);
+}
+const runs = [runJest('suites', extraArgs.length ? extraArgs : ['--selectProjects', ...tiers])];
+// The plan check needs every query of every tier: a narrowed run skips it.
+if (extraArgs.length === 0 && ALL_TIERS.every((t) => tiers.includes(t))) runs.push(runJest('plan check', ['--selectProjects', 'plans'], { HANGAR_PLAN_CHECK: '1' }));
+
+// Per tier: files, tests, failures, time; then the slowest files.
+const figureLines = figures(root, runs.map((r) => ({ title: r.title, wallMs: r.wallMs, results: r.counts })));
+console.log(figureLines.join('\n'));
+fs.writeFileSync(path.join(root, '.hangar', `test-figures-node${process.versions.node.split('.')[0]}.txt`), `${figureLines.join('\n')}\n`);
 
 // One plain closing line that any reader of the log understands.
 const total = (field) => runs.reduce((sum, r) => sum + r.counts[field], 0);

@@ -172,6 +172,15 @@ describe('Node runtime', () => {
     expect(commands.filter((l) => l.includes('HANGAR_E2E_REPLICAS') && !l.includes('export HANGAR_E2E_REPLICAS=2') && !l.includes('echo'))).toEqual([]);
   });
 
+  it('when CI runs the suite the second time, then it runs the unit and end-to-end tiers only, and the first time every tier', () => {
+    const commands = fs.readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n').filter((l) => !l.trim().startsWith('#'));
+    const tests = commands.map((l, i) => (l.trim() === 'npm test' ? i : -1)).filter((i) => i >= 0);
+    const tiers = commands.map((l, i) => (/^export HANGAR_TEST_TIERS=unit,e2e$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
+    expect(tiers).toHaveLength(1);
+    expect(tiers[0]!).toBeGreaterThan(tests[0]!);
+    expect(tiers[0]!).toBeLessThan(tests[1]!);
+  });
+
   it("when a process of a suite crashes natively, then CI's log gets its backtrace: cores are allowed, and read after the first suite and on exit, pass or fail", () => {
     const commands = fs.readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
     const tests = commands.map((l, i) => (l === 'npm test' ? i : -1)).filter((i) => i >= 0);

@@ -1,0 +1,46 @@
+// The figures of a jest run, for the end of `npm test` and of CI's log: per tier
+// (unit, component, end-to-end, plan check) its files, tests, failures and the
+// time its files took (summed over jest's workers: the tiers run interleaved on
+// them, so only the run as a whole has a wall time), then the ten slowest files.
+// A regression shows the day it lands; docs/performance.md keeps them over time.
+import path from 'node:path';
+
+/** The tier of a test file, by the same folders as jest.config.js's projects. */
+export function tierOf(relativeFile) {
+  if (relativeFile.startsWith('tests/e2e/')) return 'e2e';
+  if (relativeFile.startsWith('tests/plans/')) return 'plans';
+  if (relativeFile.startsWith('tests/deploy/') || /^(libs|services|clients)\/[^/]+\/src\//.test(relativeFile)) return 'unit';
+  if (/^(libs|services)\/[^/]+\/test\//.test(relativeFile)) return 'component';
+  return 'other';
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Lines of text: one table of tiers, one of the slowest files. `results` are jest's --json outputs with their wall times. */
+export function figures(root, runs) {
+  const tiers = new Map();
+  const files = [];
+  for (const { results } of runs) {
+    for (const file of results.testResults ?? []) {
+      const name = path.relative(root, file.name);
+      const tier = tierOf(name);
+      const ms = (file.endTime ?? 0) - (file.startTime ?? 0);
+      const row = tiers.get(tier) ?? { files: 0, tests: 0, failed: 0, ms: 0 };
+      row.files += 1;
+      row.tests += (file.assertionResults ?? []).length;
+      row.failed += (file.assertionResults ?? []).filter((a) => a.status === 'failed').length + (file.status === 'failed' && !(file.assertionResults ?? []).length ? 1 : 0);
+      row.ms += ms;
+      tiers.set(tier, row);
+      files.push({ name, ms });
+    }
+  }
+  const lines = ['', 'tier        files   tests  failed   time in its files', '----------  -----  ------  ------  -----------------'];
+  for (const tier of ['unit', 'component', 'e2e', 'plans', 'other']) {
+    const row = tiers.get(tier);
+    if (row) lines.push(`${tier.padEnd(10)}  ${String(row.files).padStart(5)}  ${String(row.tests).padStart(6)}  ${String(row.failed).padStart(6)}  ${seconds(row.ms).padStart(10)}`);
+  }
+  for (const { title, wallMs } of runs) lines.push(`jest (${title}): ${seconds(wallMs)} wall`);
+  lines.push('', 'ten slowest files:');
+  for (const { name, ms } of files.sort((a, b) => b.ms - a.ms).slice(0, 10)) lines.push(`  ${seconds(ms).padStart(8)}  ${name}`);
+  return lines;
+}
