@@ -16,6 +16,7 @@ import { RunningAppsService, startAppsService } from '../../apps/src/apps-servic
 import { loadAppsConfig } from '../../apps/src/config';
 import { loadWebhooksConfig } from '../src/config';
 import { RunningWebhooksService, startWebhooksService } from '../src/webhooks-service';
+import { PRIVATE_TARGET_FAILURE } from '../src/domain/http-sender';
 
 /** A receiver on 127.0.0.1 that records every call and answers from a per-path plan. */
 class Receiver {
@@ -226,6 +227,26 @@ describe('webhooks', () => {
       await expect(hooks.listDeliveries({ actor: dev, webhookId: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
     });
 
+    it('when the test endpoint calls a private target that fails, then a closed port and an open one answering 404 look the same', async () => {
+      const { app } = await appWithTree();
+      const closed = http.createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+      const closedPort = (closed.address() as AddressInfo).port;
+      await new Promise<void>((r) => closed.close(() => r()));
+      receiver.plan('/missing', [404]);
+      const answers = [];
+      for (const url of [`http://127.0.0.1:${closedPort}/x`, receiver.url('/missing')]) {
+        const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url, secret: '', events: [] });
+        const { statusCode, success, error } = await hooks.testWebhook({ actor: admin, id: webhook!.id });
+        answers.push({ statusCode, success, error });
+      }
+      expect(receiver.on('/missing')).toHaveLength(1);
+      expect(answers).toEqual([
+        { statusCode: 0, success: false, error: PRIVATE_TARGET_FAILURE },
+        { statusCode: 0, success: false, error: PRIVATE_TARGET_FAILURE },
+      ]);
+    });
+
     it('when the test endpoint is called, then a signed webhook.test arrives and the attempt is in the log', async () => {
       const { app } = await appWithTree();
       const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/ping'), secret: '', events: ['app.deleted'] });
@@ -311,10 +332,11 @@ describe('webhooks', () => {
       expect(log.total).toBe(3);
       expect(log.deliveries.map((d) => [d.attempt, d.statusCode, d.success])).toEqual([
         [3, 200, true],
-        [2, 500, false],
-        [1, 500, false],
+        // The receiver is on loopback (allowed by HANGAR_WEBHOOK_ALLOWED_HOSTS): a failure there carries no status or socket detail.
+        [2, 0, false],
+        [1, 0, false],
       ]);
-      expect(log.deliveries[1]!.error).toBe('answered HTTP 500');
+      expect(log.deliveries[1]!.error).toBe(PRIVATE_TARGET_FAILURE);
       await new Promise((r) => setTimeout(r, 1_000));
       expect(receiver.on('/flaky')).toHaveLength(3);
       // Other tests' deliveries may be attempted meanwhile: at least this one's attempts are counted.

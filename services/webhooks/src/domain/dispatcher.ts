@@ -153,14 +153,15 @@ export class WebhookDispatcher {
       if (!sent.success) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR, message: sent.error });
       return sent;
     });
-    const finished = await deliveries.finishAttempt(claimed._id, outcome);
+    const { detail, ...recorded } = outcome;
+    const finished = await deliveries.finishAttempt(claimed._id, recorded);
     await this.reschedule(delivery, n, outcome.success);
     // The last allowed attempt failing is the delivery given up (reschedule marked it failed).
     const counted: WebhookOutcome = outcome.success ? 'success' : n >= delivery.maxAttempts ? 'gave_up' : 'failure';
     this.attempts?.inc({ outcome: counted });
     const fields = { deliveryId: delivery._id, webhookId: delivery.webhookId, event: delivery.event, attempt: n, statusCode: outcome.statusCode, ms: outcome.durationMs };
     if (outcome.success) this.log.info(fields, 'webhook delivered');
-    else this.log.warn({ ...fields, error: outcome.error }, 'webhook attempt failed');
+    else this.log.warn({ ...fields, error: detail ?? outcome.error }, 'webhook attempt failed');
     return finished;
   }
 

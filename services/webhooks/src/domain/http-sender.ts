@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { currentTraceHeaders, withoutAutoSpans } from '@hangar/telemetry';
-import { ResolvedAddress, TargetRefused, WebhookTargetPolicy } from './target-policy';
+import { ResolvedAddress, TargetRefused, WebhookTargetPolicy, portOf } from './target-policy';
 
 export const SIGNATURE_HEADER = 'X-Hangar-Signature-256';
 
@@ -18,7 +18,19 @@ export interface SendOutcome {
   success: boolean;
   error: string;
   durationMs: number;
+  /**
+   * For the operator's log only, never stored or answered: the failure as it
+   * was, where `error` is the generic one of a private target.
+   */
+  detail?: string;
 }
+
+/**
+ * What a failed call to a private target (one the allow-list let through)
+ * records: no status, no socket error, so an app admin cannot tell a closed
+ * port from an open one, or one service from another, through the delivery log.
+ */
+export const PRIVATE_TARGET_FAILURE = 'delivery failed (the target is a private address: its answer is in the webhooks service log, not here)';
 
 export interface SendRequest {
   url: string;
@@ -36,6 +48,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * them over, so a second DNS answer (rebinding) is never used. The time limit
  * covers connecting, sending and the whole answer. The receiver gets the
  * caller's `traceparent`; the URL (often a secret itself) goes into no span.
+ * A failure at a private target is answered as PRIVATE_TARGET_FAILURE alone.
  */
 export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequest): Promise<SendOutcome> {
   const started = Date.now();
@@ -48,7 +61,7 @@ export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequ
   }
   let addresses: ResolvedAddress[];
   try {
-    addresses = await policy.addressesFor(url.hostname);
+    addresses = await policy.addressesFor(url.hostname, portOf(url));
   } catch (err) {
     const message = err instanceof TargetRefused ? `target refused: ${err.message}` : `target check failed: ${(err as Error).message}`;
     return { statusCode: 0, success: false, error: message, durationMs: elapsed() };
@@ -57,6 +70,7 @@ export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequ
     if ((options as { all?: boolean }).all) (callback as unknown as (err: null, all: typeof addresses) => void)(null, addresses);
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   };
+  const privateTarget = addresses.some((a) => !policy.isPublic(a.address));
   const transport = url.protocol === 'https:' ? https : http;
   const body = Buffer.from(request.body, 'utf8');
   const traceHeaders = currentTraceHeaders();
@@ -66,6 +80,11 @@ export async function sendWebhook(policy: WebhookTargetPolicy, request: SendRequ
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (privateTarget && !outcome.success) {
+        const detail = outcome.error;
+        resolve({ statusCode: 0, success: false, error: PRIVATE_TARGET_FAILURE, detail, durationMs: elapsed() });
+        return;
+      }
       resolve({ ...outcome, durationMs: elapsed() });
     };
     const req = transport.request(

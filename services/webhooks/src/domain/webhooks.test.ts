@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgument } from '@hangar/errors';
 import { retryDelayMs } from './dispatcher';
-import { sendWebhook, signBody } from './http-sender';
+import { PRIVATE_TARGET_FAILURE, sendWebhook, signBody } from './http-sender';
 import { SecretBox, generateWebhookSecret } from './secret-box';
-import { TargetRefused, WebhookTargetPolicy } from './target-policy';
+import { TargetRefused, WebhookTargetPolicy, embeddedV4 } from './target-policy';
 
 const fixedDns = (answers: Record<string, string[]>) => async (host: string) => {
   const list = answers[host];
@@ -22,6 +22,55 @@ describe('webhook target policy', () => {
       expect(policy.addressAllowed(address)).toBe(false);
     },
   );
+
+  // Every IPv6 spelling that reaches an IPv4 address: compatible, mapped, translated, NAT64, 6to4 (and Teredo, local-use NAT64).
+  it.each([
+    '::127.0.0.1', '::7f00:1', '0:0:0:0:0:0:7f00:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '[0:0:0:0:0:ffff:7f00:1]', '0000:0000:0000:0000:0000:FFFF:7F00:0001',
+    '::ffff:0:127.0.0.1', '::ffff:0:a00:1', '64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::a00:1',
+    '2002:7f00:1::', '2002:a00:1::1', '2002:c0a8:101:1::5', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '::a9fe:a9fe', '::10.0.0.1', '::', '::1',
+  ])('when the address is the IPv6 form %s of a private IPv4 address, then it is refused', (address) => {
+    expect(policy.addressAllowed(address)).toBe(false);
+    expect(policy.isPublic(address)).toBe(false);
+  });
+
+  it('when an IPv6 address carries an IPv4 one, then the embedded address is read in every spelling', () => {
+    expect(['::127.0.0.1', '::7f00:1', '::ffff:7f00:1', '::ffff:0:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::', '2002:7f00:0001:abcd::9'].map(embeddedV4)).toEqual(Array(7).fill('127.0.0.1'));
+    expect(embeddedV4('2606:4700::1111')).toBeUndefined();
+  });
+
+  it('when a URL names an IPv6 form of loopback, then saving it is 422 and no delivery connects to it', async () => {
+    for (const host of ['[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]']) {
+      await expect(policy.checkUrl(`http://${host}/`)).rejects.toBeInstanceOf(InvalidArgument);
+    }
+    // At connect time: a name whose DNS answer is such a form.
+    const dns = new WebhookTargetPolicy('', fixedDns({ 'mapped.example.com': ['::7f00:1'], 'nat64.example.com': ['64:ff9b::a9fe:a9fe'] }));
+    await expect(dns.addressesFor('mapped.example.com', 80)).rejects.toBeInstanceOf(TargetRefused);
+    await expect(dns.addressesFor('nat64.example.com', 80)).rejects.toBeInstanceOf(TargetRefused);
+  });
+
+  it('when the IPv6 form carries a public IPv4 address, then it is allowed', () => {
+    expect(policy.addressAllowed('::ffff:93.184.216.34')).toBe(true);
+    expect(policy.addressAllowed('64:ff9b::5db8:d822')).toBe(true);
+    expect(policy.addressAllowed('2002:5db8:d822::1')).toBe(true);
+  });
+
+  it('when the allow-list names host:port, then only that port passes; a bare entry allows every port', async () => {
+    const listed = new WebhookTargetPolicy('127.0.0.1:8080, [::1]:9090, hooks.internal:8443, 10.20.0.0/16:80, 192.168.1.1', fixedDns({ 'hooks.internal': ['10.99.0.1'] }));
+    expect(listed.addressAllowed('127.0.0.1', 8080)).toBe(true);
+    expect(listed.addressAllowed('127.0.0.1', 8081)).toBe(false);
+    expect(listed.addressAllowed('127.0.0.1')).toBe(false);
+    expect(listed.addressAllowed('::ffff:127.0.0.1', 8080)).toBe(true);
+    expect(listed.addressAllowed('::1', 9090)).toBe(true);
+    expect(listed.addressAllowed('::1', 80)).toBe(false);
+    expect(listed.addressAllowed('10.20.1.1', 80)).toBe(true);
+    expect(listed.addressAllowed('10.20.1.1', 81)).toBe(false);
+    expect(listed.addressAllowed('192.168.1.1', 22)).toBe(true);
+    await expect(listed.checkUrl('https://hooks.internal:8443/x')).resolves.toBeInstanceOf(URL);
+    await expect(listed.checkUrl('https://hooks.internal/x')).rejects.toBeInstanceOf(InvalidArgument);
+    await expect(listed.checkUrl('http://127.0.0.1:8080/x')).resolves.toBeInstanceOf(URL);
+    await expect(listed.checkUrl('http://127.0.0.1:22/x')).rejects.toBeInstanceOf(InvalidArgument);
+    expect(() => new WebhookTargetPolicy('127.0.0.1:70000')).toThrow(/port/);
+  });
 
   it('when the address is public, then it is allowed', () => {
     expect(policy.addressAllowed('93.184.216.34')).toBe(true);
@@ -117,17 +166,42 @@ describe('webhook calls', () => {
       expect(seen.at(-1)).toMatchObject({ body: '{"a":1}', headers: { 'content-type': 'application/json', 'x-test': 'yes' } });
     });
 
-    it('when the receiver answers 500 or redirects, then it is a failure with the status', async () => {
+    it('when the receiver answers 500 or redirects, then it is a failure (the status kept for the log alone: the target is private)', async () => {
       answer = (res) => {
         res.statusCode = 500;
         res.end();
       };
-      expect(await sendWebhook(allowed, request())).toMatchObject({ statusCode: 500, success: false, error: 'answered HTTP 500' });
+      expect(await sendWebhook(allowed, request())).toMatchObject({ statusCode: 0, success: false, error: PRIVATE_TARGET_FAILURE, detail: 'answered HTTP 500' });
       answer = (res) => {
         res.writeHead(302, { Location: 'http://169.254.169.254/' });
         res.end();
       };
-      expect(await sendWebhook(allowed, request())).toMatchObject({ statusCode: 302, success: false });
+      expect(await sendWebhook(allowed, request())).toMatchObject({ statusCode: 0, success: false, detail: 'answered HTTP 302' });
+    });
+
+    it('when an allowed private target fails, then a closed port, a reset, a hang-up and a 404 answer look the same', async () => {
+      const closed = http.createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+      const closedPort = (closed.address() as AddressInfo).port;
+      await new Promise<void>((r) => closed.close(() => r()));
+      const hangUp = http.createServer((req) => req.socket.destroy());
+      await new Promise<void>((r) => hangUp.listen(0, '127.0.0.1', r));
+      const hangUpPort = (hangUp.address() as AddressInfo).port;
+      answer = (res) => {
+        res.statusCode = 404;
+        res.end('not here');
+      };
+      try {
+        const outcomes = await Promise.all([closedPort, hangUpPort, port].map((p) => sendWebhook(allowed, { ...request(), url: `http://127.0.0.1:${p}/hook` })));
+        const answered = outcomes.map(({ statusCode, success, error }) => ({ statusCode, success, error }));
+        expect(answered).toEqual(Array(3).fill({ statusCode: 0, success: false, error: PRIVATE_TARGET_FAILURE }));
+        // The operator's log still tells them apart.
+        expect(outcomes[0]!.detail).toMatch(/ECONNREFUSED/);
+        expect(outcomes[1]!.detail).toMatch(/socket hang up|ECONNRESET/);
+        expect(outcomes[2]!.detail).toBe('answered HTTP 404');
+      } finally {
+        await new Promise<void>((r) => hangUp.close(() => r()));
+      }
     });
 
     it('when the receiver does not answer in time, then the call is cut at the time limit', async () => {
@@ -135,7 +209,7 @@ describe('webhook calls', () => {
       const started = Date.now();
       const outcome = await sendWebhook(allowed, request(300));
       expect(outcome).toMatchObject({ statusCode: 0, success: false });
-      expect(outcome.error).toMatch(/300 ms/);
+      expect(outcome.detail).toMatch(/300 ms/);
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
