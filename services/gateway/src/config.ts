@@ -32,6 +32,11 @@ const schema = z.object({
   /** Largest package or debug file accepted; past it: 413 and the partial object removed. */
   MAX_UPLOAD_BYTES: bytes(4 * 1024 * 1024 * 1024),
   /**
+   * Largest package stored before its sender is known (a `token` field after the file part, as
+   * Zealot allows): past it 413; a missing or wrong token that follows removes it (401).
+   */
+  UPLOAD_MAX_BYTES_BEFORE_TOKEN: bytes(64 * 1024 * 1024),
+  /**
    * A resumable upload not finished by then is refused (410) and its parts left to the owning
    * service's storage janitor, whose STORAGE_JANITOR_GRACE_MS (24 h) must not be shorter.
    */

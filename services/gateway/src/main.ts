@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     releases: {
       storage,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      maxBytesBeforeToken: config.UPLOAD_MAX_BYTES_BEFORE_TOKEN,
       uploadDeadlineMs: config.UPLOAD_DEADLINE_MS,
       downloadRedirect: config.DOWNLOAD_REDIRECT,
       uploads,

@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { Request } from 'express';
+import { PayloadTooLarge } from '@hangar/errors';
 import { ObjectStorage, type PutOptions, type StoredObject } from '@hangar/storage';
 import { testInfrastructure, uniqueName } from '@hangar/testing';
 import { receiveUpload } from '../src/http/streamed-upload';
@@ -67,6 +68,48 @@ describe('receiveUpload', () => {
     expect(await storage.exists(put.key)).toBe(false);
   });
 
+  /** Every put made since `before` settled, and none of their objects left in storage. */
+  async function nothingStoredSince(before: number): Promise<void> {
+    const puts = storage.puts.slice(before);
+    await Promise.allSettled(puts.map((put) => put.done));
+    await waitFor(async () => (await Promise.all(puts.map((put) => storage.exists(put.key)))).every((exists) => !exists), 15_000);
+  }
+
+  describe('issue 32: what Zealot clients send', () => {
+    it('when a form carries two file parts, then it is a 422 naming file and neither is kept', async () => {
+      const req = multipartRequest();
+      const before = storage.puts.length;
+      const received = receiveUpload(req, { storage, maxBytes: 64 * 1024 * 1024, keyPrefix: 'packages' });
+      req.end(Buffer.from(`${fileHead}${'A'.repeat(300 * 1024)}\r\n${fileHead}${'B'.repeat(1024)}\r\n--${BOUNDARY}--\r\n`));
+
+      await expect(received).rejects.toMatchObject({ code: 'invalid_argument', entry: { file: [expect.stringMatching(/twice/)] } });
+      await nothingStoredSince(before);
+    });
+
+    const beforeToken = { maxBytes: 256 * 1024, refusal: () => new PayloadTooLarge('token first, please') };
+
+    it('when the sender is not known at the file part, then the file is stored up to the smaller limit and marked for the token check', async () => {
+      const req = multipartRequest();
+      const received = receiveUpload(req, { storage, maxBytes: 64 * 1024 * 1024, keyPrefix: 'packages', beforeFile: async () => beforeToken });
+      req.end(Buffer.from(`${fileHead}${'C'.repeat(200 * 1024)}\r\n${fieldPart('token', 'after-the-file')}--${BOUNDARY}--\r\n`));
+
+      const { file, fields } = await received;
+      expect({ size: file!.size, beforeToken: file!.beforeToken, token: fields.token }).toEqual({ size: 200 * 1024, beforeToken: true, token: 'after-the-file' });
+      expect(await storage.exists(file!.objectKey)).toBe(true);
+      await storage.delete(file!.objectKey);
+    });
+
+    it('when a file sent before its token is past the smaller limit, then it is refused with the caller\'s refusal and nothing is kept', async () => {
+      const req = multipartRequest();
+      const before = storage.puts.length;
+      const received = receiveUpload(req, { storage, maxBytes: 64 * 1024 * 1024, keyPrefix: 'packages', beforeFile: async () => beforeToken });
+      req.end(Buffer.from(`${fileHead}${'D'.repeat(300 * 1024)}\r\n${fieldPart('token', 'after-the-file')}--${BOUNDARY}--\r\n`));
+
+      await expect(received).rejects.toThrow('token first, please');
+      await nothingStoredSince(before);
+    });
+  });
+
   describe('with a check of the first bytes (teardown)', () => {
     const zipHead = (size: number) => Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(size - 4, 0x5a)]);
     const check = { bytes: 1536, check: (head: Buffer) => { if (head.toString('latin1', 0, 2) !== 'PK') throw new Error('not a zip'); } };
@@ -108,9 +151,9 @@ describe('receiveUpload', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { DomainError, InvalidArgument, MalformedRequest } from '@hangar/errors';
+import { DomainError, InvalidArgument, MalformedRequest, isDomainError } from '@hangar/errors';
 import type { ObjectStorage } from '@hangar/storage';
 import { Sha256PassThrough } from './sha256-pass-through';
+
+/** The limit of a file received before its sender's token (issue 32); `refusal` is thrown past it. */
+export interface BeforeTokenLimit {
+  maxBytes: number;
+  refusal: () => DomainError;
+}
 
 export interface UploadedFile {
   objectKey: string;
@@ -13,6 +19,8 @@ export interface UploadedFile {
   sha256: string;
   /** The client's file name, path and control characters removed: for display only. */
   fileName: string;
+  /** Stored before the sender was known: the caller must check the token, and remove the file if refused. */
+  beforeToken?: boolean;
 }
 
 export interface StreamedUpload {
@@ -29,9 +37,12 @@ export interface UploadOptions {
   fileField?: string;
   /**
    * Runs when the file part begins, with the fields sent before it: checks
-   * (token, permission) happen before a byte is stored.
+   * (token, permission) happen before a byte is stored. Answering `{ maxBytes }`
+   * instead says the sender is not known yet (its token comes after the file):
+   * the file is stored, up to that smaller limit, and the caller checks the
+   * token once the form is read, removing the file if it is refused.
    */
-  beforeFile?: (fields: Record<string, string>) => Promise<void>;
+  beforeFile?: (fields: Record<string, string>) => Promise<void | BeforeTokenLimit>;
   /**
    * Told the size of every chunk of the request body as it arrives (metrics).
    * The body, not the file part: the file stream is handed to storage
@@ -45,7 +56,8 @@ export interface UploadOptions {
   checkHead?: { bytes: number; check: (head: Buffer) => void };
 }
 
-const FIELD_LIMITS = { fields: 100, fieldSize: 1024 * 1024, parts: 110, files: 1 };
+// Two file parts, so a second `file` is seen and refused (with `files: 1` busboy dropped it silently).
+const FIELD_LIMITS = { fields: 100, fieldSize: 1024 * 1024, parts: 110, files: 2 };
 
 /** Keeps only the last path component, without control characters. */
 export function sanitizeFileName(name: string | undefined): string {
@@ -83,7 +95,9 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
       // Still storing: once unpiped, the file part gets no more bytes and would wait forever,
       // holding its multipart upload and part buffers. Ending it with an error makes storage
       // abort the multipart upload. Stored already: remove the object once that is over.
-      fileStream?.destroy(new Error('upload abandoned'));
+      // Listened to first: the stream may be the head check's copy of a short file, which nobody
+      // else listens to — its 'error' ended the gateway (issue 32, refused-short-upload.test.ts).
+      fileStream?.on('error', () => undefined).destroy(new Error('upload abandoned'));
       void upload?.then((file) => storage.delete(file.objectKey)).catch(() => undefined);
       reject(err instanceof DomainError ? err : new MalformedRequest(`Malformed multipart body: ${(err as Error)?.message ?? err}`));
     };
@@ -101,15 +115,18 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
       // would have no one to remove it (the orphan object issue 9's property test once found).
       if (settled || name !== fileField || upload) {
         stream.resume();
+        // A second file part was dropped silently: which package was meant? Nothing is kept.
+        if (!settled && name === fileField) fail(InvalidArgument.field(fileField, 'was sent twice: send one file per upload'));
         return;
       }
       fileStream = stream;
       const objectKey = `${keyPrefix}/${randomUUID()}`;
       const fileName = sanitizeFileName(info.filename);
       upload = (async () => {
+        let beforeToken: BeforeTokenLimit | undefined;
         if (beforeFile) {
           try {
-            await beforeFile({ ...fields });
+            beforeToken = (await beforeFile({ ...fields })) ?? undefined;
           } catch (err) {
             stream.resume();
             throw err;
@@ -128,13 +145,20 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
           }
         }
         const hashed = Sha256PassThrough.of(body);
-        const stored = await storage.putStream(objectKey, hashed, { maxBytes, contentType: 'application/octet-stream' });
-        return { objectKey, size: stored.size, sha256: hashed.digest(), fileName };
+        const limit = beforeToken ? Math.min(maxBytes, beforeToken.maxBytes) : maxBytes;
+        let stored: { size: number };
+        try {
+          stored = await storage.putStream(objectKey, hashed, { maxBytes: limit, contentType: 'application/octet-stream' });
+        } catch (err) {
+          throw beforeToken && isDomainError(err) && err.code === 'payload_too_large' ? beforeToken.refusal() : err;
+        }
+        return { objectKey, size: stored.size, sha256: hashed.digest(), fileName, ...(beforeToken ? { beforeToken: true } : {}) };
       })();
       upload.catch(fail);
     });
 
     parser.on('partsLimit', () => fail(new MalformedRequest('Too many form parts')));
+    parser.on('filesLimit', () => fail(InvalidArgument.field(fileField, 'was sent with other files: send one file per upload')));
     parser.on('fieldsLimit', () => fail(new MalformedRequest('Too many form fields')));
     // `on`, not `once`: busboy emits 'error' once per malformed part header, so a body with two
     // of them crashed the gateway with an unhandled 'error' event (issue 9); `fail` settles once.

@@ -1,5 +1,6 @@
 import { Request, Response, Router } from 'express';
-import { InvalidArgument, NotFound, isRefusal } from '@hangar/errors';
+import { InvalidArgument, NotFound, PayloadTooLarge, isRefusal } from '@hangar/errors';
+import { oversizedReleaseFields } from '@hangar/release-shape';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
@@ -8,6 +9,7 @@ import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identif
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields, requiredQuery } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
+import { readSessionCookie } from '../http/session-cookie';
 import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
 import { sendRevalidated, sendRevalidatedBody } from '../http/revalidated';
@@ -28,7 +30,14 @@ export interface ReleasesRouteOptions {
   uploadUrlTtlMs?: number;
   /** Bytes of upload bodies as they arrive (hangar_upload_bytes_total). */
   onUploadBytes?: (kind: 'package' | 'debug_file', bytes: number) => void;
+  /**
+   * Largest file stored before its sender is known: a `token` field after the file part
+   * (`curl -F file=@app.apk -F token=…`, which Zealot takes). UPLOAD_MAX_BYTES_BEFORE_TOKEN.
+   */
+  maxBytesBeforeToken?: number;
 }
+
+const DEFAULT_MAX_BYTES_BEFORE_TOKEN = 64 * 1024 * 1024;
 
 const UPLOAD_FIELDS = [
   'channel_key', 'name', 'password', 'release_type', 'source', 'changelog', 'branch', 'git_commit', 'ci_url',
@@ -49,7 +58,10 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
   // The fields are read as every field is (text, no NUL): a key that cannot be looked up is a 422 here.
   async function checkBeforeStoring(req: Request, raw: Record<string, unknown>): Promise<void> {
     const fields = readTextFields(raw, ['token', 'channel_key'] as const);
-    await authenticateTokenOrSession(clients, req, readToken(req) ?? fields.token, 'Missing access token: send Authorization: Bearer <token>, ?token=, or a token field before the file');
+    await authenticateTokenOrSession(clients, req, readToken(req) ?? fields.token, 'Missing access token: send Authorization: Bearer <token>, ?token=, or a token field');
+    // Past its limit a field is refused before the package is streamed (the releases service checks fields sent after it).
+    const oversized = oversizedReleaseFields(Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')) as Record<string, string>);
+    if (Object.keys(oversized).length > 0) throw new InvalidArgument(`${Object.keys(oversized).join(', ')} too long`, oversized);
     if (fields.channel_key) {
       const context = await clients.apps.resolveChannel({ channelKey: fields.channel_key, channelId: 0 });
       await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
@@ -87,6 +99,12 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.status(201).json(presentRelease(result, files?.get(result.id), base(req), zone(req)));
   }
 
+  const maxBytesBeforeToken = options.maxBytesBeforeToken ?? DEFAULT_MAX_BYTES_BEFORE_TOKEN;
+  const beforeTokenLimit = {
+    maxBytes: maxBytesBeforeToken,
+    refusal: () => new PayloadTooLarge(`A file of more than ${maxBytesBeforeToken} bytes needs its token first: send Authorization: Bearer <token>, ?token=, or the token field before the file`),
+  };
+
   router.post('/api/apps/upload', async (req, res) => {
     lingerAfterEarlyResponse(req, res);
     if (!isMultipart(req)) {
@@ -100,7 +118,12 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       maxBytes: options.maxUploadBytes,
       keyPrefix: 'packages',
       onBytes: (bytes) => options.onUploadBytes?.('package', bytes),
-      beforeFile: (fields) => checkBeforeStoring(req, fields),
+      beforeFile: async (fields) => {
+        // No token yet (it may follow the file, as Zealot allows): the file is stored up to a much
+        // smaller limit and removed unless the token that comes turns out good.
+        if (!readToken(req) && fields.token === undefined && !readSessionCookie(req)) return beforeTokenLimit;
+        await checkBeforeStoring(req, fields);
+      },
     });
     if (!upload.file) {
       if (upload.fields.upload_id !== undefined) return finishResumable(req, res, upload.fields);
@@ -108,6 +131,14 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       throw InvalidArgument.field('file', "can't be blank");
     }
     const { objectKey, size, sha256, fileName } = upload.file;
+    if (upload.file.beforeToken) {
+      try {
+        await checkBeforeStoring(req, upload.fields);
+      } catch (err) {
+        await options.storage.delete(objectKey).catch(() => undefined);
+        throw err;
+      }
+    }
     try {
       const fields = readTextFields(upload.fields, UPLOAD_FIELDS);
       const release = await clients.releases.createRelease(
