@@ -217,6 +217,21 @@ describe('resumable uploads (tus 1.0)', () => {
     expect((await head(partUrl, developer.token)).status).toBe(200);
   });
 
+  it('when a final upload names one partial twice, then it is 400 and the partial stays free for a final that names it once', async () => {
+    const part = await create(developer.token, 10, { filename: 'p' }, { 'upload-concat': 'partial' });
+    const partUrl = part.headers.get('location')!;
+    expect((await patch(partUrl, developer.token, 0, Buffer.alloc(10, 7))).status).toBe(204);
+    const final = (urls: string) => fetch(endpoint(), { method: 'POST', headers: tusHeaders(developer.token, { 'upload-concat': `final;${urls}`, 'upload-metadata': `filename ${b64('joined.apk')},channel_key ${b64(channelKey)}` }) });
+    const twice = await final(`${partUrl} ${partUrl}`);
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { error: string }).error).toMatch(/more than once/);
+    expect((await head(partUrl, developer.token)).status).toBe(200);
+    const once = await final(partUrl);
+    expect(once.status).toBe(201);
+    const joined = await head(once.headers.get('location')!, developer.token);
+    expect(joined.headers.get('upload-offset')).toBe('10');
+  });
+
   it('when the token, the channel or the right to upload is missing, then the upload is refused before a byte is taken', async () => {
     const body = Buffer.alloc(1000, 7);
     const withBody = { 'content-type': 'application/offset+octet-stream' };

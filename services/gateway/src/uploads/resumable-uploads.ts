@@ -226,6 +226,13 @@ export class ResumableUploads {
    * are joined inside S3 when they can be, into an upload that is complete at once.
    */
   async concatenate(final: Omit<NewUpload, 'length' | 'concat'>, partIds: string[]): Promise<StoredRecord> {
+    // A part named twice would be marked twice (the second mark fails on the first's revision),
+    // leaving it marked for a final that never came to be: refused before anything is touched.
+    const seen = new Set<string>();
+    for (const partId of partIds) {
+      if (seen.has(partId)) throw new TusRefusal(400, `Partial upload ${partId} is named more than once`);
+      seen.add(partId);
+    }
     const joined = await this.alreadyJoined(final.ownerId, partIds);
     if (joined) return joined;
     const partials: StoredRecord[] = [];
@@ -256,26 +263,50 @@ export class ResumableUploads {
       expiresAt: now + this.options.expiryMs,
     };
     // Mark the partials first: two finals racing for one partial cannot both have it.
-    for (const part of partials) {
-      const used = await this.records.replace({ ...part.record, usedBy: record.id }, part.revision);
-      if (!used) throw new TusRefusal(409, `Partial upload ${part.record.id} changed while being joined; try again`);
+    const marked: StoredRecord[] = [];
+    let created: StoredRecord;
+    try {
+      for (const part of partials) {
+        const used = await this.records.replace({ ...part.record, usedBy: record.id }, part.revision);
+        if (!used) throw new TusRefusal(409, `Partial upload ${part.record.id} changed while being joined; try again`);
+        marked.push(part);
+      }
+      const sources = partials.map((p) => p.record.objectKey);
+      const copyInside = partials.every((p, i) => i === partials.length - 1 || p.record.length >= S3_MIN_PART) && length > 0;
+      if (copyInside) {
+        // The partials are read for the SHA-256 while S3 copies them, not after: the join then costs
+        // the longer of the two, not their sum (measured on 1 GiB in four parts: see performance.md).
+        const [sha256] = await Promise.all([this.hashObjects(sources), this.storage.concatenate(record.objectKey, sources)]);
+        record.sha256 = sha256;
+      } else {
+        // Small parts cannot be copied inside S3: they are read once, hashed as they pass on.
+        const hash = createHash('sha256');
+        await this.storage.putStream(record.objectKey, this.joinedStream(sources, hash));
+        record.sha256 = hash.digest('hex');
+      }
+      created = await this.records.create(record);
+    } catch (err) {
+      // The final never came to be: its parts are free again, for another final.
+      await this.unmark(marked, record.id);
+      throw err;
     }
-    const sources = partials.map((p) => p.record.objectKey);
-    const copyInside = partials.every((p, i) => i === partials.length - 1 || p.record.length >= S3_MIN_PART) && length > 0;
-    if (copyInside) {
-      // The partials are read for the SHA-256 while S3 copies them, not after: the join then costs
-      // the longer of the two, not their sum (measured on 1 GiB in four parts: see performance.md).
-      const [sha256] = await Promise.all([this.hashObjects(sources), this.storage.concatenate(record.objectKey, sources)]);
-      record.sha256 = sha256;
-    } else {
-      // Small parts cannot be copied inside S3: they are read once, hashed as they pass on.
-      const hash = createHash('sha256');
-      await this.storage.putStream(record.objectKey, this.joinedStream(sources, hash));
-      record.sha256 = hash.digest('hex');
-    }
-    const created = await this.records.create(record);
     for (const part of partials) await this.discardBytes(part.record);
     return created;
+  }
+
+  /** Takes back the marks of a final that failed (best effort: a part left marked expires with its upload). */
+  private async unmark(parts: StoredRecord[], finalId: string): Promise<void> {
+    for (const part of parts) {
+      try {
+        const now = await this.records.get(part.record.id);
+        if (now?.record.usedBy !== finalId) continue;
+        const free: UploadRecord = { ...now.record };
+        delete free.usedBy;
+        await this.records.replace(free, now.revision);
+      } catch {
+        // Nothing more to do here: the caller already gets the join's own error.
+      }
+    }
   }
 
   /**
