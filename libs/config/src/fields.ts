@@ -114,4 +114,16 @@ export const storageJanitorFields = {
   STORAGE_JANITOR_GRACE_MS: z.coerce.number().int().min(1_000).default(24 * 3600 * 1000),
   /** Time between sweeps; 0 turns the janitor off. */
   STORAGE_JANITOR_INTERVAL_MS: milliseconds(3600 * 1000),
+  /**
+   * The most of a prefix's objects one sweep may move to trash/ (but always up to
+   * STORAGE_JANITOR_MIN_REMOVALS): more orphans than that, and the prefix is left alone, logged
+   * and counted (hangar_storage_janitor_refused_total).
+   */
+  STORAGE_JANITOR_MAX_SHARE: z.coerce.number().gt(0).max(1).default(0.1),
+  STORAGE_JANITOR_MIN_REMOVALS: z.coerce.number().int().min(0).default(10),
+  /**
+   * The installation id of the bucket, to be recorded in this database in place of what it holds
+   * (docs/operations.md, Installation id): set for one start, on purpose, never by default.
+   */
+  HANGAR_ADOPT_BUCKET: z.string().optional(),
 };

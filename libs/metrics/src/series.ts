@@ -118,5 +118,10 @@ export function storageJanitorMetrics(metrics: Metrics) {
   return {
     removed: metrics.counter('hangar_storage_orphans_removed_total', 'Unreferenced objects and unfinished multipart uploads the janitor removed', ['prefix', 'kind']),
     runs: metrics.counter('hangar_storage_janitor_runs_total', 'Turns of the orphan-object janitor, by result', ['result']),
+    refused: metrics.counter(
+      'hangar_storage_janitor_refused_total',
+      'Prefixes the orphan-object janitor left alone: installation ids not matching, no records beside many objects, or more orphans than its share bound',
+      ['prefix', 'reason'],
+    ),
   };
 }

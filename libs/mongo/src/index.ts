@@ -4,3 +4,4 @@ export * from './mongo-errors';
 export * from './job-turns';
 export * from './query-log';
 export * from './find-each';
+export * from './installation-record';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Client } from 'minio';
+import { Client, CopyDestinationOptions, CopySourceOptions } from 'minio';
 import { DomainError, PayloadTooLarge, Unavailable, withCause } from '@hangar/errors';
 import { Metrics, storageErrorsCounter } from '@hangar/metrics';
 import { PartPool } from './part-pool';
@@ -175,6 +175,13 @@ export class ObjectStorage {
   /** Idempotent: deleting what is already gone succeeds. */
   delete(key: string): Promise<void> {
     return this.guard('delete', () => this.client.removeObject(this.bucket, key));
+  }
+
+  /** A server-side copy of `from` to `to` in this bucket (the orphan janitor's move to `trash/`). */
+  copy(from: string, to: string): Promise<void> {
+    return this.guard('copy', async () => {
+      await this.client.copyObject(new CopySourceOptions({ Bucket: this.bucket, Object: from }), new CopyDestinationOptions({ Bucket: this.bucket, Object: to }));
+    });
   }
 
   presignedGetUrl(key: string, expiresSeconds: number, options: PresignOptions = {}): Promise<string> {

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@hangar/logger';
-import { JanitorRunResult, SweepReport, startJanitor } from './orphan-janitor';
+import type { ListedObject, ObjectStorage } from './object-storage';
+import { JanitorRunResult, SweepReport, startJanitor, sweepOrphans } from './orphan-janitor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const EMPTY: SweepReport = { objectsChecked: 0, objectsRemoved: 0, uploadsAborted: 0 };
@@ -106,5 +107,90 @@ describe('startJanitor', () => {
 
     expect(signalled).toBe(true);
     expect(finished).toBe(true);
+  });
+});
+
+/** A bucket in memory with what sweepOrphans calls: the bound is arithmetic, not S3 (libs/storage/test has the real one). */
+function memoryBucket(keys: string[], lastModified: Date) {
+  const objects = new Map<string, Date>(keys.map((k) => [k, lastModified]));
+  const storage = {
+    async *listObjectPages(prefix: string, pageSize = 1000): AsyncGenerator<ListedObject[]> {
+      const listed = [...objects].filter(([k]) => k.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1));
+      for (let i = 0; i < listed.length; i += pageSize) yield listed.slice(i, i + pageSize).map(([key, at]) => ({ key, size: 1, lastModified: at }));
+    },
+    async *listIncompleteUploadPages() {},
+    async copy(from: string, to: string) {
+      objects.set(to, new Date());
+      expect(objects.has(from)).toBe(true);
+    },
+    async delete(key: string) {
+      objects.delete(key);
+    },
+  };
+  return { storage: storage as unknown as ObjectStorage, objects };
+}
+
+describe('sweepOrphans: the bound on one sweep', () => {
+  const old = new Date(Date.now() - 3_600_000);
+  const keys = (n: number, prefix = 'packages/') => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
+
+  it('when more of a prefix than its share are orphans, then nothing is moved and the prefix is reported refused', async () => {
+    const all = keys(200);
+    const { storage, objects } = memoryBucket(all, old);
+    const refusals: unknown[] = [];
+    // 30 of 200 unreferenced: 15 %, over a share of 10 % (20 objects).
+    const referenced = new Set(all.slice(30));
+
+    const report = await sweepOrphans({ storage, prefixes: ['packages/'], graceMs: 1_000, referenced: async (k) => new Set(k.filter((x) => referenced.has(x))), maxShare: 0.1, minRemovals: 5, onRefused: (r) => refusals.push(r) });
+
+    expect(report.objectsRemoved).toBe(0);
+    expect(report.refused).toEqual([{ prefix: 'packages/', reason: 'share', objects: 200, orphans: 30, allowed: 20 }]);
+    expect(refusals).toEqual(report.refused);
+    expect([...objects.keys()].sort()).toEqual(all);
+  });
+
+  it('when the orphans are within the share, then they are moved to trash/, not deleted, and a later sweep empties the trash only after the grace period', async () => {
+    const all = keys(200);
+    const { storage, objects } = memoryBucket(all, old);
+    const referenced = new Set(all.slice(20));
+    const sweep = { storage, prefixes: ['packages/'], graceMs: 60_000, referenced: async (k: string[]) => new Set(k.filter((x) => referenced.has(x))), maxShare: 0.1, minRemovals: 5 };
+
+    const report = await sweepOrphans(sweep);
+
+    expect(report).toMatchObject({ objectsRemoved: 20, trashEmptied: 0, refused: [] });
+    for (const key of all.slice(0, 20)) expect([objects.has(key), objects.has(`trash/${key}`)]).toEqual([false, true]);
+    expect(await sweepOrphans(sweep)).toMatchObject({ objectsRemoved: 0, trashEmptied: 0 });
+    expect(await sweepOrphans({ ...sweep, now: () => Date.now() + 120_000 })).toMatchObject({ trashEmptied: 20 });
+    expect([...objects.keys()].filter((k) => k.startsWith('trash/'))).toEqual([]);
+  });
+
+  it('when the prefix is small, then up to the absolute floor may go; when the database holds no records beside more objects than the floor, then nothing goes', async () => {
+    const few = memoryBucket(keys(3), old);
+    const none = async () => new Set<string>();
+    expect(await sweepOrphans({ storage: few.storage, prefixes: ['packages/'], graceMs: 1_000, referenced: none, maxShare: 0.1, minRemovals: 5, recordCount: async () => 0 })).toMatchObject({ objectsRemoved: 3 });
+
+    const many = memoryBucket(keys(6), old);
+    const report = await sweepOrphans({ storage: many.storage, prefixes: ['packages/'], graceMs: 1_000, referenced: none, maxShare: 1, minRemovals: 5, recordCount: async () => 0 });
+    expect(report.objectsRemoved).toBe(0);
+    expect(report.refused).toEqual([{ prefix: 'packages/', reason: 'no_records', objects: 6, orphans: 6, allowed: 0 }]);
+    expect(many.objects.size).toBe(6);
+  });
+
+  it('when a sweep is refused, then the janitor logs it as an error and reports the turn refused', async () => {
+    const { logger, lines } = capturingLogger();
+    const results: JanitorRunResult[] = [];
+    const janitor = startJanitor({
+      name: 'bounded',
+      intervalMs: 50,
+      run: async () => ({ ...EMPTY, refused: [{ prefix: 'packages/', reason: 'share', objects: 200, orphans: 30, allowed: 20 }] }),
+      logger,
+      onRun: (r) => results.push(r),
+    });
+    const deadline = Date.now() + 10_000;
+    while (results.length === 0 && Date.now() < deadline) await sleep(20);
+    await janitor.stop();
+
+    expect(results[0]).toBe('refused');
+    expect(lines.some((l) => l.level === 'error' && l.job === 'bounded' && l.reason === 'share' && l.orphans === 30)).toBe(true);
   });
 });

@@ -14,18 +14,51 @@ import type { ObjectStorage } from './object-storage';
  * replicas sweeping at once only repeat work.
  */
 
-export type OrphanKind = 'object' | 'incomplete_upload';
+export type OrphanKind = 'object' | 'incomplete_upload' | 'trash';
+
+/** Where the janitor moves what it takes out of a prefix: `trash/<key>`, removed for good a grace period later. */
+export const TRASH_PREFIX = 'trash/';
+
+/** Why a sweep left a prefix alone. */
+export type RefusalReason = 'installation' | 'no_records' | 'share';
+
+export interface SweepRefusal {
+  prefix: string;
+  reason: RefusalReason;
+  /** Objects under the prefix, and of them the ones no record refers to. */
+  objects?: number;
+  orphans?: number;
+  allowed?: number;
+}
+
+/** Defaults of the bound on one sweep (STORAGE_JANITOR_MAX_SHARE, STORAGE_JANITOR_MIN_REMOVALS). */
+export const DEFAULT_MAX_SHARE = 0.1;
+export const DEFAULT_MIN_REMOVALS = 10;
 
 export interface OrphanSweep {
   storage: ObjectStorage;
   /** The key prefixes the service owns, e.g. `packages/`; nothing else is looked at. */
   prefixes: readonly string[];
-  /** Objects and unfinished uploads younger than this are left alone. */
+  /** Objects and unfinished uploads younger than this are left alone; trash is kept this long. */
   graceMs: number;
   /** Of these keys (one listing page, at most `pageSize`), the ones a record refers to. */
   referenced(keys: string[]): Promise<Set<string>>;
-  /** Told of every removal (metrics). */
+  /**
+   * How many records that refer to objects the owner holds (live or tombstoned). Zero beside a
+   * prefix holding more than `minRemovals` objects is a database that is not this bucket's: the
+   * prefix is refused, whatever the share.
+   */
+  recordCount?(): Promise<number>;
+  /**
+   * The bound: one sweep takes at most this share of a prefix's objects (but always up to
+   * `minRemovals`); a prefix with more orphans than that is refused as a whole, nothing moved.
+   */
+  maxShare?: number;
+  minRemovals?: number;
+  /** Told of every removal (metrics); `trash`: an object removed for good from `trash/`. */
   onRemoved?(prefix: string, kind: OrphanKind): void;
+  /** Told of every refused prefix (metrics). */
+  onRefused?(refusal: SweepRefusal): void;
   /** Keys per listing page and reference query (default 1000, the S3 maximum). */
   pageSize?: number;
   /** The clock (tests). */
@@ -34,29 +67,73 @@ export interface OrphanSweep {
 
 export interface SweepReport {
   objectsChecked: number;
+  /** Moved to `trash/` (restorable until a later sweep removes them a grace period on). */
   objectsRemoved: number;
   uploadsAborted: number;
+  /** Removed for good from `trash/`, a grace period after they were moved there. */
+  trashEmptied?: number;
+  /** Prefixes left alone, and why (see SweepRefusal). */
+  refused?: SweepRefusal[];
 }
+
+/** Where an object of `key` waits in the trash. */
+export const trashKeyOf = (key: string) => `${TRASH_PREFIX}${key}`;
 
 /**
  * One pass over every prefix: memory holds one page of keys at a time, and references are
  * checked a page at a time in one query. Stops between pages once `signal` aborts.
+ *
+ * A prefix is counted first (objects, and orphans among them) and swept second, so a database
+ * that lost its records (dropped, emptied, the wrong one) cannot empty the bucket: more orphans
+ * than the bound, or no records at all beside many objects, and nothing is moved. What is moved
+ * goes to `trash/<key>` (copy, then delete), and only a later sweep removes it, once it has
+ * waited a grace period there: a wrong sweep is undone by copying it back.
  */
 export async function sweepOrphans(sweep: OrphanSweep, signal?: AbortSignal): Promise<SweepReport> {
-  const report: SweepReport = { objectsChecked: 0, objectsRemoved: 0, uploadsAborted: 0 };
+  const report: SweepReport = { objectsChecked: 0, objectsRemoved: 0, uploadsAborted: 0, trashEmptied: 0, refused: [] };
   const cutoff = (sweep.now ?? Date.now)() - sweep.graceMs;
+  const pageSize = sweep.pageSize ?? 1000;
+  const maxShare = sweep.maxShare ?? DEFAULT_MAX_SHARE;
+  const minRemovals = sweep.minRemovals ?? DEFAULT_MIN_REMOVALS;
+  let records: number | undefined;
+  const orphansOf = async (page: { key: string; lastModified: Date }[]) => {
+    const old = page.filter((o) => o.lastModified.getTime() < cutoff).map((o) => o.key);
+    if (old.length === 0) return [];
+    const kept = await sweep.referenced(old);
+    return old.filter((key) => !kept.has(key));
+  };
+  const refuse = (refusal: SweepRefusal) => {
+    report.refused!.push(refusal);
+    sweep.onRefused?.(refusal);
+  };
+
   for (const prefix of sweep.prefixes) {
-    for await (const page of sweep.storage.listObjectPages(prefix, sweep.pageSize ?? 1000)) {
+    let objects = 0;
+    let orphans = 0;
+    for await (const page of sweep.storage.listObjectPages(prefix, pageSize)) {
       if (signal?.aborted) return report;
-      const old = page.filter((o) => o.lastModified.getTime() < cutoff).map((o) => o.key);
-      report.objectsChecked += page.length;
-      if (old.length === 0) continue;
-      const kept = await sweep.referenced(old);
-      for (const key of old) {
-        if (kept.has(key)) continue;
-        await sweep.storage.delete(key);
-        report.objectsRemoved += 1;
-        sweep.onRemoved?.(prefix, 'object');
+      objects += page.length;
+      orphans += (await orphansOf(page)).length;
+    }
+    report.objectsChecked += objects;
+    const allowed = Math.max(minRemovals, Math.floor(objects * maxShare));
+    if (orphans > 0) {
+      if (sweep.recordCount && records === undefined) records = await sweep.recordCount();
+      if (records === 0 && objects > minRemovals) refuse({ prefix, reason: 'no_records', objects, orphans, allowed: 0 });
+      else if (orphans > allowed) refuse({ prefix, reason: 'share', objects, orphans, allowed });
+      else {
+        let moved = 0;
+        for await (const page of sweep.storage.listObjectPages(prefix, pageSize)) {
+          if (signal?.aborted) return report;
+          for (const key of await orphansOf(page)) {
+            if (moved >= allowed) break;
+            await sweep.storage.copy(key, trashKeyOf(key));
+            await sweep.storage.delete(key);
+            moved += 1;
+            report.objectsRemoved += 1;
+            sweep.onRemoved?.(prefix, 'object');
+          }
+        }
       }
     }
     for await (const page of sweep.storage.listIncompleteUploadPages(prefix)) {
@@ -68,11 +145,21 @@ export async function sweepOrphans(sweep: OrphanSweep, signal?: AbortSignal): Pr
         sweep.onRemoved?.(prefix, 'incomplete_upload');
       }
     }
+    // The trash of this prefix: what waited there a grace period goes for good (its time is the move's).
+    for await (const page of sweep.storage.listObjectPages(trashKeyOf(prefix), pageSize)) {
+      if (signal?.aborted) return report;
+      for (const object of page) {
+        if (object.lastModified.getTime() >= cutoff) continue;
+        await sweep.storage.delete(object.key);
+        report.trashEmptied! += 1;
+        sweep.onRemoved?.(prefix, 'trash');
+      }
+    }
   }
   return report;
 }
 
-export type JanitorRunResult = 'done' | 'skipped' | 'failed';
+export type JanitorRunResult = 'done' | 'skipped' | 'failed' | 'refused';
 
 export interface JanitorSchedule {
   /** Names the job in logs and in turn claims, e.g. `releases-orphans`. */
@@ -94,6 +181,12 @@ export interface RunningJanitor {
   /** Ends the schedule; a sweep in progress stops after its current page. */
   stop(): Promise<void>;
 }
+
+const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
+  installation: 'orphan sweep refused: the database and the bucket are not the same installation (docs/operations.md, Installation id); nothing removed',
+  no_records: 'orphan sweep refused: the database holds no records beside a prefix of many objects (docs/operations.md, Orphan objects); nothing removed',
+  share: 'orphan sweep refused: more orphans than the bound STORAGE_JANITOR_MAX_SHARE allows (docs/operations.md, Orphan objects); nothing removed',
+};
 
 /**
  * Runs `run` once per interval: the first time at a random point of the first interval (replicas
@@ -121,9 +214,13 @@ export function startJanitor(schedule: JanitorSchedule): RunningJanitor {
       }
       const started = Date.now();
       const report = await schedule.run(abort.signal);
-      schedule.onRun?.('done');
-      const removed = report.objectsRemoved + report.uploadsAborted;
-      logger[removed > 0 ? 'info' : 'debug']({ job: schedule.name, ...report, ms: Date.now() - started }, 'orphan sweep done');
+      const { refused = [], ...counts } = report;
+      schedule.onRun?.(refused.length > 0 ? 'refused' : 'done');
+      const removed = report.objectsRemoved + report.uploadsAborted + (report.trashEmptied ?? 0);
+      for (const refusal of refused) {
+        logger.error({ job: schedule.name, ...refusal }, REFUSAL_MESSAGES[refusal.reason]);
+      }
+      logger[removed > 0 ? 'info' : 'debug']({ job: schedule.name, ...counts, ms: Date.now() - started }, 'orphan sweep done');
     } catch (err) {
       schedule.onRun?.('failed');
       logger.warn({ job: schedule.name, err }, 'orphan sweep failed; trying again next interval');

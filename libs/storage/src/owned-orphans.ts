@@ -1,7 +1,7 @@
 import type { Logger } from '@hangar/logger';
 import { type Metrics, storageJanitorMetrics } from '@hangar/metrics';
 import type { ObjectStorage } from './object-storage';
-import { type RunningJanitor, type SweepReport, startJanitor, sweepOrphans } from './orphan-janitor';
+import { type RunningJanitor, type SweepRefusal, type SweepReport, startJanitor, sweepOrphans } from './orphan-janitor';
 
 /** What one service owns in storage, and how it knows which of those objects a record refers to. */
 export interface OwnedObjects {
@@ -9,25 +9,47 @@ export interface OwnedObjects {
   job: string;
   prefixes: readonly string[];
   referenced(keys: string[]): Promise<Set<string>>;
+  /** How many records (live or tombstoned) refer to objects under the prefixes; zero beside many objects refuses the sweep. */
+  recordCount?(): Promise<number>;
 }
 
 export interface OwnedOrphansOptions {
   storage: ObjectStorage;
   graceMs: number;
-  /** hangar_storage_orphans_removed_total and hangar_storage_janitor_runs_total. */
+  /** STORAGE_JANITOR_MAX_SHARE and STORAGE_JANITOR_MIN_REMOVALS (see sweepOrphans). */
+  maxShare?: number;
+  minRemovals?: number;
+  /**
+   * Whether the database and the bucket are one installation, asked before every sweep
+   * (checkInstallation): anything else and the sweep touches nothing. Without it (tests of the
+   * sweep alone) every sweep runs.
+   */
+  installationMatches?(): Promise<boolean>;
+  /** hangar_storage_orphans_removed_total, hangar_storage_janitor_runs_total and hangar_storage_janitor_refused_total. */
   metrics?: Metrics;
 }
 
 /** One sweep of a service's own prefixes (see sweepOrphans), counted in its metrics. */
-export function sweepOwnedOrphans(owned: OwnedObjects, options: OwnedOrphansOptions, signal?: AbortSignal): Promise<SweepReport> {
-  const removed = options.metrics && storageJanitorMetrics(options.metrics).removed;
+export async function sweepOwnedOrphans(owned: OwnedObjects, options: OwnedOrphansOptions, signal?: AbortSignal): Promise<SweepReport> {
+  const series = options.metrics && storageJanitorMetrics(options.metrics);
+  const label = (prefix: string) => prefix.replace(/\/$/, '');
+  const onRefused = (refusal: SweepRefusal) => series?.refused.inc({ prefix: label(refusal.prefix), reason: refusal.reason });
+  if (options.installationMatches && !(await options.installationMatches())) {
+    const refused = owned.prefixes.map((prefix): SweepRefusal => ({ prefix, reason: 'installation' }));
+    refused.forEach(onRefused);
+    return { objectsChecked: 0, objectsRemoved: 0, uploadsAborted: 0, trashEmptied: 0, refused };
+  }
   return sweepOrphans(
     {
       storage: options.storage,
       prefixes: owned.prefixes,
       graceMs: options.graceMs,
       referenced: (keys) => owned.referenced(keys),
-      onRemoved: (prefix, kind) => removed?.inc({ prefix: prefix.replace(/\/$/, ''), kind }),
+      ...(owned.recordCount ? { recordCount: () => owned.recordCount!() } : {}),
+      ...(options.maxShare !== undefined ? { maxShare: options.maxShare } : {}),
+      ...(options.minRemovals !== undefined ? { minRemovals: options.minRemovals } : {}),
+      onRemoved: (prefix, kind) => series?.removed.inc({ prefix: label(prefix), kind }),
+      onRefused,
     },
     signal,
   );

@@ -3,9 +3,9 @@ import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, installationRecord, syncIndexes } from '@hangar/mongo';
 import { apps, debugFiles } from '@hangar/proto';
-import { openStorage } from '@hangar/storage';
+import { guardInstallation, openStorage } from '@hangar/storage';
 import type { DebugFilesConfig } from './config';
 import { debugFileModel } from './data/debug-file.model';
 import { DebugFilesRepository } from './data/debug-files.repository';
@@ -13,7 +13,7 @@ import type { DebugFilesDeps } from './domain/deps';
 import { debugFileArchiveConsumer } from './events/debug-file-archive.consumer';
 import { ownerDeletedConsumers } from './events/owner-deleted.consumers';
 import { debugFilesHandlers } from './grpc/debug-files.handlers';
-import { startDebugFileOrphanJanitor } from './jobs/orphan-objects.job';
+import { DEBUG_FILE_PREFIXES, startDebugFileOrphanJanitor } from './jobs/orphan-objects.job';
 import { readDebugArchive, removeStaleTempDirs } from './parsing/debug-archive.reader';
 
 export interface RunningDebugFilesService {
@@ -31,6 +31,21 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
   await syncIndexes(connection);
 
   const storage = await openStorage(config, metrics);
+  // Issue 33: the releases service makes the installation id; this one joins it, and refuses to
+  // start beside a bucket whose id or debug files its database does not hold.
+  const installation = await guardInstallation({
+    storage,
+    database: installationRecord(connection, ['debug_files']),
+    prefixes: DEBUG_FILE_PREFIXES,
+    mayCreate: false,
+    ...(config.HANGAR_ADOPT_BUCKET ? { adopt: config.HANGAR_ADOPT_BUCKET } : {}),
+    databaseName: `the debug-files database "${config.MONGO_DB}"`,
+    bucketName: `the bucket "${config.S3_BUCKET}"`,
+    logger,
+  }).catch(async (err: unknown) => {
+    await connection.close().catch(() => undefined);
+    throw err;
+  });
   const leftovers = await removeStaleTempDirs(config.DEBUG_FILE_TMP_DIR || undefined);
   if (leftovers.length > 0) logger.info({ leftovers }, 'removed archives fetched by processes that ended mid-read');
 
@@ -66,6 +81,9 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
     connection,
     logger,
     metrics,
+    maxShare: config.STORAGE_JANITOR_MAX_SHARE,
+    minRemovals: config.STORAGE_JANITOR_MIN_REMOVALS,
+    installationMatches: () => installation.matches(),
   });
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });

@@ -4,7 +4,7 @@ import { createEnvelope } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
-import { ObjectStorage } from '@hangar/storage';
+import { INSTALLATION_MARKER, ObjectStorage } from '@hangar/storage';
 import { closedPort, incompleteUploadIds, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadDebugFilesConfig } from '../src/config';
 import { debugFileModel } from '../src/data/debug-file.model';
@@ -105,6 +105,11 @@ describe('debug-files service: the janitor runs by itself', () => {
   const metrics = new Metrics({ defaultMetrics: false });
 
   beforeAll(async () => {
+    // The releases service makes the installation id and marks the bucket with it; debug-files
+    // joins it, and its janitor sweeps nothing until then (issue 33).
+    const bucketStorage = new ObjectStorage({ ...infra.s3, bucket });
+    await bucketStorage.ensureBucket();
+    await bucketStorage.putBuffer(INSTALLATION_MARKER, Buffer.from(JSON.stringify({ id: uniqueName('installation') })));
     service = await startDebugFilesService(
       loadDebugFilesConfig({
         MONGO_URL: infra.mongoUrl,

@@ -6,9 +6,9 @@ import { OutboxRelay, startServiceEvents } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, installationRecord, syncIndexes } from '@hangar/mongo';
 import { apps, releases } from '@hangar/proto';
-import { openStorage } from '@hangar/storage';
+import { guardInstallation, openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
 import { downloadStatsModels } from './data/download-stats.model';
 import { DownloadStatsRepository } from './data/download-stats.repository';
@@ -16,7 +16,7 @@ import { releaseModel } from './data/release.model';
 import { teardownModel } from './data/teardown.model';
 import { TeardownsRepository } from './data/teardowns.repository';
 import type { TeardownDeps } from './domain/teardown';
-import { startTeardownExpiry, startTeardownOrphanJanitor } from './jobs/teardown-expiry.job';
+import { TEARDOWN_PREFIX, startTeardownExpiry, startTeardownOrphanJanitor } from './jobs/teardown-expiry.job';
 import { DownloadCounts } from './domain/download-counts';
 import { RunningDownloadsConsumer, startDownloadsConsumer } from './events/downloads.consumer';
 import { ReleasesRepository } from './data/releases.repository';
@@ -24,7 +24,7 @@ import type { ReleasesDeps } from './domain/deps';
 import { releaseFilesConsumer } from './events/release-files.consumer';
 import { ownerDeletedConsumers, retentionConsumer } from './events/retention.consumer';
 import { releasesHandlers } from './grpc/releases.handlers';
-import { startReleaseOrphanJanitor } from './jobs/orphan-objects.job';
+import { RELEASE_PREFIXES, startReleaseOrphanJanitor } from './jobs/orphan-objects.job';
 import { parseRouter } from './parsing/parse-fallback';
 import { RunningParseWorker, startParseWorker } from './parsing/package-parse.worker';
 
@@ -47,6 +47,26 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   await syncIndexes(connection);
 
   const storage = await openStorage(config, metrics);
+  // Issue 33: this database and this bucket must be one installation before anything runs —
+  // an empty or other database beside a bucket of Hangar's objects stops the start here.
+  const installation = await guardInstallation({
+    storage,
+    database: installationRecord(connection, ['releases', 'teardowns']),
+    prefixes: [...RELEASE_PREFIXES, TEARDOWN_PREFIX],
+    mayCreate: true,
+    ...(config.HANGAR_ADOPT_BUCKET ? { adopt: config.HANGAR_ADOPT_BUCKET } : {}),
+    databaseName: `the releases database "${config.MONGO_DB}"`,
+    bucketName: `the bucket "${config.S3_BUCKET}"`,
+    logger,
+  }).catch(async (err: unknown) => {
+    await connection.close().catch(() => undefined);
+    throw err;
+  });
+  const janitorGuard = {
+    maxShare: config.STORAGE_JANITOR_MAX_SHARE,
+    minRemovals: config.STORAGE_JANITOR_MIN_REMOVALS,
+    installationMatches: () => installation.matches(),
+  };
 
   const events = await startServiceEvents({
     natsUrl: config.NATS_URL,
@@ -117,6 +137,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     connection,
     logger,
     metrics,
+    ...janitorGuard,
   });
 
   const teardownDeps: TeardownDeps = { teardowns, storage, parse: deps.parse, retentionDays: config.TEARDOWN_RETENTION_DAYS };
@@ -129,6 +150,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
     connection,
     logger,
     metrics,
+    ...janitorGuard,
   });
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { claimTurn } from '@hangar/mongo';
+import { claimTurn, recordCount } from '@hangar/mongo';
 import { type ObjectStorage, type OwnedObjects, type RunningJanitor, type SweepReport, startJanitor, startOwnedOrphanJanitor, sweepOwnedOrphans } from '@hangar/storage';
 import { dayOf, type TeardownsRepository } from '../data/teardowns.repository';
 
@@ -50,15 +50,22 @@ export function startTeardownExpiry(options: TeardownExpiryOptions & { intervalM
   });
 }
 
-const teardownObjects = (teardowns: TeardownsRepository): OwnedObjects => ({
+const teardownObjects = (teardowns: TeardownsRepository, connection?: Connection): OwnedObjects => ({
   job: 'teardowns-orphans',
   prefixes: [TEARDOWN_PREFIX],
   referenced: (keys) => teardowns.referencedKeys(keys),
+  ...(connection ? { recordCount: () => recordCount(connection, ['teardowns']) } : {}),
 });
 
+/** The janitor's bound and installation guard (see OwnedOrphansOptions). */
+type Guarded = { maxShare?: number; minRemovals?: number; installationMatches?(): Promise<boolean> };
+
 /** One orphan sweep of `teardowns/` (see startTeardownOrphanJanitor). */
-export function sweepTeardownOrphans(options: { teardowns: TeardownsRepository; storage: ObjectStorage; graceMs: number; metrics?: Metrics }, signal?: AbortSignal): Promise<SweepReport> {
-  return sweepOwnedOrphans(teardownObjects(options.teardowns), options, signal);
+export function sweepTeardownOrphans(
+  options: { teardowns: TeardownsRepository; storage: ObjectStorage; graceMs: number; metrics?: Metrics; connection?: Connection } & Guarded,
+  signal?: AbortSignal,
+): Promise<SweepReport> {
+  return sweepOwnedOrphans(teardownObjects(options.teardowns, options.connection), options, signal);
 }
 
 /**
@@ -73,7 +80,7 @@ export function startTeardownOrphanJanitor(options: {
   connection: Connection;
   logger: Logger;
   metrics?: Metrics;
-}): RunningJanitor {
-  const owned = teardownObjects(options.teardowns);
+} & Guarded): RunningJanitor {
+  const owned = teardownObjects(options.teardowns, options.connection);
   return startOwnedOrphanJanitor(owned, { ...options, claimTurn: (turn) => claimTurn(options.connection, owned.job, turn) });
 }
