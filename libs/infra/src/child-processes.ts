@@ -15,7 +15,7 @@ export interface SpawnOptions {
   args: string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Output goes to this file (appended) rather than the parent's terminal. */
+  /** Output goes to this file (appended, mode 0600) rather than the parent's terminal. */
   logFile?: string;
   /** Inherit stdout/stderr instead (the launcher's services). */
   inheritOutput?: boolean;
@@ -34,7 +34,9 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
   let stdio: ('ignore' | 'inherit' | number)[] = ['ignore', 'inherit', 'inherit'];
   if (options.logFile) {
     fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
-    const fd = fs.openSync(options.logFile, 'a');
+    // Logs may hold what a process was told (a URL, an error's message): for its owner only.
+    const fd = fs.openSync(options.logFile, 'a', 0o600);
+    fs.fchmodSync(fd, 0o600);
     stdio = ['ignore', fd, fd];
   } else if (!options.inheritOutput) {
     stdio = ['ignore', 'ignore', 'ignore'];
@@ -74,3 +76,24 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
 process.once('exit', () => {
   for (const managed of running) managed.child.kill('SIGKILL');
 });
+
+/**
+ * Makes every file already in `dir` readable and writable by its owner only
+ * (0600): logs an earlier version wrote world-readable stay so no longer.
+ */
+export function restrictFilesToOwner(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      if (fs.lstatSync(file).isFile()) fs.chmodSync(file, 0o600);
+    } catch {
+      // Gone meanwhile: nothing to restrict.
+    }
+  }
+}

@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { checkHealth } from '@hangar/grpc';
+import { restrictFilesToOwner } from './child-processes';
 import { localAdminCredentials, localServiceSecrets } from './admin-credentials';
 import { REPO_ROOT } from './go-tools';
 import { Infrastructure, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
 import { databasePrefixSetting } from './database-prefix';
+import { downloadRedirectSetting } from './download-redirect';
 import { grpcTargetVariable, replicaName, replicasSetting } from './replicas';
 import { RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
 import { Supervisor } from './supervisor';
@@ -39,6 +41,8 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   const replicas = replicasSetting(env);
   const dbPrefix = databasePrefixSetting(env);
   fs.mkdirSync(logsDir, { recursive: true });
+  // New logs are created 0600 (child-processes.ts); those of an earlier run become so too.
+  restrictFilesToOwner(logsDir);
   // Files of an earlier run with more replicas would name processes that are gone.
   fs.rmSync(runDir, { recursive: true, force: true });
   fs.mkdirSync(runDir, { recursive: true });
@@ -59,6 +63,10 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
     S3_ENDPOINT: infra.s3.endpoint,
     S3_ACCESS_KEY: infra.s3.accessKey,
     S3_SECRET_KEY: infra.s3.secretKey,
+    // /metrics of every process on this machine only (the image's default, 0.0.0.0, is for Prometheus in a cluster).
+    METRICS_HOST: env.METRICS_HOST || '127.0.0.1',
+    // Redirects only to an S3 others can reach; else downloads stream through the gateway.
+    DOWNLOAD_REDIRECT: downloadRedirectSetting(env, infra.s3.endpoint),
     ...secrets,
     ...(env.NATS_SUBJECT_PREFIX ? { NATS_SUBJECT_PREFIX: env.NATS_SUBJECT_PREFIX } : {}),
     ...versionEnv(),

@@ -43,7 +43,7 @@ export class Supervisor {
     const startedAt = Date.now();
     // Operators and the resilience tests find each process here.
     fs.mkdirSync(runDir, { recursive: true });
-    fs.writeFileSync(path.join(runDir, `${name}.pid`), String(managed.child.pid ?? ''));
+    fs.writeFileSync(path.join(runDir, `${name}.pid`), String(managed.child.pid ?? ''), { mode: 0o600 });
     managed.child.once('exit', (code, signal) => {
       if (this.stopped || shuttingDown()) return;
       // A process that ran a while before dying starts again from a short delay.
