@@ -31,4 +31,13 @@ describe('auditEntryOf', () => {
     expect(entry).toMatchObject({ user_id: null, token_id: null, app_id: 9 });
     expect(entry.fields[0]!.value.length).toBeLessThanOrEqual(300);
   });
+
+  it('when a body field is nested 20,000 deep, then the entry is made (its value cut) instead of JSON.stringify overflowing the stack', () => {
+    const body = JSON.parse(`{"name":${'['.repeat(20_000)}${']'.repeat(20_000)},"password":[["pw"]]}`);
+    const entry = auditEntryOf({ ...write, body, status: 422 });
+    expect(entry.fields).toEqual([
+      { name: 'name', value: '[[[["[…]"]]]]' },
+      { name: 'password', value: '[redacted]' },
+    ]);
+  });
 });

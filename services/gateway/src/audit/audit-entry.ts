@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryMessage } from '@hangar/events';
+import { boundedJson } from '@hangar/logger';
 
 /** Field names whose values are secrets: never in the audit log (issue 16). */
 const SECRET_FIELD = /pass(word)?|token|secret|credential|session|verifier|^code$/i;
@@ -48,7 +49,7 @@ function fieldsOf(body: unknown): AuditEntryMessage['fields'] {
     .slice(0, MAX_FIELDS)
     .map(([name, value]) => ({
       name: cut(name, 100),
-      value: SECRET_FIELD.test(name) ? '[redacted]' : cut(typeof value === 'string' ? value : JSON.stringify(value) ?? '', MAX_VALUE),
+      value: SECRET_FIELD.test(name) ? '[redacted]' : cut(typeof value === 'string' ? value : boundedJson(value, { maxDepth: 4, maxEntries: 20, maxChars: MAX_VALUE }), MAX_VALUE),
     }));
 }
 

@@ -22,7 +22,8 @@ export class AuditPublisher {
   constructor(
     private readonly js: JetStreamClient,
     private readonly prefix: string,
-    private readonly logger: Logger,
+    /** Also where recordWrites logs an entry it could not make. */
+    readonly logger: Logger,
   ) {
     this.timer = setInterval(() => void this.flush(), RETRY_MS);
     this.timer.unref();

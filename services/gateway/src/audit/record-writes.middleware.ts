@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { currentRequestId } from '@hangar/logger';
 import type { OperationIndex } from '../auth/operation-of';
+import { afterAnswer } from '../http/after-answer';
 import { auditEntryOf } from './audit-entry';
 import { auditNoteOf } from './audit-note';
 import type { AuditPublisher } from './audit-publisher';
@@ -45,7 +46,8 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
       answer = body;
       return json(body);
     };
-    res.once('close', () => {
+    // Bounded (audit-entry.ts), and caught: it runs after the answer, outside any handler (issue 32).
+    afterAnswer(res, 'close', publisher.logger, 'audit entry', () => {
       const status = res.writableFinished ? res.statusCode : 499;
       if (QUIET_WHEN_ALLOWED.has(match.operationId) && status < 400) return;
       const note = auditNoteOf(res);

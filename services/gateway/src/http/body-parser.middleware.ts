@@ -1,6 +1,8 @@
 import busboy from 'busboy';
 import express, { NextFunction, Request, Response } from 'express';
 import { MalformedRequest, PayloadTooLarge } from '@hangar/errors';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@hangar/logger';
+import { checkDocumentedFields } from './documented-fields';
 
 const MULTIPART_LIMITS = { fields: 200, fieldSize: 1024 * 1024, parts: 250 };
 
@@ -22,9 +24,32 @@ export function parseBodies({ maxBodyBytes, streamingPaths }: { maxBodyBytes: nu
         next();
       }, next);
     }
-    if (/^application\/json/i.test(type)) return json(req, res, next);
-    if (/^application\/x-www-form-urlencoded/i.test(type)) return urlencoded(req, res, next);
+    if (/^application\/json/i.test(type)) return json(req, res, checked(req, next, 'application/json'));
+    if (/^application\/x-www-form-urlencoded/i.test(type)) return urlencoded(req, res, checked(req, next, 'application/x-www-form-urlencoded'));
     req.body = req.body ?? {};
+    checked(req, next, '')();
+  };
+}
+
+/**
+ * After parsing, before any route (issue 32): a body or query nested past MAX_INPUT_DEPTH is a
+ * 400 — one nested 20,000 deep overflowed the stack of whatever walked it later (the audit entry,
+ * after the answer, which ended the process) — and the body's fields have the types the document
+ * gives them (documented-fields.ts).
+ */
+function checked(req: Request, next: NextFunction, mediaType: string): NextFunction {
+  return (err?: unknown) => {
+    if (err) return next(err);
+    if (nestsDeeperThan(req.body, MAX_INPUT_DEPTH) || nestsDeeperThan(req.query, MAX_INPUT_DEPTH)) {
+      return next(new MalformedRequest(`Malformed request: a body or query nested deeper than ${MAX_INPUT_DEPTH} levels`));
+    }
+    if (mediaType) {
+      try {
+        checkDocumentedFields(req.method, `${req.baseUrl}${req.path}`, mediaType, req.body);
+      } catch (refusal) {
+        return next(refusal);
+      }
+    }
     next();
   };
 }

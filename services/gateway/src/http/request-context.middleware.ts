@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Logger, REQUEST_ID_HEADER, acceptRequestId, captureScope, redactUrl } from '@hangar/logger';
 import { continueTrace } from '@hangar/telemetry';
+import { afterAnswer } from './after-answer';
 
 const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -18,7 +19,7 @@ export function requestContext(logger: Logger) {
     continueTrace(`${req.method} request`, (key) => firstValue(req.headers[key]), { requestId }, () => {
       // Captured here, so the access-log line is written inside the request's context (its trace ids).
       const inRequestScope = captureScope();
-      res.once('finish', () => inRequestScope(() => logAnswered(logger, { requestId, method: req.method, url: req.originalUrl, status: res.statusCode, started })));
+      afterAnswer(res, 'finish', logger, 'access log', () => inRequestScope(() => logAnswered(logger, { requestId, method: req.method, url: req.originalUrl, status: res.statusCode, started })));
       next();
     });
   };
