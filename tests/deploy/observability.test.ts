@@ -120,6 +120,8 @@ describe('alerting rules', () => {
   });
 
   it('when a unit test expects what the rules do not do, then promtool fails it (the test above can fail)', () => {
+    // .hangar/ exists once anything has run; a fresh clone has none yet.
+    fs.mkdirSync(path.join(REPO_ROOT, '.hangar'), { recursive: true });
     const dir = fs.mkdtempSync(path.join(REPO_ROOT, '.hangar', 'promtool-'));
     try {
       fs.copyFileSync(RULES_FILE, path.join(dir, 'alerts.yml'));
