@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { ManagedProcess, spawnManaged } from './child-processes';
+import { SpawnOptions, spawnManaged } from './child-processes';
 import { ferretdbBinary, natsServerBinary, versitygwBinary } from './go-tools';
 import { isListening, waitFor } from './net';
 import { ferretdbPostgresUrl, resolvePostgres } from './postgres';
 import { installIndexTwins } from './postgres-index-twins';
 import { migrateSqliteData, sqliteDataDir } from './sqlite-migration';
+import { serverRestartDelaySetting } from './server-restarts';
+import { Supervisor } from './supervisor';
+
+/** A server started here: supervised (restarted with backoff after a crash) until stopped. */
+type Started = { stop(graceMs?: number): Promise<void> };
 
 /** Where each dependency of Hangar is reached. */
 export interface Infrastructure {
@@ -42,7 +47,7 @@ const HOST = '127.0.0.1';
  * and by the test suites, so both run against the same kind of servers.
  */
 export async function resolveInfrastructure({ dataDir, env = process.env, log = () => {} }: ResolveOptions): Promise<Infrastructure> {
-  const started: ManagedProcess[] = [];
+  const started: Started[] = [];
   const logsDir = path.join(dataDir, 'logs');
   try {
     const mongo = await resolveMongo(env, dataDir, logsDir, started, log);
@@ -62,7 +67,16 @@ export async function resolveInfrastructure({ dataDir, env = process.env, log = 
   }
 }
 
-async function stopAll(processes: ManagedProcess[]): Promise<void> {
+/**
+ * Starts a server under a supervisor: after a crash it runs again with the same arguments (same
+ * port, same data), after 0.5 s, 1 s, 2 s … up to 30 s; its pid is in `<dataDir>/run/<name>.pid`.
+ */
+function superviseServer(options: SpawnOptions & { logFile: string }, launcherEnv: NodeJS.ProcessEnv, runDir: string, log: (l: string) => void): Supervisor {
+  const restartDelayMs = serverRestartDelaySetting(launcherEnv);
+  return new Supervisor({ name: options.name, spawn: () => spawnManaged(options), logFile: options.logFile, runDir, log, stopGraceMs: 5_000, restartDelayMs });
+}
+
+async function stopAll(processes: Started[]): Promise<void> {
   await Promise.all(processes.reverse().map((p) => p.stop(5_000)));
   processes.length = 0;
 }
@@ -71,7 +85,7 @@ async function resolveMongo(
   env: NodeJS.ProcessEnv,
   dataDir: string,
   logsDir: string,
-  started: ManagedProcess[],
+  started: Started[],
   log: (l: string) => void,
 ): Promise<{ url: string; origin: string; postgresUrl?: string }> {
   if (env.MONGO_URL) return { url: env.MONGO_URL, origin: 'MONGO_URL' };
@@ -81,13 +95,13 @@ async function resolveMongo(
   if (await isListening(HOST, port)) return { url, origin: `already running on ${HOST}:${port}` };
   const engine = databaseEngine(env);
   if (engine === 'sqlite') {
-    await startFerretdb(['-data-dir', sqliteDataDir(dataDir)], 'ferretdb', logsDir, started, log, port);
+    await startFerretdb(env, ['-data-dir', sqliteDataDir(dataDir)], 'ferretdb', logsDir, started, log, port);
     return { url, origin: `FerretDB on SQLite started here (${sqliteDataDir(dataDir)}; scans every collection)` };
   }
   const postgres = await resolvePostgres(env, dataDir, logsDir, started, log);
   const twins = await installIndexTwins(postgres.url);
   if (!twins.trigger) log('PostgreSQL role is not a superuser: index twins are added at each start, not as indexes are created');
-  await startFerretdb([], 'ferretdb', logsDir, started, log, port, { FERRETDB_POSTGRESQL_URL: ferretdbPostgresUrl(postgres.url) });
+  await startFerretdb(env, [], 'ferretdb', logsDir, started, log, port, { FERRETDB_POSTGRESQL_URL: ferretdbPostgresUrl(postgres.url) });
   await migrateSqliteData({ dataDir, logsDir, targetUrl: url, log });
   return { url, origin: `FerretDB on ${postgres.origin}`, postgresUrl: postgres.url };
 }
@@ -107,47 +121,54 @@ export function databaseEngine(env: NodeJS.ProcessEnv): 'postgresql' | 'sqlite' 
 }
 
 async function startFerretdb(
+  launcherEnv: NodeJS.ProcessEnv,
   backendArgs: string[],
   name: string,
   logsDir: string,
-  started: ManagedProcess[],
+  started: Started[],
   log: (l: string) => void,
   port: number = DEFAULT_PORTS.mongo,
   env: NodeJS.ProcessEnv = {},
 ) {
   const binary = ferretdbBinary();
   log(`Starting FerretDB on ${HOST}:${port}`);
-  const child = spawnManaged({
-    name,
-    command: binary,
-    args: ['-listen', `${HOST}:${port}`, ...backendArgs],
-    env: { ...process.env, ...env },
-    logFile: path.join(logsDir, `${name}.log`),
-  });
+  const child = superviseServer(
+    { name, command: binary, args: ['-listen', `${HOST}:${port}`, ...backendArgs], env: { ...process.env, ...env }, logFile: path.join(logsDir, `${name}.log`) },
+    launcherEnv,
+    runDirOf(logsDir),
+    log,
+  );
   started.push(child);
   await waitFor('FerretDB', () => isListening(HOST, port), { timeoutMs: 30_000 });
   return child;
 }
 
-async function resolveNats(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {
+/** The launcher's run/ folder beside logs/ (pid files of every process it started). */
+function runDirOf(logsDir: string): string {
+  return path.join(path.dirname(logsDir), 'run');
+}
+
+async function resolveNats(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: Started[], log: (l: string) => void) {
   if (env.NATS_URL) return { url: env.NATS_URL, origin: 'NATS_URL' };
-  const url = `nats://${HOST}:${DEFAULT_PORTS.nats}`;
-  if (await isListening(HOST, DEFAULT_PORTS.nats)) return { url, origin: `already running on ${HOST}:${DEFAULT_PORTS.nats}` };
+  // HANGAR_NATS_PORT: another port than 4222, as HANGAR_MONGO_PORT.
+  const port = portFromEnv(env, 'HANGAR_NATS_PORT', DEFAULT_PORTS.nats);
+  const url = `nats://${HOST}:${port}`;
+  if (await isListening(HOST, port)) return { url, origin: `already running on ${HOST}:${port}` };
   const storeDir = path.join(dataDir, 'nats');
-  log(`Starting nats-server on ${HOST}:${DEFAULT_PORTS.nats}`);
+  log(`Starting nats-server on ${HOST}:${port}`);
   fs.mkdirSync(storeDir, { recursive: true });
-  const child = spawnManaged({
-    name: 'nats-server',
-    command: natsServerBinary(),
-    args: ['-a', HOST, '-p', String(DEFAULT_PORTS.nats), '-js', '-sd', storeDir],
-    logFile: path.join(logsDir, 'nats.log'),
-  });
+  const child = superviseServer(
+    { name: 'nats-server', command: natsServerBinary(), args: ['-a', HOST, '-p', String(port), '-js', '-sd', storeDir], logFile: path.join(logsDir, 'nats.log') },
+    env,
+    runDirOf(logsDir),
+    log,
+  );
   started.push(child);
-  await waitFor('nats-server', () => isListening(HOST, DEFAULT_PORTS.nats), { timeoutMs: 15_000 });
+  await waitFor('nats-server', () => isListening(HOST, port), { timeoutMs: 15_000 });
   return { url, origin: `nats-server started here (${storeDir})` };
 }
 
-async function resolveS3(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: ManagedProcess[], log: (l: string) => void) {
+async function resolveS3(env: NodeJS.ProcessEnv, dataDir: string, logsDir: string, started: Started[], log: (l: string) => void) {
   const accessKey = env.S3_ACCESS_KEY ?? LOCAL_S3_CREDENTIALS.accessKey;
   const secretKey = env.S3_SECRET_KEY ?? LOCAL_S3_CREDENTIALS.secretKey;
   if (env.S3_ENDPOINT) return { s3: { endpoint: env.S3_ENDPOINT, accessKey, secretKey }, origin: 'S3_ENDPOINT' };
@@ -165,13 +186,18 @@ async function resolveS3(env: NodeJS.ProcessEnv, dataDir: string, logsDir: strin
   const sidecar = path.join(dataDir, 's3', 'meta');
   fs.mkdirSync(root, { recursive: true });
   fs.mkdirSync(sidecar, { recursive: true });
-  const child = spawnManaged({
-    name: 'versitygw',
-    command: binary,
-    args: ['--port', `${HOST}:${port}`, 'posix', '--sidecar', sidecar, root],
-    env: { ...process.env, ROOT_ACCESS_KEY: accessKey, ROOT_SECRET_KEY: secretKey },
-    logFile: path.join(logsDir, 'versitygw.log'),
-  });
+  const child = superviseServer(
+    {
+      name: 'versitygw',
+      command: binary,
+      args: ['--port', `${HOST}:${port}`, 'posix', '--sidecar', sidecar, root],
+      env: { ...process.env, ROOT_ACCESS_KEY: accessKey, ROOT_SECRET_KEY: secretKey },
+      logFile: path.join(logsDir, 'versitygw.log'),
+    },
+    env,
+    runDirOf(logsDir),
+    log,
+  );
   started.push(child);
   await waitFor('versitygw', () => httpAnswers(endpoint), { timeoutMs: 15_000 });
   return { s3: { endpoint, accessKey, secretKey }, origin: `versitygw started here (${root})` };

@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { ManagedProcess, spawnManaged } from './child-processes';
+import { spawnManaged } from './child-processes';
 import { freePort, waitFor } from './net';
+import { Supervisor } from './supervisor';
+import { serverRestartDelaySetting } from './server-restarts';
 
 const HOST = '127.0.0.1';
 /** The database FerretDB keeps every MongoDB database in (one schema each). */
@@ -28,11 +30,14 @@ export async function resolvePostgres(
   env: NodeJS.ProcessEnv,
   dataDir: string,
   logsDir: string,
-  started: ManagedProcess[],
+  started: { stop(graceMs?: number): Promise<void> }[],
   log: (line: string) => void,
 ): Promise<ResolvedPostgres> {
   if (env.POSTGRES_URL) return { url: env.POSTGRES_URL, origin: 'POSTGRES_URL' };
-  const server = await startEmbeddedPostgres(postgresRoot(path.join(dataDir, 'postgres'), runAsUser(), log), logsDir, log);
+  const server = await startEmbeddedPostgres(postgresRoot(path.join(dataDir, 'postgres'), runAsUser(), log), logsDir, log, {
+    runDir: path.join(dataDir, 'run'),
+    restartDelayMs: serverRestartDelaySetting(env),
+  });
   started.push(server.process);
   return { url: server.url, origin: `PostgreSQL ${server.version} started here (${server.dataDir})` };
 }
@@ -103,8 +108,19 @@ function reachable(dir: string, owner: { uid: number; gid: number }): boolean {
   return spawnSync('test', ['-x', dir], { uid: owner.uid, gid: owner.gid }).status === 0;
 }
 
-/** A PostgreSQL from the npm binaries with its data under `root`, as `npm run up` starts one; also for tests. */
-export async function startEmbeddedPostgres(root: string, logsDir: string, log: (line: string) => void) {
+/**
+ * A PostgreSQL from the npm binaries with its data under `root`, as `npm run up` starts one; also for tests.
+ * Supervised: a postmaster that dies (the OOM killer's SIGKILL) is started again on the same port and data,
+ * and does its own crash recovery (a stale postmaster.pid whose process is gone is taken over; while the old
+ * backends still hold its shared memory the start fails and is retried with the supervisor's backoff).
+ * `runDir`: where its pid file goes; `restartDelayMs`: the supervisor's first wait.
+ */
+export async function startEmbeddedPostgres(
+  root: string,
+  logsDir: string,
+  log: (line: string) => void,
+  { runDir, restartDelayMs }: { runDir?: string; restartDelayMs?: number } = {},
+) {
   const binaries = embeddedBinaries();
   const owner = runAsUser();
   // A link left by postgresRoot: the data is where it points (made again if /var/tmp was emptied).
@@ -136,18 +152,30 @@ export async function startEmbeddedPostgres(root: string, logsDir: string, log: 
 
   const port = await freePort();
   log(`Starting PostgreSQL ${version} on ${HOST}:${port}`);
-  const child = spawnManaged({
+  const logFile = path.join(logsDir, 'postgres.log');
+  const child = new Supervisor({
     name: 'postgres',
-    command: binaries.postgres,
-    // No Unix socket: only TCP on loopback, so it never meets another server's socket file.
-    args: ['-D', dataDir, '-p', String(port), '-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
-    env: { ...process.env, LC_ALL: 'C' },
-    logFile: path.join(logsDir, 'postgres.log'),
-    ...owner,
+    spawn: () =>
+      spawnManaged({
+        name: 'postgres',
+        command: binaries.postgres,
+        // No Unix socket: only TCP on loopback, so it never meets another server's socket file.
+        args: ['-D', dataDir, '-p', String(port), '-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
+        env: { ...process.env, LC_ALL: 'C' },
+        logFile,
+        ...owner,
+      }),
+    logFile,
+    runDir,
+    log,
+    stopGraceMs: 5_000,
+    restartDelayMs,
   });
+  const firstRun = child.process;
   const adminUrl = `postgres://${ROLE}:${encodeURIComponent(password)}@${HOST}:${port}/postgres`;
   try {
-    await waitFor('PostgreSQL', () => canConnect(adminUrl, child), { timeoutMs: 60_000, intervalMs: 200 });
+    // A first start that fails is reported as such, not retried.
+    await waitFor('PostgreSQL', () => canConnect(adminUrl, firstRun), { timeoutMs: 60_000, intervalMs: 200 });
     await ensureDatabase(adminUrl, FERRETDB_DATABASE);
   } catch (err) {
     await child.stop(5_000);
@@ -168,7 +196,7 @@ function assertReachable(root: string, owner?: { uid: number; gid: number }): vo
   }
 }
 
-async function canConnect(url: string, child: ManagedProcess): Promise<boolean> {
+async function canConnect(url: string, child: { child: { exitCode: number | null } }): Promise<boolean> {
   if (child.child.exitCode !== null) throw new Error('PostgreSQL exited while starting (see logs/postgres.log)');
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
   try {

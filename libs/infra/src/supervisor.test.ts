@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnManaged } from './child-processes';
 import { Supervisor } from './supervisor';
 
 /**
@@ -62,5 +63,32 @@ describe('Supervisor', () => {
   it('when a process exits without a word, then its exit line says only the code', async () => {
     const line = await firstExitLine('gateway', `console.log(JSON.stringify({ level: 'info', msg: 'listening' })); process.exit(3);`);
     expect(line).toBe('gateway exited (3); restarting in 500 ms');
+  });
+
+  it('when a server it started dies of SIGKILL, then it is started again with the same arguments after its own delay, and its pid file names the new run', async () => {
+    const runDir = path.join(dir, 'server-run');
+    const lines: string[] = [];
+    const supervisor = new Supervisor({
+      name: 'server',
+      spawn: () => spawnManaged({ name: 'server', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }),
+      runDir,
+      log: (line) => lines.push(line),
+      restartDelayMs: 100,
+    });
+    const pidFile = path.join(runDir, 'server.pid');
+    try {
+      const first = Number(fs.readFileSync(pidFile, 'utf8'));
+      expect(first).toBe(supervisor.process.child.pid);
+      process.kill(first, 'SIGKILL');
+      const deadline = Date.now() + 20_000;
+      while (Number(fs.readFileSync(pidFile, 'utf8')) === first && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const second = Number(fs.readFileSync(pidFile, 'utf8'));
+      expect(second).not.toBe(first);
+      expect(second).toBe(supervisor.process.child.pid);
+      expect(lines).toEqual(['server exited (SIGKILL); restarting in 100 ms']);
+    } finally {
+      await supervisor.stop();
+    }
+    expect(supervisor.process.child.signalCode).toBe('SIGTERM');
   });
 });
