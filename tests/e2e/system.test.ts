@@ -30,10 +30,14 @@ describe('Hangar as started by npm run up', () => {
     }
   });
 
-  it('when /api/health is asked, then every service is healthy', async () => {
+  it('when /api/health is asked, then every service and every dependency is healthy', async () => {
     const res = await api('GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ healthy: true, services: { users: true, apps: true, releases: true, debugFiles: true, webhooks: true } });
+    expect(res.body).toEqual({
+      healthy: true,
+      services: { users: true, apps: true, releases: true, debugFiles: true, webhooks: true },
+      checks: { database: 'ok', storage: 'ok', events: 'ok' },
+    });
   });
 
   it('when a request carries X-Request-Id, then the response and the service logs carry it', async () => {

@@ -1643,8 +1643,18 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
         };
+        /** @description Answered from a copy at most a second old. For readiness probes; liveness is each process's own health (docs/operations.md). */
         Health: {
-            /** @description Every service answers its gRPC health check. */
+            /** @description Each dependency as the services reach it (MongoDB-wire, S3, NATS): `unavailable` when one service that uses it cannot reach it. Checked by each service once a second. */
+            checks: {
+                /** @enum {string} */
+                database: "ok" | "unavailable";
+                /** @enum {string} */
+                events: "ok" | "unavailable";
+                /** @enum {string} */
+                storage: "ok" | "unavailable";
+            };
+            /** @description Every service answers its gRPC health check and every dependency in `checks` is ok. */
             healthy: boolean;
             services: {
                 apps: boolean;
@@ -2121,9 +2131,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A service or storage is unavailable; try again */
+        /** @description A service or a dependency (database, storage, events) is unavailable; try again after Retry-After seconds */
         Unavailable: {
             headers: {
+                /** @description Seconds to wait */
+                "Retry-After": string;
                 [name: string]: unknown;
             };
             content: {
@@ -3672,7 +3684,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every service is healthy */
+            /** @description Every service and dependency is healthy */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3681,9 +3693,11 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description A service is not healthy */
+            /** @description A service does not answer or a dependency is unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -61,3 +61,8 @@ export function failingFastWhileDisconnected<T extends object>(nc: NatsConnectio
     get: (object, property, receiver) => guarded.get(property) ?? Reflect.get(object, property, receiver),
   });
 }
+
+/** For health checks: the connection is open and not between a `disconnect` and its `reconnect` (call `watchConnection` first). */
+export async function natsReachable(nc: NatsConnection): Promise<boolean> {
+  return !nc.isClosed() && !down.has(nc);
+}

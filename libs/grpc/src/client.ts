@@ -11,12 +11,13 @@ import {
 } from 'nice-grpc';
 import { DeadlineOptions, deadlineMiddleware } from 'nice-grpc-client-middleware-deadline';
 import { HealthDefinition, HealthCheckResponse_ServingStatus } from 'nice-grpc-server-health/lib/proto/grpc/health/v1/health';
-import { FieldErrors, domainErrorFrom, withCause } from '@hangar/errors';
+import { FieldErrors, domainErrorFrom, isDomainError, withCause } from '@hangar/errors';
 import { REQUEST_ID_HEADER, currentRequestId } from '@hangar/logger';
 import { Metrics, grpcClientMetrics } from '@hangar/metrics';
 import { carryTrace } from '@hangar/telemetry';
 import { createProbeChannel, createServiceChannel } from './channel';
 import { ERROR_CODE_TRAILER, ERROR_ENTRY_TRAILER, rpcLabels, statusName } from './server-middleware';
+import { DEPENDENCIES, Dependency, dependencyHealthName } from './server';
 
 export type ServiceClient<S extends CompatServiceDefinition> = Client<S, DeadlineOptions>;
 
@@ -106,6 +107,26 @@ export function createServiceClient<S extends CompatServiceDefinition>(
   return (metrics ? factory.use(clientMetricsMiddleware(metrics)) : factory)
     .use(contextAndErrors)
     .create(definition, channel, { '*': { deadline: defaultDeadlineMs } }) as ServiceClient<S>;
+}
+
+/**
+ * Asks a service's standard health endpoint about each dependency it reports (server.ts,
+ * watchDependencies): true / false for those it has, absent for those it has none of (NOT_FOUND)
+ * — and every one false when the service itself does not answer.
+ */
+export async function checkDependencies(channel: Channel, deadlineMs = 1_000): Promise<Partial<Record<Dependency, boolean>>> {
+  const client = createServiceClient(HealthDefinition, channel, { defaultDeadlineMs: deadlineMs });
+  const answers = await Promise.all(
+    DEPENDENCIES.map(async (dependency) => {
+      try {
+        const response = await client.check({ service: dependencyHealthName(dependency) });
+        return [dependency, response.status === HealthCheckResponse_ServingStatus.SERVING] as const;
+      } catch (err) {
+        return isDomainError(err) && err.code === 'not_found' ? undefined : ([dependency, false] as const);
+      }
+    }),
+  );
+  return Object.fromEntries(answers.filter((answer) => answer !== undefined));
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, Generations, ValidatedCache, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
-import { OutboxRelay, startServiceEvents } from '@hangar/events';
+import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes, pingMongo } from '@hangar/mongo';
 import { apps, users } from '@hangar/proto';
 import { UsersDirectory } from './clients/users.directory';
 import type { AppsConfig } from './config';
@@ -110,6 +110,8 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   const legacyWebhooks = new LegacyWebhooksRepository(connection);
   server.add(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps, legacyWebhooks), generations, config), APPS_READ_ONLY, bump));
+  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
+  server.watchDependencies({ database: () => pingMongo(connection), events: () => natsReachable(events.bus.nc) });
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

@@ -1,9 +1,9 @@
 import type { Connection } from 'mongoose';
-import { OutboxRelay, startServiceEvents } from '@hangar/events';
+import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, installationRecord, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, installationRecord, syncIndexes, pingMongo } from '@hangar/mongo';
 import { apps, debugFiles } from '@hangar/proto';
 import { guardInstallation, openStorage } from '@hangar/storage';
 import type { DebugFilesConfig } from './config';
@@ -88,6 +88,8 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(debugFiles.DebugFilesServiceDefinition, debugFilesHandlers(deps));
+  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
+  server.watchDependencies({ database: () => pingMongo(connection), storage: () => storage.ping(), events: () => natsReachable(events.bus.nc) });
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

@@ -2,11 +2,11 @@ import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, bumpingQuietly, openGenerations } from '@hangar/cache';
 import { cachingChannelResolution } from './clients/cached-apps-client';
 import { ChannelReleases } from './domain/channel-releases';
-import { OutboxRelay, startServiceEvents } from '@hangar/events';
+import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, installationRecord, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, installationRecord, syncIndexes, pingMongo } from '@hangar/mongo';
 import { apps, releases } from '@hangar/proto';
 import { guardInstallation, openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
@@ -155,6 +155,8 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps, teardownDeps));
+  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
+  server.watchDependencies({ database: () => pingMongo(connection), storage: () => storage.ping(), events: () => natsReachable(bus.nc) });
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

@@ -1,10 +1,10 @@
 import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
-import { OutboxRelay, startServiceEvents } from '@hangar/events';
+import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
 import { createGrpcServer } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes, pingMongo } from '@hangar/mongo';
 import { users } from '@hangar/proto';
 import type { UsersConfig } from './config';
 import { AuditEntriesRepository } from './data/audit-entries.repository';
@@ -74,6 +74,8 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(users.UsersServiceDefinition, bumpAfterWrites(usersHandlers(deps), USERS_READ_ONLY, bump));
   await options.beforeListening?.(deps);
+  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
+  server.watchDependencies({ database: () => pingMongo(connection), events: () => natsReachable(events.bus.nc) });
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

@@ -1,9 +1,9 @@
 import type { Connection } from 'mongoose';
-import { startServiceEvents } from '@hangar/events';
+import { startServiceEvents, natsReachable } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes } from '@hangar/mongo';
+import { connectMongo, countedMongoErrors, syncIndexes, pingMongo } from '@hangar/mongo';
 import { apps, releases, webhooks } from '@hangar/proto';
 import { AppsLegacyWebhooks } from './clients/apps-legacy-webhooks';
 import { AppsServiceAccess } from './clients/apps.access';
@@ -86,6 +86,8 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   server.add(webhooks.WebhooksServiceDefinition, webhooksHandlers(deps));
+  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
+  server.watchDependencies({ database: () => pingMongo(connection), events: () => natsReachable(events.bus.nc) });
   const port = await server.listen(config.GRPC_LISTEN);
 
   return {

@@ -1,4 +1,4 @@
-import { ServiceClient, checkHealth, createServiceChannel } from '@hangar/grpc';
+import { Dependency, ServiceClient, checkDependencies, checkHealth, createServiceChannel } from '@hangar/grpc';
 import { createServiceClient } from '@hangar/grpc';
 import type { Metrics } from '@hangar/metrics';
 import { apps, debugFiles, releases, users, webhooks } from '@hangar/proto';
@@ -21,8 +21,17 @@ export interface ServiceClients {
   releases: ServiceClient<typeof releases.ReleasesServiceDefinition>;
   debugFiles: ServiceClient<typeof debugFiles.DebugFilesServiceDefinition>;
   webhooks: ServiceClient<typeof webhooks.WebhooksServiceDefinition>;
-  /** Standard gRPC health of every service, for /api/health. */
-  health(): Promise<Record<keyof ServiceTargets, boolean>>;
+  /**
+   * Standard gRPC health of every service, and what each that answers says of its
+   * dependencies (MongoDB, S3, NATS), for /api/health.
+   */
+  health(): Promise<ServicesHealth>;
+}
+
+export interface ServicesHealth {
+  services: Record<keyof ServiceTargets, boolean>;
+  /** Per service that answered: its dependencies, true when reachable (absent: it has none of that kind). */
+  dependencies: Partial<Record<Dependency, boolean>>[];
 }
 
 export function createServiceClients(targets: ServiceTargets, deadlineMs: number, metrics?: Metrics): ServiceClients {
@@ -41,8 +50,16 @@ export function createServiceClients(targets: ServiceTargets, deadlineMs: number
     webhooks: createServiceClient(webhooks.WebhooksServiceDefinition, channels.webhooks, { defaultDeadlineMs: deadlineMs, metrics }),
     async health() {
       const names = Object.keys(channels) as (keyof ServiceTargets)[];
-      const results = await Promise.all(names.map((name) => checkHealth(channels[name])));
-      return Object.fromEntries(names.map((name, i) => [name, results[i]!])) as Record<keyof ServiceTargets, boolean>;
+      const results = await Promise.all(
+        names.map(async (name) => {
+          const serving = await checkHealth(channels[name]);
+          return { serving, dependencies: serving ? await checkDependencies(channels[name]) : undefined };
+        }),
+      );
+      return {
+        services: Object.fromEntries(names.map((name, i) => [name, results[i]!.serving])) as Record<keyof ServiceTargets, boolean>,
+        dependencies: results.flatMap((result) => (result.dependencies ? [result.dependencies] : [])),
+      };
     },
   };
 }

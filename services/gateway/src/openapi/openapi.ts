@@ -186,10 +186,19 @@ const schemas: Record<string, JsonSchema> = {
   ),
   Deleted: object({ mesage: { type: 'string', const: 'OK', description: 'Spelled so (the seed): existing clients read it.' } }),
   VersionInfo: object({ version: str('Software version'), vcs_ref: str('Source revision'), build_date: str('Build timestamp, ISO 8601') }),
-  Health: object({
-    healthy: bool('Every service answers its gRPC health check.'),
-    services: object({ users: bool(), apps: bool(), releases: bool(), debugFiles: bool(), webhooks: bool() }),
-  }),
+  Health: object(
+    {
+      healthy: bool('Every service answers its gRPC health check and every dependency in `checks` is ok.'),
+      services: object({ users: bool(), apps: bool(), releases: bool(), debugFiles: bool(), webhooks: bool() }),
+      checks: object(
+        { database: { type: 'string', enum: ['ok', 'unavailable'] }, storage: { type: 'string', enum: ['ok', 'unavailable'] }, events: { type: 'string', enum: ['ok', 'unavailable'] } },
+        [],
+        'Each dependency as the services reach it (MongoDB-wire, S3, NATS): `unavailable` when one service that uses it cannot reach it. Checked by each service once a second.',
+      ),
+    },
+    [],
+    'Answered from a copy at most a second old. For readiness probes; liveness is each process\'s own health (docs/operations.md).',
+  ),
   User: object(
     {
       id: int(),
@@ -636,7 +645,10 @@ const paths: Record<string, PathItem> = {
       'getHealth',
       'System',
       'Health of every service',
-      { '200': ok('Every service is healthy', ref('Health')), '503': ok('A service is not healthy', ref('Health')) },
+      {
+        '200': ok('Every service and dependency is healthy', ref('Health')),
+        '503': ok('A service does not answer or a dependency is unavailable', ref('Health'), { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } }),
+      },
       { security: NO_TOKEN },
     ),
   },
@@ -1447,7 +1459,10 @@ export function openApiDocument(version: string): OpenApiDocument {
         ChecksumMismatch: errorResponse('tus: Upload-Checksum does not match the body; nothing of it was kept'),
         PayloadTooLarge: errorResponse('Body or file too large'),
         Unprocessable: errorResponse('Invalid parameters; `entry` names the fields'),
-        Unavailable: errorResponse('A service or storage is unavailable; try again'),
+        Unavailable: {
+          ...errorResponse('A service or a dependency (database, storage, events) is unavailable; try again after Retry-After seconds'),
+          headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
+        },
         TooManyAttempts: {
           ...errorResponse('Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds'),
           headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
