@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { spawnManaged } from './child-processes';
 import { freePort, waitFor } from './net';
+import { assertClusterNotLost, clusterRoot, postgresRoot, recordCluster } from './postgres-location';
 import { Supervisor } from './supervisor';
 import { serverRestartDelaySetting } from './server-restarts';
 
@@ -87,28 +88,6 @@ function localPassword(root: string, owner?: { uid: number; gid: number }): stri
 }
 
 /**
- * Where PostgreSQL's files go: `preferred` (under HANGAR_DATA_DIR), unless
- * PostgreSQL — as root, it runs as the postgres user — cannot reach it, e.g.
- * a checkout under /root (mode 0700). Then a folder of its own under
- * /var/tmp/hangar-postgres, named after `preferred` so every start finds the
- * same data, with a link at `preferred` pointing there.
- */
-function postgresRoot(preferred: string, owner: { uid: number; gid: number } | undefined, log: (line: string) => void): string {
-  fs.mkdirSync(path.dirname(preferred), { recursive: true });
-  const linked = fs.lstatSync(preferred, { throwIfNoEntry: false })?.isSymbolicLink();
-  if (!owner || linked || reachable(path.dirname(preferred), owner)) return preferred;
-  const elsewhere = path.join('/var/tmp/hangar-postgres', crypto.createHash('sha256').update(path.resolve(preferred)).digest('hex').slice(0, 16));
-  fs.mkdirSync(path.dirname(elsewhere), { recursive: true, mode: 0o755 });
-  if (!fs.existsSync(preferred)) fs.symlinkSync(elsewhere, preferred);
-  log(`The postgres user cannot reach ${path.dirname(preferred)}: PostgreSQL keeps its data in ${elsewhere} (linked from ${preferred})`);
-  return elsewhere;
-}
-
-function reachable(dir: string, owner: { uid: number; gid: number }): boolean {
-  return spawnSync('test', ['-x', dir], { uid: owner.uid, gid: owner.gid }).status === 0;
-}
-
-/**
  * A PostgreSQL from the npm binaries with its data under `root`, as `npm run up` starts one; also for tests.
  * Supervised: a postmaster that dies (the OOM killer's SIGKILL) is started again on the same port and data,
  * and does its own crash recovery (a stale postmaster.pid whose process is gone is taken over; while the old
@@ -123,8 +102,11 @@ export async function startEmbeddedPostgres(
 ) {
   const binaries = embeddedBinaries();
   const owner = runAsUser();
-  // A link left by postgresRoot: the data is where it points (made again if /var/tmp was emptied).
-  if (fs.lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink()) root = path.resolve(path.dirname(root), fs.readlinkSync(root));
+  // A cluster once made here (recorded beside `root`, or a link to a folder now gone) and missing
+  // now is a refusal, never a fresh initdb (issue 33); a link left by postgresRoot: the data is where it points.
+  assertClusterNotLost(root);
+  const recordedAt = root;
+  root = clusterRoot(root);
   const dataDir = path.join(root, 'data');
   fs.mkdirSync(path.dirname(root), { recursive: true, mode: 0o755 });
   if (!fs.existsSync(root)) fs.mkdirSync(root, { mode: 0o700 });
@@ -149,6 +131,8 @@ export async function startEmbeddedPostgres(
       fs.rmSync(pwfile, { force: true });
     }
   }
+
+  recordCluster(recordedAt, dataDir);
 
   const port = await freePort();
   log(`Starting PostgreSQL ${version} on ${HOST}:${port}`);
