@@ -2862,7 +2862,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description multipart/form-data; `token` and `channel_key` before the file let the gateway refuse before storing anything. Or finish a resumable upload: `upload_id` in place of `file`, in any of the three encodings. */
+        /** @description multipart/form-data; `token` and `channel_key` before the file let the gateway refuse before storing anything. A `token` after the file is taken too (as `curl -F file=@app.apk -F token=…` sends it): the file is then held only up to UPLOAD_MAX_BYTES_BEFORE_TOKEN (413 past it) and removed unless the token is good (401). One `file` part only (a second is a 422). Each text field has a byte limit (name, branch, password, versions 255; release_type, source 64; git_commit 128; ci_url 2,048; 422 past it, before the file is stored when the field comes first). Or finish a resumable upload: `upload_id` in place of `file`, in any of the three encodings. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2870,12 +2870,12 @@ export interface operations {
                     branch?: string;
                     /** @description Required for a file of an unknown type. */
                     build_version?: string;
-                    /** @description A JSON array of ChangelogEntry, or plain text (one entry per line). */
+                    /** @description A JSON array of ChangelogEntry, or plain text (one entry per line): any text that is not a JSON array of objects (`2024`, `true`, an object) is plain text. At most 6 KiB. */
                     changelog?: string;
                     /** @description Empty or absent: app, scheme and channel are created. */
                     channel_key?: string;
                     ci_url?: string;
-                    /** @description A JSON array of CustomField. */
+                    /** @description A JSON array of CustomField; entries that are not objects (the fastlane plugin sends `["[]"]` by default) are dropped. At most 4 KiB. */
                     custom_fields?: string;
                     git_commit?: string;
                     /** @description Overrides the parsed app name. */
@@ -2899,12 +2899,12 @@ export interface operations {
                     branch?: string;
                     /** @description Required for a file of an unknown type. */
                     build_version?: string;
-                    /** @description A JSON array of ChangelogEntry, or plain text (one entry per line). */
+                    /** @description A JSON array of ChangelogEntry, or plain text (one entry per line): any text that is not a JSON array of objects (`2024`, `true`, an object) is plain text. At most 6 KiB. */
                     changelog?: string;
                     /** @description Empty or absent: app, scheme and channel are created. */
                     channel_key?: string;
                     ci_url?: string;
-                    /** @description A JSON array of CustomField. */
+                    /** @description A JSON array of CustomField; entries that are not objects (the fastlane plugin sends `["[]"]` by default) are dropped. At most 4 KiB. */
                     custom_fields?: string;
                     git_commit?: string;
                     /** @description Overrides the parsed app name. */
@@ -2928,12 +2928,12 @@ export interface operations {
                     branch?: string;
                     /** @description Required for a file of an unknown type. */
                     build_version?: string;
-                    /** @description A JSON array of ChangelogEntry, or plain text (one entry per line). */
+                    /** @description A JSON array of ChangelogEntry, or plain text (one entry per line): any text that is not a JSON array of objects (`2024`, `true`, an object) is plain text. At most 6 KiB. */
                     changelog?: string;
                     /** @description Empty or absent: app, scheme and channel are created. */
                     channel_key?: string;
                     ci_url?: string;
-                    /** @description A JSON array of CustomField. */
+                    /** @description A JSON array of CustomField; entries that are not objects (the fastlane plugin sends `["[]"]` by default) are dropped. At most 4 KiB. */
                     custom_fields?: string;
                     file?: string;
                     git_commit?: string;
