@@ -1,4 +1,4 @@
-import { grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
+import { bytes, grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -13,6 +13,10 @@ const schema = z.object({
   GRPC_DEADLINE_MS: milliseconds(10_000),
   /** Where archives are fetched to be read; removed after each parse. Empty: the OS temp dir. */
   DEBUG_FILE_TMP_DIR: z.string().default(''),
+  /** Most bytes one uploaded archive may inflate to (a zip: as its directory declares; a tar.gz: as it streams). */
+  DEBUG_FILE_MAX_INFLATED_BYTES: bytes(1024 ** 3),
+  /** Most inflated bytes per compressed byte once over 16 MiB inflate: decompression bombs are refused at once. */
+  DEBUG_FILE_MAX_COMPRESSION_RATIO: z.coerce.number().min(1).default(200),
 });
 
 export type DebugFilesConfig = z.infer<typeof schema>;

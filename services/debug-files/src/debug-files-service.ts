@@ -65,7 +65,8 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
     files: repository,
     apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics }),
     storage,
-    readArchive: (objectKey) => readDebugArchive(storage, objectKey, config.DEBUG_FILE_TMP_DIR || undefined),
+    readArchive: (objectKey) =>
+      readDebugArchive(storage, objectKey, config.DEBUG_FILE_TMP_DIR || undefined, { maxTotalBytes: config.DEBUG_FILE_MAX_INFLATED_BYTES, maxCompressionRatio: config.DEBUG_FILE_MAX_COMPRESSION_RATIO }),
     onEventsRecorded: () => relay.poke(),
     logger,
   };

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
-import { AlreadyExists, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
+import { AlreadyExists, FailedPrecondition, InvalidArgument, NotFound, PayloadTooLarge, PermissionDenied } from '@hangar/errors';
 import { connectEventBus, parseEnvelope, streamNameFor, subjectOf } from '@hangar/events';
 import { createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
@@ -119,6 +119,7 @@ describe('debug-files service over gRPC', () => {
       fileName: 'upload.zip',
       releaseVersion: form.releaseVersion ?? '',
       buildVersion: form.buildVersion ?? '',
+      sha256: '',
     });
     return { file, objectKey };
   }
@@ -252,6 +253,44 @@ describe('debug-files service over gRPC', () => {
       // Another app may hold the same content.
       const elsewhere = await channelOf(dev, 'iOS');
       await expect(upload(dev, elsewhere.key, data)).resolves.toBeDefined();
+    });
+  });
+
+  describe('archives that cost too much', () => {
+    it('when a mapping zip inflates more than 200 times (a bomb), then it is 413 at once and nothing is recorded', async () => {
+      const dev = await newUser();
+      const { key } = await channelOf(dev, 'Android');
+      // 256 MiB of zeros, zipped by the real zip to about 250 KiB.
+      const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-bomb-'));
+      try {
+        const zeros = fs.openSync(path.join(stage, 'mapping.txt'), 'w');
+        fs.ftruncateSync(zeros, 256 * 1024 ** 2);
+        fs.closeSync(zeros);
+        execFileSync('zip', ['-q', '-9', 'bomb.zip', 'mapping.txt'], { cwd: stage });
+        const bomb = fs.readFileSync(path.join(stage, 'bomb.zip'));
+        const err = await failure(upload(dev, key, bomb, { releaseVersion: '1.0', buildVersion: '1' }));
+        expect(err).toBeInstanceOf(PayloadTooLarge);
+        expect((err as Error).message).toMatch(/more than 200 times/);
+      } finally {
+        fs.rmSync(stage, { recursive: true, force: true });
+      }
+      expect((await client.listDebugFiles({ actor: dev, channelKey: key, uuid: '' })).total).toBe(0);
+    });
+
+    it("when the gateway's SHA-256 names content the app holds, then it is a duplicate without the archive being read", async () => {
+      const dev = await newUser();
+      const { key } = await channelOf(dev, 'Android');
+      const data = mappingZip('hashed');
+      const { file } = await upload(dev, key, data, { releaseVersion: '1.0', buildVersion: '1' });
+      // The second upload's object does not exist: reading it would fail, so a 409 naming the
+      // first file shows it was recognised from the hash alone, before any fetch or parse.
+      const sha256 = createHash('sha256').update(data).digest('hex');
+      const again = { actor: dev, channelKey: key, objectKey: `debug-files/${randomUUID()}`, size: data.length, fileName: 'upload.zip', releaseVersion: '1.0', buildVersion: '1' };
+      const err = await failure(client.createDebugFile({ ...again, sha256 }));
+      expect(err).toBeInstanceOf(AlreadyExists);
+      expect((err as Error).message).toContain(`debug file ${file.id}`);
+      // Without the hash the service must read the object, which is not there.
+      expect(await failure(client.createDebugFile({ ...again, sha256: '' }))).not.toBeInstanceOf(AlreadyExists);
     });
   });
 

@@ -20,3 +20,15 @@ export class DebugFileParseError extends Error {
 export function isSystemError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
+
+/**
+ * The archive would inflate past a limit (DEBUG_FILE_MAX_INFLATED_BYTES, or the compression ratio
+ * of DEBUG_FILE_MAX_COMPRESSION_RATIO): refused before or as the bound is crossed, answered 413.
+ */
+export class InflationLimitError extends DebugFileParseError {
+  constructor(detail: string) {
+    super();
+    this.message = `the archive is refused: ${detail}`;
+    this.name = 'InflationLimitError';
+  }
+}

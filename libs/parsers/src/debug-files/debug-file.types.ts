@@ -32,13 +32,35 @@ export interface DebugFileLimits {
   maxEntries: number;
   /** Largest uncompressed size one entry may declare. */
   maxEntryBytes: number;
-  /** Largest sum of the uncompressed sizes all entries declare. */
+  /**
+   * Largest sum of the uncompressed sizes all entries declare (a zip: checked on its directory
+   * before anything is inflated, and yauzl stops any entry inflating past its declared size), or
+   * of the bytes a gzipped tar inflates to (stopped as the count crosses it).
+   * DEBUG_FILE_MAX_INFLATED_BYTES in the debug-files service.
+   */
   maxTotalBytes: number;
+  /**
+   * Most inflated bytes per compressed byte, judged once more than `ratioFloorBytes` inflate (a
+   * zip: per entry and for the archive, from its directory; a tar.gz: as it streams). A few MB
+   * of zeros inflating to GiBs is refused at once. DEBUG_FILE_MAX_COMPRESSION_RATIO.
+   */
+  maxCompressionRatio: number;
+  /** Below this many inflated bytes the ratio is not judged (small files of zeros are fine). */
+  ratioFloorBytes: number;
 }
 
 export const DEFAULT_DEBUG_FILE_LIMITS: DebugFileLimits = {
   maxEntries: 20_000,
   // DWARF files of large apps reach hundreds of MB; 4 GiB leaves room without inviting bombs.
   maxEntryBytes: 4 * 1024 ** 3,
-  maxTotalBytes: 16 * 1024 ** 3,
+  // A 3 GiB mapping bomb cost 27 s of CPU before this bound; real archives stay well under 1 GiB.
+  maxTotalBytes: 1024 ** 3,
+  // Text (ProGuard mappings) and DWARF compress 5–20:1; 200:1 over 16 MiB is a bomb.
+  maxCompressionRatio: 200,
+  ratioFloorBytes: 16 * 1024 ** 2,
 };
+
+/** Whether `inflated` bytes from `compressed` exceed the ratio limit (past its floor). */
+export function overRatio(inflated: number, compressed: number, limits: DebugFileLimits): boolean {
+  return inflated > limits.ratioFloorBytes && inflated > Math.max(compressed, 1) * limits.maxCompressionRatio;
+}

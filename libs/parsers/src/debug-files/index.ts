@@ -1,6 +1,6 @@
 export type { DebugFileLimits, DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
 export { DEFAULT_DEBUG_FILE_LIMITS } from './debug-file.types';
-export { DebugFileParseError } from './debug-file-parse.error';
+export { DebugFileParseError, InflationLimitError } from './debug-file-parse.error';
 export { parseDebugFile } from './parse-debug-file';
 export { isElf, readElfIdentity, type ElfIdentity } from './elf.reader';
 export { isBreakpad, readBreakpadModule, type BreakpadModule } from './breakpad.reader';

@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { DebugFileParseError } from './debug-file-parse.error';
-import type { DebugFileLimits, DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
+import { DebugFileParseError, InflationLimitError } from './debug-file-parse.error';
+import { DEFAULT_DEBUG_FILE_LIMITS, type DebugFileLimits, type DebugSymbolEntry, type ParsedDebugFile, overRatio } from './debug-file.types';
 import { MAX_ELF_MEMBERS } from './elf-archive.parser';
 import { isElf, readElfIdentity } from './elf.reader';
 import { ForwardReader, TruncatedInputError } from './forward.reader';
@@ -29,7 +30,7 @@ export function isTarHeader(block: Buffer): boolean {
 /** Whether the file is a tar, plain or gzipped, from its first block (inflated for gzip). */
 export async function tarCompressionOf(path: string, start: Buffer): Promise<TarCompression | undefined> {
   const gzip = start[0] === 0x1f && start[1] === 0x8b;
-  const reader = new ForwardReader(byteStream(path, gzip ? 'gzip' : 'none'));
+  const reader = new ForwardReader(byteStream(path, gzip ? 'gzip' : 'none', DEFAULT_DEBUG_FILE_LIMITS));
   try {
     return isTarHeader(await reader.read(0, BLOCK)) ? (gzip ? 'gzip' : 'none') : undefined;
   } catch {
@@ -46,7 +47,7 @@ export async function tarCompressionOf(path: string, start: Buffer): Promise<Tar
  * by; GNU long names and pax `path` records are honoured; the limits bound entries and bytes.
  */
 export async function parseElfTar(path: string, compression: TarCompression, limits: DebugFileLimits, extractDir: () => Promise<string>): Promise<ParsedDebugFile> {
-  const reader = new ForwardReader(byteStream(path, compression));
+  const reader = new ForwardReader(byteStream(path, compression, limits));
   const extracted: { name: string; path: string; size: number }[] = [];
   try {
     let offset = 0;
@@ -75,7 +76,7 @@ export async function parseElfTar(path: string, compression: TarCompression, lim
       if (unsafe) throw new DebugFileParseError(`entry name ${JSON.stringify(name)} ${unsafe}`);
       if (size > limits.maxEntryBytes) throw new DebugFileParseError(`${name} is ${size} bytes, more than the ${limits.maxEntryBytes} allowed`);
       total += size;
-      if (total > limits.maxTotalBytes) throw new DebugFileParseError(`the archive's files add up to more than the ${limits.maxTotalBytes} bytes allowed`);
+      if (total > limits.maxTotalBytes) throw new InflationLimitError(`the archive's files add up to more than the ${limits.maxTotalBytes} bytes allowed`);
       if (size < ELF_HEADER_BYTES || !isElf(await readOrTruncated(reader, dataStart, 4))) continue;
       if (extracted.length >= MAX_ELF_MEMBERS) throw new DebugFileParseError(`the archive holds more than ${MAX_ELF_MEMBERS} ELF files; upload a build's symbols per archive`);
       const target = join(await extractDir(), `tar-member-${extracted.length}`);
@@ -107,9 +108,39 @@ export async function parseElfTar(path: string, compression: TarCompression, lim
   return { kind: 'elf', deviceType: 'linux', entries };
 }
 
-function byteStream(path: string, compression: TarCompression): AsyncIterable<Buffer> {
+/**
+ * The tar's bytes; a gzipped one's inflation counted as it goes and stopped (the stream errors
+ * with InflationLimitError) the moment it crosses the total or the compression ratio.
+ */
+function byteStream(path: string, compression: TarCompression, limits: DebugFileLimits): AsyncIterable<Buffer> {
   const file = createReadStream(path);
-  return compression === 'gzip' ? file.pipe(createGunzip()) : file;
+  if (compression !== 'gzip') return file;
+  let compressed = 0;
+  let inflated = 0;
+  file.on('data', (chunk: string | Buffer) => {
+    compressed += chunk.length;
+  });
+  const gunzip = createGunzip();
+  const bounded = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      inflated += chunk.length;
+      if (inflated > limits.maxTotalBytes) return done(new InflationLimitError(`it inflates to more than the ${limits.maxTotalBytes} bytes allowed`));
+      if (overRatio(inflated, compressed, limits)) return done(new InflationLimitError(`${compressed} bytes inflate to more than ${inflated}, more than ${limits.maxCompressionRatio} times (a decompression bomb?)`));
+      done(null, chunk);
+    },
+  });
+  const stop = (error: Error) => {
+    file.destroy();
+    gunzip.destroy();
+    bounded.destroy(error);
+  };
+  file.once('error', stop);
+  gunzip.once('error', stop);
+  bounded.once('error', () => {
+    file.destroy();
+    gunzip.destroy();
+  });
+  return file.pipe(gunzip).pipe(bounded);
 }
 
 async function readOrTruncated(reader: ForwardReader, offset: number, length: number): Promise<Buffer> {

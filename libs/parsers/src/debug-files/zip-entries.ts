@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { DebugFileParseError, isSystemError } from './debug-file-parse.error';
-import type { DebugFileLimits } from './debug-file.types';
+import { DebugFileParseError, InflationLimitError, isSystemError } from './debug-file-parse.error';
+import { type DebugFileLimits, overRatio } from './debug-file.types';
 
 export interface ZipEntry {
   /** Path inside the archive, '/'-separated, already checked to stay inside the archive. */
@@ -121,6 +121,7 @@ async function listFiles(zipfile: yauzl.ZipFile, limits: DebugFileLimits): Promi
   }
   const files: ZipEntry[] = [];
   let declaredTotal = 0;
+  let compressedTotal = 0;
   for (;;) {
     const entry = await nextEntry(zipfile);
     if (!entry) return files;
@@ -131,9 +132,18 @@ async function listFiles(zipfile: yauzl.ZipFile, limits: DebugFileLimits): Promi
     if (entry.uncompressedSize > limits.maxEntryBytes) {
       throw new DebugFileParseError(`${name} declares ${entry.uncompressedSize} bytes, more than the ${limits.maxEntryBytes} allowed`);
     }
+    // Bombs are refused from the directory, before a byte is inflated: yauzl (validateEntrySizes)
+    // then stops any entry that inflates past what it declared.
+    if (overRatio(entry.uncompressedSize, entry.compressedSize, limits)) {
+      throw new InflationLimitError(`${name} inflates ${entry.compressedSize} bytes to ${entry.uncompressedSize}, more than ${limits.maxCompressionRatio} times (a decompression bomb?)`);
+    }
     declaredTotal += entry.uncompressedSize;
+    compressedTotal += entry.compressedSize;
     if (declaredTotal > limits.maxTotalBytes) {
-      throw new DebugFileParseError(`the archive declares more than the ${limits.maxTotalBytes} bytes allowed`);
+      throw new InflationLimitError(`the archive declares more than the ${limits.maxTotalBytes} bytes allowed once inflated`);
+    }
+    if (overRatio(declaredTotal, compressedTotal, limits)) {
+      throw new InflationLimitError(`the archive inflates ${compressedTotal} bytes to ${declaredTotal}, more than ${limits.maxCompressionRatio} times (a decompression bomb?)`);
     }
     files.push({ name, uncompressedSize: entry.uncompressedSize, raw: entry });
   }

@@ -180,7 +180,8 @@ export class DebugFilesRepository {
     return new Set(keys.filter((key) => archives.has(archiveOf(key))));
   }
 
-  private async idOfContent(appId: number, checksum: string): Promise<number | undefined> {
+  /** The live debug file of `appId` whose archive has this SHA-256, if any. */
+  async idOfContent(appId: number, checksum: string): Promise<number | undefined> {
     const existing = await this.files.findOne({ appId, contentKey: checksum }, { _id: 1 }).lean<Pick<DebugFileDocument, '_id'>>();
     return existing?._id;
   }

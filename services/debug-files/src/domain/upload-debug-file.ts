@@ -34,11 +34,19 @@ function duplicate(result: Extract<WriteResult, { reason: 'duplicate' }>): Alrea
  * the record and its `debug_file.created` event in one write. The archive was
  * stored by the gateway; if this is refused, the gateway removes it (when the
  * outcome is unknown, the orphan janitor does, unless a record refers to it).
- * The same content twice for one app: 409 naming the existing file.
+ * The same content twice for one app: 409 naming the existing file — found
+ * from the gateway's SHA-256 before anything is read when it sends one.
  */
 export async function uploadDebugFile(deps: DebugFilesDeps, req: debugFiles.CreateDebugFileRequest): Promise<DebugFileInChannel> {
   const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');
   if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
+  // The gateway hashed the bytes as they streamed in: content this app already holds is refused
+  // before the archive is fetched or inflated (a second upload of a large mapping cost a full parse).
+  const sha256 = (req.sha256 ?? '').trim().toLowerCase();
+  if (/^[0-9a-f]{64}$/.test(sha256)) {
+    const existing = await deps.files.idOfContent(context.app!.id, sha256);
+    if (existing !== undefined) throw duplicate({ ok: false, reason: 'duplicate', duplicateOf: existing });
+  }
   const read = await deps.readArchive(req.objectKey);
   // The gateway removes the archive of a refused upload; the members stored beside it are ours.
   const result = await withMembersRemovedOnRefusal(deps, read, `Channel ${context.channel!.id} not found`, () => {

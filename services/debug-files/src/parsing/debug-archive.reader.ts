@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InvalidArgument } from '@hangar/errors';
-import { DebugFileParseError, ParsedDebugFile, parseDebugFile } from '@hangar/parsers';
+import { InvalidArgument, PayloadTooLarge } from '@hangar/errors';
+import { DebugFileLimits, DebugFileParseError, InflationLimitError, ParsedDebugFile, parseDebugFile } from '@hangar/parsers';
 import type { ObjectStorage } from '@hangar/storage';
 import { memberKeyOf } from '../data/debug-files.repository';
 
@@ -57,10 +57,11 @@ export async function removeStaleTempDirs(tmpDir = os.tmpdir()): Promise<string[
  * Fetches the uploaded object to a temporary file — streamed, hashing as it
  * goes, so memory stays flat whatever the size — reads its symbols and
  * removes the file. Not a debug archive: InvalidArgument (422) with the
- * parser's message, which says what was expected. Storage failures stay
- * Unavailable.
+ * parser's message, which says what was expected; one that would inflate
+ * past `limits` (decompression bombs): PayloadTooLarge (413). Storage
+ * failures stay Unavailable.
  */
-export async function readDebugArchive(storage: ObjectStorage, objectKey: string, tmpDir = os.tmpdir()): Promise<ReadArchive> {
+export async function readDebugArchive(storage: ObjectStorage, objectKey: string, tmpDir = os.tmpdir(), limits: Partial<DebugFileLimits> = {}): Promise<ReadArchive> {
   const parent = processTempDir(tmpDir);
   await fs.mkdir(parent, { recursive: true });
   const dir = await fs.mkdtemp(path.join(parent, 'archive-'));
@@ -79,8 +80,10 @@ export async function readDebugArchive(storage: ObjectStorage, objectKey: string
     const checksum = hash.digest('hex');
     let parsed: ParsedDebugFile;
     try {
-      parsed = await parseDebugFile(file);
+      parsed = await parseDebugFile(file, limits);
     } catch (err) {
+      // A bomb is 413 (too large once inflated), not a malformed upload.
+      if (err instanceof InflationLimitError) throw new PayloadTooLarge(err.message);
       if (err instanceof DebugFileParseError) throw new InvalidArgument(err.message, { file: [err.message] });
       throw err;
     }

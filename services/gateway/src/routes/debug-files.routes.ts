@@ -87,11 +87,12 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   router.post('/api/debug_files/upload', multipartOnly, async (req, res) => {
     const upload = await receiveOrFinish(req, res);
     if (!upload.file) return finishResumableDebugFile(clients, options, req, res, upload.fields);
-    const { objectKey, size, fileName } = upload.file;
+    const { objectKey, size, fileName, sha256 } = upload.file;
     const { file, channelKey } = await storeOrRemove(objectKey, async () => {
       const fields = readUploadFields(req, upload.fields);
       const created = await clients.debugFiles.createDebugFile(
-        { actor: actorOf(req), channelKey: fields.channelKey, objectKey, size, fileName, releaseVersion: fields.releaseVersion, buildVersion: fields.buildVersion },
+        // sha256: the service refuses content the app holds before it fetches or inflates anything.
+        { actor: actorOf(req), channelKey: fields.channelKey, objectKey, size, fileName, releaseVersion: fields.releaseVersion, buildVersion: fields.buildVersion, sha256 },
         { deadline: options.uploadDeadlineMs },
       );
       return { file: created, channelKey: fields.channelKey };
@@ -264,6 +265,7 @@ async function finishResumableDebugFile(clients: ServiceClients, options: DebugF
             fileName: record.fileName,
             releaseVersion: fields.releaseVersion,
             buildVersion: fields.buildVersion,
+            sha256: record.sha256 ?? '',
           },
           { deadline: options.uploadDeadlineMs },
         );

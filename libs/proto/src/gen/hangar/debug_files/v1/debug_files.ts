@@ -57,6 +57,12 @@ export interface CreateDebugFileRequest {
   fileName: string;
   releaseVersion: string;
   buildVersion: string;
+  /**
+   * SHA-256 (hex) of the stored bytes as the gateway hashed them on the way in; empty when not
+   * known. An app already holding that content is answered ALREADY_EXISTS before the archive
+   * is fetched or inflated.
+   */
+  sha256: string;
 }
 
 export interface GetDebugFileRequest {
@@ -720,6 +726,7 @@ function createBaseCreateDebugFileRequest(): CreateDebugFileRequest {
     fileName: "",
     releaseVersion: "",
     buildVersion: "",
+    sha256: "",
   };
 }
 
@@ -745,6 +752,9 @@ export const CreateDebugFileRequest: MessageFns<CreateDebugFileRequest> = {
     }
     if (message.buildVersion !== "") {
       writer.uint32(58).string(message.buildVersion);
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(66).string(message.sha256);
     }
     return writer;
   },
@@ -818,6 +828,14 @@ export const CreateDebugFileRequest: MessageFns<CreateDebugFileRequest> = {
             message.buildVersion = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -859,6 +877,7 @@ export const CreateDebugFileRequest: MessageFns<CreateDebugFileRequest> = {
         : isSet(object.build_version)
         ? globalThis.String(object.build_version)
         : "",
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
     };
   },
 
@@ -884,6 +903,9 @@ export const CreateDebugFileRequest: MessageFns<CreateDebugFileRequest> = {
     }
     if (message.buildVersion !== "") {
       obj.buildVersion = message.buildVersion;
+    }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
     }
     return obj;
   },
