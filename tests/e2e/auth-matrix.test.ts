@@ -264,6 +264,7 @@ const ROUTES: Record<string, RouteCase> = {
 
   // Resumable uploads (tus 1.0): created into the app's channel; then only their creator sees them.
   createUpload: {
+  unlockRelease: { access: OPEN, ok: 303, params: (f) => ({ id: f.releaseId }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
     access: app('developer'),
     ok: 201,
     headers: (f) => ({ 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `filename ${b64('x.ipa')},channel_key ${b64(f.channelKey)}` }),

@@ -14,7 +14,8 @@ describe('console sessions over HTTP', () => {
   let member: TestUser;
 
   beforeAll(async () => {
-    hangar = await startHangar({ SIGN_IN_MAX_ATTEMPTS: String(MAX_ATTEMPTS), SIGN_IN_WINDOW_MS: '600000' });
+    // TRUSTED_PROXIES: the X-Forwarded-Proto of the Secure-cookie check below is believed from loopback only so.
+    hangar = await startHangar({ SIGN_IN_MAX_ATTEMPTS: String(MAX_ATTEMPTS), SIGN_IN_WINDOW_MS: '600000', TRUSTED_PROXIES: 'loopback' });
     api = apiClient(hangar.baseUrl);
     [developer, member] = await Promise.all([createUserWithToken(api, hangar.adminToken, 'dev', 'developer'), createUserWithToken(api, hangar.adminToken, 'member', 'member')]);
   });

@@ -4,9 +4,11 @@ import { RunningHangar, apiClient, fixturesDir, startHangar } from '@hangar/test
 
 /**
  * What a build announced to many testers costs on repeat views (issue 13,
- * point 6): the icon and the QR code never change at their URLs, so they carry
- * a year's `immutable` freshness and an ETag, and a conditional request is a
- * 304 without a body.
+ * point 6): the icon never changes at its URL, so it carries a year's
+ * `immutable` freshness; the QR code encodes the page's absolute URL, which
+ * depends on the host the request names (issue 32), so it is private, short-lived
+ * and varies with those headers. Both carry an ETag, and a conditional request is
+ * a 304 without a body.
  */
 describe('install pages: validators on immutable content', () => {
   let hangar: RunningHangar;
@@ -26,15 +28,15 @@ describe('install pages: validators on immutable content', () => {
   });
 
   it.each([
-    ['icon', () => `/api/releases/${releaseId}/icon`, 'image/png'],
-    ['QR code', () => `/api/releases/${releaseId}/qrcode?size=300`, 'image/png'],
-  ])('when the %s is fetched twice, then the second time, with its ETag, is a 304 with no body', async (_what, url, type) => {
+    ['icon', () => `/api/releases/${releaseId}/icon`, 'image/png', 'public, max-age=31536000, immutable'],
+    ['QR code', () => `/api/releases/${releaseId}/qrcode?size=300`, 'image/png', 'private, max-age=3600'],
+  ])('when the %s is fetched twice, then the second time, with its ETag, is a 304 with no body', async (_what, url, type, cacheControl) => {
     const first = await fetch(`${hangar.baseUrl}${url()}`);
     const body = Buffer.from(await first.arrayBuffer());
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toContain(type);
     expect(body.subarray(1, 4).toString()).toBe('PNG');
-    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(first.headers.get('cache-control')).toBe(cacheControl);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^".+"$/);
 
@@ -45,6 +47,14 @@ describe('install pages: validators on immutable content', () => {
     const same = await fetch(`${hangar.baseUrl}${url()}`);
     expect(Buffer.from(await same.arrayBuffer()).equals(body)).toBe(true);
     expect(same.headers.get('etag')).toBe(etag);
+  });
+
+  it('when the QR code is fetched, then no shared cache keeps it for every host: private, and it varies with the host headers', async () => {
+    const res = await fetch(`${hangar.baseUrl}/api/releases/${releaseId}/qrcode`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).not.toMatch(/public|immutable/);
+    expect(res.headers.get('vary')).toMatch(/X-Forwarded-Host/i);
+    expect(res.headers.get('vary')).toMatch(/\bHost\b/i);
   });
 
   it('when the QR code is asked for at another size, then it has another ETag', async () => {

@@ -192,13 +192,7 @@ describe('install pages', () => {
     expect(icon.subarray(0, 4).toString('hex')).toBe('89504e47');
   });
 
-  it('when behind a proxy, then absolute URLs use X-Forwarded-Proto and X-Forwarded-Host', async () => {
-    const res = await api('GET', `/api/apps/version_exist?channel_key=${ios.body.channel.slug}&bundle_id=com.icyleaf.bundle&release_version=1.0&build_version=1`, {
-      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'apps.example.com' },
-    });
-    expect(res.body.release_url).toBe(`https://apps.example.com/releases/${res.body.id}`);
-    expect(res.body.install_url).toContain(encodeURIComponent('https://apps.example.com/api/releases/'));
-  });
+  // X-Forwarded-Proto / -Host are believed only from TRUSTED_PROXIES (issue 32): password-gate-and-proxies.test.ts.
 
   it('when the channel page is opened, then it lists the channel builds newest first', async () => {
     const page = await browser.newPage();

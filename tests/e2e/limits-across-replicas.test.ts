@@ -4,13 +4,15 @@ import { ApiClient, RunningGateway, RunningHangar, apiClient, fixturesDir, start
 
 const TOKEN_MAX_FAILURES = 6;
 const UNLOCK_MAX_FAILURES = 5;
+const CHANNEL_KEY_MAX_FAILURES = 6;
 
 /**
  * Issue 16 point 4: failed-attempt limits hold with two gateway replicas in
  * front of the same services — the same number of tries as one replica
  * gives, whichever replica each try reaches. Each scenario comes from its
- * own address (X-Forwarded-For: the gateway trusts its proxy), so the counts
- * of one scenario never reach another.
+ * own address (X-Forwarded-For, believed because TRUSTED_PROXIES names
+ * loopback, where this suite's requests come from), so the counts of one
+ * scenario never reach another.
  */
 describe('failed-attempt limits with two gateway replicas', () => {
   let hangar: RunningHangar;
@@ -20,7 +22,12 @@ describe('failed-attempt limits with two gateway replicas', () => {
   let slug: string;
 
   beforeAll(async () => {
-    hangar = await startHangar({ TOKEN_MAX_FAILURES: String(TOKEN_MAX_FAILURES), UNLOCK_MAX_FAILURES: String(UNLOCK_MAX_FAILURES) });
+    hangar = await startHangar({
+      TOKEN_MAX_FAILURES: String(TOKEN_MAX_FAILURES),
+      UNLOCK_MAX_FAILURES: String(UNLOCK_MAX_FAILURES),
+      CHANNEL_KEY_MAX_FAILURES: String(CHANNEL_KEY_MAX_FAILURES),
+      TRUSTED_PROXIES: 'loopback',
+    });
     second = await startGatewayReplica(hangar);
     a = apiClient(hangar.baseUrl);
     b = apiClient(second.baseUrl);
@@ -86,5 +93,42 @@ describe('failed-attempt limits with two gateway replicas', () => {
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     expect((await b('GET', '/api/users/me', { token: hangar.adminToken, headers: { 'x-forwarded-for': freshAddress() } })).status).toBe(200);
+  });
+
+  it('when unknown channel keys alternate between the replicas and routes, then past the limit every route that takes a key answers 429 with Retry-After, even for the right key, and other addresses still get in', async () => {
+    const from = freshAddress();
+    const headers = { 'x-forwarded-for': from };
+    // Every kind of route that takes a channel key: the API's reads, update checks, debug-file
+    // download and list, retrace, a symbol server with the key as credential, the install pages.
+    const keyRoutes: ((key: string, api: ApiClient) => ReturnType<ApiClient>)[] = [
+      (key, api) => api('GET', `/api/apps/versions?channel_key=${key}`, { headers }),
+      (key, api) => api('GET', `/api/apps/latest?channel_key=${key}&release_version=1.0&build_version=1`, { headers }),
+      (key, api) => api('GET', `/api/apps/version_exist?channel_key=${key}&bundle_id=com.example&release_version=1.0&build_version=1`, { headers }),
+      (key, api) => api('GET', `/api/apps/update_check?channel_key=${key}&bundle_id=com.example&release_version=0.1&build_version=1`, { headers }),
+      (key, api) => api('GET', `/api/debug_files/download?channel_key=${key}`, { headers }),
+      (key, api) => api('GET', `/api/debug_files?channel_key=${key}`, { token: hangar.adminToken, headers }),
+      (key, api) => api('POST', '/api/debug_files/retrace', { urlencoded: { channel_key: key, release_version: '1.0', build_version: '1', stack_trace: 'at a.b.c(Unknown Source)' }, headers }),
+      (key, api) => api('GET', `/debuginfod/${key}/buildid/${'ab'.repeat(20)}/debuginfo`, { headers }),
+      (key, api) => api('GET', `/channels/${key}`, { headers }),
+      (key, api) => api('POST', `/channels/${key}/unlock`, { urlencoded: { password: 'visit-pass' }, headers }),
+    ];
+    const wrongKey = (i: number) => `wrong${i}${uniqueName('key').replace(/[^A-Za-z0-9]/g, '')}`;
+    const before: number[] = [];
+    for (let i = 0; i < CHANNEL_KEY_MAX_FAILURES; i++) before.push((await keyRoutes[i]!(wrongKey(i), i % 2 === 0 ? a : b)).status);
+    expect(before.map((status, i) => [i, status])).toEqual(before.map((_, i) => [i, 404]));
+
+    for (const [i, route] of keyRoutes.entries()) {
+      for (const api of [a, b]) {
+        const refused = await route(wrongKey(100 + i), api);
+        expect([i, refused.status]).toEqual([i, 429]);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+    }
+    // Refused before the key is looked at: the right key gives no answer either.
+    expect((await a('GET', `/api/apps/versions?channel_key=${slug}`, { headers })).status).toBe(429);
+    expect((await b('GET', `/channels/${slug}`, { headers })).status).toBe(429);
+    // Another address is not held back by this one's guesses.
+    const other = { 'x-forwarded-for': freshAddress() };
+    expect((await b('GET', `/api/apps/versions?channel_key=${slug}`, { headers: other })).status).toBe(200);
   });
 });

@@ -162,7 +162,8 @@ describe('scoped personal access tokens', () => {
       if (listed.find((t) => t.id === made.body.id)?.last_used_address) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(listed.find((t) => t.id === made.body.id)).toMatchObject({ last_used_address: '192.0.2.44', last_used_at: expect.any(String), scopes: ['read'] });
+    // The socket's peer, not the X-Forwarded-For a client wrote: no TRUSTED_PROXIES here (issue 32).
+    expect(listed.find((t) => t.id === made.body.id)).toMatchObject({ last_used_address: '127.0.0.1', last_used_at: expect.any(String), scopes: ['read'] });
     expect(listed.find((t) => t.id === owner.tokenId)).toMatchObject({ scopes: [], app_ids: [], expires_at: null });
   });
 });

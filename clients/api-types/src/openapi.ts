@@ -1305,6 +1305,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/releases/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Release id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlock the pages of a release's channel with its password (the release page's form: it names no channel key) */
+        post: operations["unlockRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/symbols/{credential}/{file}/{id}/{again}": {
         parameters: {
             query?: never;
@@ -5894,7 +5914,16 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            429: components["responses"]["TooManyAttempts"];
+            /** @description Too many unknown channel keys from this address */
+            429: {
+                headers: {
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
         };
     };
     unlockChannel: {
@@ -5944,7 +5973,7 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            /** @description Too many wrong passwords */
+            /** @description Too many wrong passwords, or unknown channel keys from this address */
             429: {
                 headers: {
                     "Retry-After": string;
@@ -6136,6 +6165,65 @@ export interface operations {
             /** @description Redirect to a short-lived storage URL of the file */
             302: {
                 headers: {
+    unlockRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Release id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description A local path */
+                    next?: string;
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Unlocked (or the channel has no password): a signed cookie is set; back to `next` */
+            303: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Wrong password: the form again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description Not found page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Too many wrong passwords */
+            429: {
+                headers: {
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
                     Location: string;
                     [name: string]: unknown;
                 };

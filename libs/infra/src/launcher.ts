@@ -162,6 +162,9 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
         HANGAR_PORT: String(gatewayPorts[i]),
         METRICS_PORT: await metricsPortOf(replicaName('gateway', i)),
         ...(env.PUBLIC_BASE_URL ? { PUBLIC_BASE_URL: env.PUBLIC_BASE_URL } : {}),
+        // Behind the round-robin proxy the gateways believe its X-Forwarded-* (it connects from
+        // loopback), else their limits would count every client as the proxy's one address.
+        ...(replicas > 1 ? { TRUSTED_PROXIES: ['loopback', env.TRUSTED_PROXIES ?? ''].join(',').replace(/,$/, '') } : {}),
       });
     }
     await servicesUp;
@@ -169,7 +172,7 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
       gatewayPorts.map((port, i) => waitFor(replicaName('gateway', i), () => httpOk(`http://127.0.0.1:${port}/api/health`), { timeoutMs: 60_000, intervalMs: 250 })),
     );
     if (replicas > 1) {
-      proxy = await startRoundRobinProxy({ host: httpHost, port: httpPort, targets: gatewayPorts.map((port) => `http://127.0.0.1:${port}`) });
+      proxy = await startRoundRobinProxy({ host: httpHost, port: httpPort, targets: gatewayPorts.map((port) => `http://127.0.0.1:${port}`), trustedProxies: env.TRUSTED_PROXIES });
     }
     const url = `http://127.0.0.1:${httpPort}`;
     await waitFor('the gateway', () => httpOk(`${url}/api/health`), { timeoutMs: 60_000, intervalMs: 250 });

@@ -24,7 +24,7 @@ describe('the round-robin proxy in front of several gateways', () => {
       req.on('end', () => {
         res.setHeader('set-cookie', ['a=1', 'b=2']);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ name, host: req.headers.host, forwardedFor: req.headers['x-forwarded-for'], body: Buffer.concat(chunks).toString(), method: req.method }));
+        res.end(JSON.stringify({ name, host: req.headers.host, forwardedFor: req.headers['x-forwarded-for'], forwardedHost: req.headers['x-forwarded-host'], forwardedProto: req.headers['x-forwarded-proto'], body: Buffer.concat(chunks).toString(), method: req.method }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,7 +51,8 @@ describe('the round-robin proxy in front of several gateways', () => {
       expect(res.status).toBe(200);
       expect(res.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
       const body = (await res.json()) as { name: string; host: string; forwardedFor: string; body: string };
-      expect(body).toMatchObject({ host: `127.0.0.1:${proxy.port}`, forwardedFor: '203.0.113.7, 127.0.0.1', body: `body ${i}` });
+      // The client (on loopback, not a trusted proxy here) cannot name another address: its X-Forwarded-For is replaced.
+      expect(body).toMatchObject({ host: `127.0.0.1:${proxy.port}`, forwardedFor: '127.0.0.1', body: `body ${i}` });
       names.push(body.name);
     }
     expect(names.filter((n) => n === 'first').length).toBeGreaterThanOrEqual(2);
@@ -102,6 +103,24 @@ describe('the round-robin proxy in front of several gateways', () => {
       expect(await res.json()).toEqual({ error: expect.any(String) });
     } finally {
       await lonely.close();
+    }
+  });
+
+  it('when a client that is no trusted proxy sends X-Forwarded-*, then the gateway gets only the client address; from a trusted proxy they are passed on with the client appended', async () => {
+    const target = await gateway('only');
+    const headers = { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+    const edge = await startRoundRobinProxy({ host: '127.0.0.1', port: 0, targets: [target] });
+    const behindProxy = await startRoundRobinProxy({ host: '127.0.0.1', port: 0, targets: [target], trustedProxies: '10.0.0.0/8, loopback' });
+    try {
+      const untrusted = (await (await fetch(`http://127.0.0.1:${edge.port}/`, { headers })).json()) as Record<string, unknown>;
+      expect(untrusted).toMatchObject({ forwardedFor: '127.0.0.1', host: `127.0.0.1:${edge.port}` });
+      expect(untrusted.forwardedHost).toBeUndefined();
+      expect(untrusted.forwardedProto).toBeUndefined();
+      const trusted = (await (await fetch(`http://127.0.0.1:${behindProxy.port}/`, { headers })).json()) as Record<string, unknown>;
+      expect(trusted).toMatchObject({ forwardedFor: '203.0.113.7, 127.0.0.1', forwardedHost: 'evil.example', forwardedProto: 'https' });
+    } finally {
+      await edge.close();
+      await behindProxy.close();
     }
   });
 });

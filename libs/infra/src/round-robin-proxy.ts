@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { trustedPeers } from './trusted-peers';
 
 export interface RoundRobinProxy {
   port: number;
@@ -12,6 +13,12 @@ export interface ProxyOptions {
   port: number;
   /** The gateways' origins, e.g. `http://127.0.0.1:41234`. */
   targets: string[];
+  /**
+   * `TRUSTED_PROXIES` of whoever runs the launcher: a client at one of these addresses is
+   * itself a proxy, and its X-Forwarded-For / -Proto / -Host are passed on (the client's
+   * address appended). Anyone else's are dropped: the proxy is then the edge.
+   */
+  trustedProxies?: string;
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection, not to the
@@ -27,14 +34,17 @@ const LINGER_MAX_MS = 15_000;
  * to the next gateway in turn, as a Kubernetes Service spreads them. It adds
  * nothing of its own — no timeouts (the gateways' apply: a stalled upload is
  * closed by the gateway, and the client sees that close), Host kept, the
- * client's address appended to X-Forwarded-For (the gateway trusts it: its
- * failed-attempt limits count per client). A gateway that refuses the
+ * client's address in X-Forwarded-For (the launcher has the gateways trust
+ * loopback, this proxy's address: their failed-attempt limits count per client).
+ * A client's own X-Forwarded-* are passed on only from `trustedProxies`, else
+ * dropped, so no client names another address or host. A gateway that refuses the
  * connection (dead, restarting) is passed over for the next one; a request is
  * replayed only when none of its body has been sent yet. An answer given before
  * the body is read (a refusal) is passed on at once, and the proxy then reads
  * and drops the rest of the body before closing, as the gateway does.
  */
-export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy({ host, port, targets, trustedProxies }: ProxyOptions): Promise<RoundRobinProxy> {
+  const isTrustedPeer = trustedPeers(trustedProxies);
   // Idle connections to a gateway are let go well before it closes them (65 s), so
   // a request never goes out on one the gateway is closing.
   const agents = targets.map(() => new http.Agent({ keepAlive: true, timeout: 30_000 }));
@@ -58,7 +68,13 @@ export async function startRoundRobinProxy({ host, port, targets }: ProxyOptions
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     const client = req.socket.remoteAddress ?? '';
-    headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${client}` : client;
+    if (isTrustedPeer(client)) {
+      headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${client}` : client;
+    } else {
+      headers['x-forwarded-for'] = client;
+      delete headers['x-forwarded-proto'];
+      delete headers['x-forwarded-host'];
+    }
 
     let bodyStarted = false;
     const upstream = http.request({

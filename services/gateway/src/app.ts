@@ -45,6 +45,8 @@ export interface AppOptions {
   versionInfo: VersionInfo;
   maxBodyBytes: number;
   publicBaseUrl?: string;
+  /** `TRUSTED_PROXIES`: the peers whose X-Forwarded-* are believed (none when empty). */
+  trustedProxies?: string[];
   /** Uploads, downloads and their storage. */
   releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'> & Pick<UpdateCheckRouteOptions, 'updateChecks'>;
   install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
@@ -61,11 +63,12 @@ export interface AppOptions {
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, trustedProxies = [], releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Behind a proxy, req.protocol and req.ip come from X-Forwarded-*.
-  app.set('trust proxy', true);
+  // req.ip, req.protocol and req.host read X-Forwarded-* only from a trusted proxy (proxy-addr's
+  // rules: the first address from the right that is not trusted is the client); nobody by default.
+  app.set('trust proxy', trustedProxies.length > 0 ? trustedProxies : false);
 
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestContext(logger));

@@ -1,4 +1,5 @@
 import { MAX_ATTEMPT_WINDOW_MS } from './limits/attempt-rule';
+import { compileTrustedProxies, parseTrustedProxies } from './http/trusted-proxies';
 import path from 'node:path';
 import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
 
@@ -29,6 +30,24 @@ const schema = z.object({
   MAX_BODY_BYTES: bytes(1024 * 1024),
   /** Public origin for absolute URLs (Link headers, install pages); else taken from the request. */
   PUBLIC_BASE_URL: z.url().optional(),
+  /**
+   * Peers whose X-Forwarded-For, -Proto and -Host are believed (addresses, CIDRs, or
+   * `loopback` / `linklocal` / `uniquelocal`; commas between): the ingress in front of the
+   * gateway. Empty (the default): nobody's — the client is the socket's peer, limits,
+   * the audit log and `last_used_address` use it, absolute URLs its Host.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform(parseTrustedProxies)
+    .refine((list) => {
+      try {
+        compileTrustedProxies(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected IP addresses or CIDRs (or loopback, linklocal, uniquelocal) separated by commas'),
   /** Largest package or debug file accepted; past it: 413 and the partial object removed. */
   MAX_UPLOAD_BYTES: bytes(4 * 1024 * 1024 * 1024),
   /**
@@ -80,11 +99,14 @@ const schema = z.object({
   /**
    * Failed-attempt limits, counted in NATS KV by all replicas together: within
    * ATTEMPT_WINDOW_MS, UNLOCK_MAX_FAILURES wrong visit passwords per address and
-   * channel, and TOKEN_MAX_FAILURES unknown access tokens per address; past them 429.
+   * channel, TOKEN_MAX_FAILURES unknown access tokens and CHANNEL_KEY_MAX_FAILURES unknown
+   * channel keys per address; past them 429.
    */
   ATTEMPT_WINDOW_MS: milliseconds(10 * 60 * 1000).refine((ms) => ms > 0 && ms <= MAX_ATTEMPT_WINDOW_MS, 'must be more than 0 and at most a day'),
   UNLOCK_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   TOKEN_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+  /** Unknown channel keys per address (any route that takes a key: API, debug files, symbol servers, install pages); past them 429. */
+  CHANNEL_KEY_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
   /**
    * OpenID Connect sign-in for the console (issue 16; docs/operations.md, Single
    * sign-on): on when issuer, client id and secret are all set. The provider's

@@ -23,8 +23,10 @@ import { downloadCounter } from './downloads/download-counter';
 import { OperationIndex } from './auth/operation-of';
 import { guardingScopes } from './auth/scope-guard';
 import { limitingFailedTokens } from './limits/failed-token-limit';
+import { limitingFailedChannelKeys } from './limits/failed-channel-key-limit';
 import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
+import { compileTrustedProxies } from './http/trusted-proxies';
 import { singleSignOnOf } from './oidc/single-sign-on';
 
 async function main(): Promise<void> {
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
   const operations = new OperationIndex(openApiDocument(config.HANGAR_VERSION).paths);
   clients.users = guardingScopes(clients.users, operations);
   clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
+  Object.assign(clients, limitingFailedChannelKeys(clients, attempts, { name: 'channel-key', maxFailures: config.CHANNEL_KEY_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }));
   await ensureAuditStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
   const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger);
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
     versionInfo: { version: config.HANGAR_VERSION, vcs_ref: config.HANGAR_VCS_REF, build_date: config.HANGAR_BUILD_DATE },
     maxBodyBytes: config.MAX_BODY_BYTES,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    trustedProxies: config.TRUSTED_PROXIES,
     releases: {
       storage,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
@@ -113,7 +117,7 @@ async function main(): Promise<void> {
     metrics,
   });
   // Held update checks are answered before express (routes/update-check.fast-path.ts).
-  const server = createServer(updateChecks ? withUpdateCheckFastPath(app, { updateChecks, logger, publicBaseUrl: config.PUBLIC_BASE_URL, metrics }) : app);
+  const server = createServer(updateChecks ? withUpdateCheckFastPath(app, { updateChecks, logger, publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: compileTrustedProxies(config.TRUSTED_PROXIES), metrics }) : app);
   // Idle keep-alive connections outlive the clients' own idle timeouts (and a
   // load balancer's 60 s), so a client never writes into a socket the server
   // is closing at that moment (EPIPE / "other side closed").

@@ -105,6 +105,7 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   releasePage: null,
   channelPage: null,
   unlockChannel: null,
+  unlockRelease: null,
 
   createDirectUpload: UPLOAD,
   createUpload: UPLOAD,

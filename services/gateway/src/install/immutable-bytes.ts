@@ -35,12 +35,13 @@ export class ImmutableBytes {
 
 /**
  * Headers of content that never changes at its URL: browsers keep it a year
- * without asking again, and a client that does ask with the ETag gets a 304.
+ * without asking again (unless `cacheControl` says otherwise), and a client
+ * that does ask with the ETag gets a 304.
  * Answers true when the 304 was sent.
  */
-export function answeredNotModified(req: Request, res: Response, etag: string): boolean {
+export function answeredNotModified(req: Request, res: Response, etag: string, cacheControl = 'public, max-age=31536000, immutable'): boolean {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  res.setHeader('Cache-Control', cacheControl);
   const asked = req.headers['if-none-match'];
   if (asked && asked.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
     res.status(304).end();

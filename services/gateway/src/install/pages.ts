@@ -1,4 +1,4 @@
-import type { debugFiles, releases } from '@hangar/proto';
+import type { releases } from '@hangar/proto';
 import { formatTimestamp } from '../http/timestamps';
 import { escapeHtml, humanSize, iconClasses, layout } from './html';
 import { signingSection, signingWarnings } from './signing-section';
@@ -9,40 +9,10 @@ export interface ReleaseLinks {
   /** itms-services:// link on iOS, the download URL elsewhere. */
   install: string;
   channelPage: string;
-  /** Download URL of one of the build's debug files. */
-  debugFile: (id: number) => string;
-}
-
-/** How a person names each kind of debug file. */
-const KIND_LABELS: Record<string, string> = {
-  dsym: 'dSYM',
-  proguard: 'ProGuard / R8 mapping',
-  elf: 'ELF debug file',
-  breakpad: 'Breakpad symbols',
-  pdb: 'PDB',
-  pe: 'Windows executable',
-};
-
-/**
- * The build's debug files (issue 18): a developer looking at a crash of this build finds its
- * symbols here, with the ids a crash report names, without asking the API.
- */
-function debugFilesSection(files: debugFiles.DebugFile[], links: ReleaseLinks): string {
-  if (files.length === 0) return '';
-  const rows = files
-    .map((file) => {
-      const ids = [...new Set(file.metadata.map((row) => row.uuid.toLowerCase()).filter(Boolean))];
-      return `<li><a href="${escapeHtml(links.debugFile(file.id))}"><i class="fa-solid fa-bug" aria-hidden="true"></i> ${escapeHtml(file.fileName || `debug file ${file.id}`)}</a>
-  <span class="muted">${escapeHtml(KIND_LABELS[file.kind] ?? file.kind)} · ${escapeHtml(humanSize(file.size))}</span>${
-    ids.length ? `<ul class="debug-ids">${ids.map((id) => `<li><code>${escapeHtml(id)}</code></li>`).join('')}</ul>` : ''
-  }</li>`;
-    })
-    .join('');
-  return `<section aria-labelledby="symbols"><h2 id="symbols">Debug symbols</h2><ul class="debug-files">${rows}</ul></section>`;
 }
 
 /** What a tester sees for one build: who, what, when, what changed, and the button. */
-export function releasePage(release: releases.Release, files: debugFiles.DebugFile[], links: ReleaseLinks): string {
+export function releasePage(release: releases.Release, links: ReleaseLinks): string {
   const ctx = release.context!;
   const isIos = release.platform === 'iOS';
   const facts: [string, string][] = [
@@ -92,8 +62,7 @@ ${signingWarnings(release)}
 </section>
 ${signingSection(release)}
 ${changelog}
-${custom}
-${debugFilesSection(files, links)}`,
+${custom}`,
   );
 }
 

@@ -1379,6 +1379,24 @@ const paths: Record<string, PathItem> = {
       {
         '200': { description: 'The page', content: { 'text/html': {} } },
         '401': { description: 'The password form (protected channel)', content: { 'text/html': {} } },
+  '/releases/{id}/unlock': {
+    parameters: [pathId('id', 'Release id', { type: 'string' })],
+    post: op(
+      'unlockRelease',
+      'Install',
+      "Unlock the pages of a release's channel with its password (the release page's form: it names no channel key)",
+      {
+        '303': { description: 'Unlocked (or the channel has no password): a signed cookie is set; back to `next`', headers: { Location: { required: true, schema: { type: 'string' } } } },
+        '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
+        '404': { description: 'Not found page', content: { 'text/html': {} } },
+        '429': { description: 'Too many wrong passwords', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
+      },
+      {
+        security: NO_TOKEN,
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } },
+      },
+    ),
+  },
         '404': { description: 'Not found page', content: { 'text/html': {} } },
       },
       { security: NO_TOKEN, parameters: [query('page', 'Page number')] },
@@ -1389,12 +1407,13 @@ const paths: Record<string, PathItem> = {
     post: op(
       'unlockChannel',
       'Install',
+        '429': { description: 'Too many unknown channel keys from this address', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
       "Unlock a channel's pages with its password",
       {
         '303': { description: 'Unlocked: a signed cookie is set; back to `next`', headers: { Location: { required: true, schema: { type: 'string' } } } },
         '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
         '404': { description: 'Not found page', content: { 'text/html': {} } },
-        '429': { description: 'Too many wrong passwords', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
+        '429': { description: 'Too many wrong passwords, or unknown channel keys from this address', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
       },
       {
         security: NO_TOKEN,

@@ -3,8 +3,6 @@ import path from 'node:path';
 import express, { Request, Response, Router } from 'express';
 import { InvalidArgument, NotFound, Unauthenticated, isDomainError } from '@hangar/errors';
 import type { apps, releases } from '@hangar/proto';
-import { debugFileUrl } from '@hangar/release-shape';
-import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
 import type { CountDownload } from '../downloads/download-counter';
 import { publicBaseUrl } from '../http/base-url';
@@ -13,6 +11,7 @@ import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes'
 import { iosManifest } from '../install/ios-manifest';
 import { messagePage, channelPage, passwordPage, releasePage } from '../install/pages';
 import type { AttemptCounter, AttemptRule } from '../limits/attempt-rule';
+import { TooManyAttempts } from '../limits/too-many-attempts';
 import { SignedTokens } from '../install/signed-tokens';
 import { ReleasesRouteOptions, sendDownload } from './releases.routes';
 
@@ -30,6 +29,9 @@ export interface InstallRouteOptions extends Pick<ReleasesRouteOptions, 'downloa
 const QR_SIZE = { min: 64, max: 1024, fallback: 256 };
 const DOWNLOAD_TOKEN_TTL_SECONDS = 3600;
 const unlockCookie = (channelId: number) => `hangar_unlock_${channelId}`;
+const releaseUnlockPath = (releaseId: number) => `/releases/${releaseId}/unlock`;
+/** Install pages: own styles, fonts and images (the icon and QR code; data: for none today), no script, forms to self, never framed. */
+const INSTALL_PAGE_CSP = "default-src 'none'; style-src 'self'; font-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -79,13 +81,25 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
   }
 
   function sendPage(res: Response, status: number, html: string) {
-    res.status(status).type('html').setHeader('Cache-Control', 'no-store').send(html);
+    res.status(status).type('html').setHeader('Cache-Control', 'no-store');
+    // The pages load only their own styles, icons and images, run no script, post only
+    // to themselves and are framed by nobody (no clickjacking of the Install button).
+    res.setHeader('Content-Security-Policy', INSTALL_PAGE_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.send(html);
   }
 
   async function pageErrors(res: Response, work: () => Promise<void>) {
     try {
       await work();
     } catch (err) {
+      // Too many unknown channel keys from this address (limits/failed-channel-key-limit.ts): a page, not JSON.
+      if (err instanceof TooManyAttempts) {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+        return sendPage(res, 429, messagePage('Too many tries', 'Too many unknown links from this address. Try again later.'));
+      }
       if (isDomainError(err) && (err.code === 'not_found' || err.code === 'invalid_argument')) {
         return sendPage(res, 404, messagePage('Not found', 'This build or channel does not exist (any more).'));
       }
@@ -97,23 +111,22 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     pageErrors(res, async () => {
       const release = await loadRelease(req);
       const channel = release.context!.channel!;
-      if (!mayOpen(req, channel, release.id)) {
-        return sendPage(res, 401, passwordPage(channel.name, `/channels/${encodeURIComponent(channel.slug)}/unlock`, req.originalUrl));
-      }
+      // The form posts to the release, not the channel: its key is the credential of the
+      // channel's API, and this page is open to anyone who counts release ids.
+      if (!mayOpen(req, channel, release.id)) return sendPage(res, 401, passwordPage(channel.name, releaseUnlockPath(release.id), req.originalUrl));
       const api = `${base(req)}/api/releases/${release.id}`;
-      // The page is for installing: with the debug-files service down it shows no symbols section.
-      const files = (await linksIfAvailable(debugFilesOfReleases(clients, [release])))?.get(release.id) ?? [];
       const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
       const install = release.platform === 'iOS' ? `itms-services://?action=download-manifest&url=${encodeURIComponent(`${api}/manifest.plist?t=${t}`)}` : `${api}/download?t=${t}`;
       sendPage(
         res,
         200,
-        releasePage(release, files, {
+        // No debug files here: a mapping de-obfuscates the app for anyone with the link;
+        // collaborators find them in the console and the API.
+        releasePage(release, {
           icon: `${api}/icon`,
           qrcode: `${api}/qrcode?size=384`,
           install,
           channelPage: `${base(req)}/channels/${encodeURIComponent(channel.slug)}`,
-          debugFile: (id) => debugFileUrl(base(req), id, channel.slug),
         }),
       );
     }),
@@ -136,35 +149,51 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     }),
   );
 
+  /**
+   * Checks a visit password of `channel` and answers: the form again (401, 429 past the limit
+   * of wrong passwords per address and channel, with Retry-After) or the unlock cookie and a
+   * redirect to `next`. `action` is the form's own address, which shows no key the visitor
+   * did not already have.
+   */
+  async function unlock(req: Request, res: Response, channel: apps.Channel, action: string, fallbackNext: string) {
+    const next = safeNext(req.body?.next, fallbackNext);
+    const subject = `${req.ip ?? 'unknown'}|channel:${channel.id}`;
+    const waitMs = await attempts.retryAfterMs(unlockRule, subject);
+    if (waitMs > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+      return sendPage(res, 429, passwordPage(channel.name, action, next, 'Too many wrong passwords. Try again later.'));
+    }
+    const password = typeof req.body?.password === 'string' ? req.body.password : '';
+    const { ok } = channel.hasPassword ? await clients.apps.verifyChannelPassword({ channelKey: channel.slug, password }) : { ok: true };
+    if (!ok) {
+      await attempts.recordFailure(unlockRule, subject);
+      return sendPage(res, 401, passwordPage(channel.name, action, next, 'That password is not right.'));
+    }
+    await attempts.recordSuccess(unlockRule, subject);
+    res.cookie(unlockCookie(channel.id), tokens.sign(`channel:${channel.id}`, options.unlockTtlSeconds), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: base(req).startsWith('https://'),
+      maxAge: options.unlockTtlSeconds * 1000,
+      path: '/',
+    });
+    res.redirect(303, next);
+  }
+
+  // For who has the channel's key (its channel page).
   router.post('/channels/:slug/unlock', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) =>
     pageErrors(res, async () => {
       const slug = req.params.slug!;
-      const client = req.ip ?? 'unknown';
-      const next = safeNext(req.body?.next, `/channels/${encodeURIComponent(slug)}`);
-      const subject = `${client}|${slug}`;
-      const waitMs = await attempts.retryAfterMs(unlockRule, subject);
-      const context = await clients.apps.resolveChannel({ channelKey: slug, channelId: 0 });
-      const channel = context.channel!;
-      const action = `/channels/${encodeURIComponent(slug)}/unlock`;
-      if (waitMs > 0) {
-        res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-        return sendPage(res, 429, passwordPage(channel.name, action, next, 'Too many wrong passwords. Try again later.'));
-      }
-      const password = typeof req.body?.password === 'string' ? req.body.password : '';
-      const { ok } = await clients.apps.verifyChannelPassword({ channelKey: slug, password });
-      if (!ok) {
-        await attempts.recordFailure(unlockRule, subject);
-        return sendPage(res, 401, passwordPage(channel.name, action, next, 'That password is not right.'));
-      }
-      await attempts.recordSuccess(unlockRule, subject);
-      res.cookie(unlockCookie(channel.id), tokens.sign(`channel:${channel.id}`, options.unlockTtlSeconds), {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: base(req).startsWith('https://'),
-        maxAge: options.unlockTtlSeconds * 1000,
-        path: '/',
-      });
-      res.redirect(303, next);
+      const { channel } = await clients.apps.resolveChannel({ channelKey: slug, channelId: 0 });
+      await unlock(req, res, channel!, `/channels/${encodeURIComponent(slug)}/unlock`, `/channels/${encodeURIComponent(slug)}`);
+    }),
+  );
+
+  // The release page's form: by release id, so no page a visitor without the password sees names the key.
+  router.post('/releases/:id/unlock', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) =>
+    pageErrors(res, async () => {
+      const release = await loadRelease(req);
+      await unlock(req, res, release.context!.channel!, releaseUnlockPath(release.id), `/releases/${release.id}`);
     }),
   );
 
@@ -176,10 +205,13 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
       throw InvalidArgument.field('size', `must be an integer from ${QR_SIZE.min} to ${QR_SIZE.max}`);
     }
     const release = await clients.releases.getRelease({ id });
-    // A pure function of the page URL and the size: the same bytes at this URL for as long as it exists.
+    // A pure function of the page URL and the size — and the page URL depends on the host the
+    // request names (without PUBLIC_BASE_URL): so no shared cache keeps it for everyone, and a
+    // browser's copy varies with the headers that chose the host. The ETag covers the URL.
     const pageUrl = `${base(req)}/releases/${release.id}`;
     const key = `${pageUrl}|${size}`;
-    if (answeredNotModified(req, res, `"qr-${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`)) return;
+    res.setHeader('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+    if (answeredNotModified(req, res, `"qr-${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`, 'private, max-age=3600')) return;
     const png = await qrCodes.get(key, () => qrCodeLibrary().toBuffer(pageUrl, { type: 'png', width: size, margin: 2, errorCorrectionLevel: 'M' }));
     res.type('png').send(png);
   });

@@ -6,6 +6,7 @@ import type { releases } from '@hangar/proto';
 import { continueTrace } from '@hangar/telemetry';
 import type { CachedUpdateChecks } from '../clients/cached-update-checks';
 import { publicBaseUrl } from '../http/base-url';
+import { TRUST_NOBODY, type TrustProxy } from '../http/trusted-proxies';
 import { logAnswered } from '../http/request-context.middleware';
 import { readSessionCookie } from '../http/session-cookie';
 import { etagMatches, type RevalidatedBody } from '../http/revalidated';
@@ -15,6 +16,8 @@ export interface UpdateCheckFastPathOptions {
   updateChecks: CachedUpdateChecks;
   logger: Logger;
   publicBaseUrl?: string;
+  /** `TRUSTED_PROXIES` compiled: whose X-Forwarded-Proto / -Host build the answer's URLs (as express's `trust proxy`). */
+  trustProxy?: TrustProxy;
   metrics?: Metrics;
 }
 
@@ -42,7 +45,7 @@ export function withUpdateCheckFastPath(app: RequestListener, options: UpdateChe
   const series = options.metrics ? httpServerMetrics(options.metrics) : undefined;
   return (req, res) => {
     const query = fastQuery(req);
-    const view = { baseUrl: publicBaseUrl(req, options.publicBaseUrl), timeZone: undefined };
+    const view = { baseUrl: publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? TRUST_NOBODY), timeZone: undefined };
     if (!query || !options.updateChecks.holds(query, view)) {
       app(req, res);
       return;
