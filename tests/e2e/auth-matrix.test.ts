@@ -261,10 +261,10 @@ const ROUTES: Record<string, RouteCase> = {
   releasePage: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
   channelPage: { access: OPEN, ok: 200, params: (f) => ({ slug: f.channelKey }) },
   unlockChannel: { access: OPEN, ok: 303, params: (f) => ({ slug: f.lockedKey }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
+  unlockRelease: { access: OPEN, ok: 303, params: (f) => ({ id: f.releaseId }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
 
   // Resumable uploads (tus 1.0): created into the app's channel; then only their creator sees them.
   createUpload: {
-  unlockRelease: { access: OPEN, ok: 303, params: (f) => ({ id: f.releaseId }), urlencoded: () => ({ password: LOCK_PASSWORD, next: '/' }) },
     access: app('developer'),
     ok: 201,
     headers: (f) => ({ 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `filename ${b64('x.ipa')},channel_key ${b64(f.channelKey)}` }),

@@ -6126,45 +6126,6 @@ export interface operations {
             429: components["responses"]["TooManyAttempts"];
         };
     };
-    microsoftSymbolsWithCredentialInPath: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The file name again */
-                again: string;
-                /** @description An access token or a channel key */
-                credential: string;
-                /** @description The file name as uploaded (`app.pdb`, `app.exe`) */
-                file: string;
-                /** @description A PDB's GUID (32 hex digits) then its age in hex, or a PE's TimeDateStamp (8 hex digits) then its SizeOfImage in hex */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/octet-stream": unknown;
-                };
-            };
-            /** @description A range of the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/octet-stream": unknown;
-                };
-            };
-            /** @description Redirect to a short-lived storage URL of the file */
-            302: {
-                headers: {
     unlockRelease: {
         parameters: {
             query?: never;
@@ -6224,6 +6185,45 @@ export interface operations {
             };
         };
     };
+    microsoftSymbolsWithCredentialInPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file name again */
+                again: string;
+                /** @description An access token or a channel key */
+                credential: string;
+                /** @description The file name as uploaded (`app.pdb`, `app.exe`) */
+                file: string;
+                /** @description A PDB's GUID (32 hex digits) then its age in hex, or a PE's TimeDateStamp (8 hex digits) then its SizeOfImage in hex */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description A range of the file, streamed by the gateway (DOWNLOAD_REDIRECT=false) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description Redirect to a short-lived storage URL of the file */
+            302: {
+                headers: {
                     Location: string;
                     [name: string]: unknown;
                 };

@@ -1370,15 +1370,6 @@ const paths: Record<string, PathItem> = {
       { security: NO_TOKEN },
     ),
   },
-  '/channels/{slug}': {
-    parameters: [{ name: 'slug', in: 'path', required: true, description: 'Channel key', schema: { type: 'string' } }],
-    get: op(
-      'channelPage',
-      'Install',
-      "A channel's releases",
-      {
-        '200': { description: 'The page', content: { 'text/html': {} } },
-        '401': { description: 'The password form (protected channel)', content: { 'text/html': {} } },
   '/releases/{id}/unlock': {
     parameters: [pathId('id', 'Release id', { type: 'string' })],
     post: op(
@@ -1397,7 +1388,17 @@ const paths: Record<string, PathItem> = {
       },
     ),
   },
+  '/channels/{slug}': {
+    parameters: [{ name: 'slug', in: 'path', required: true, description: 'Channel key', schema: { type: 'string' } }],
+    get: op(
+      'channelPage',
+      'Install',
+      "A channel's releases",
+      {
+        '200': { description: 'The page', content: { 'text/html': {} } },
+        '401': { description: 'The password form (protected channel)', content: { 'text/html': {} } },
         '404': { description: 'Not found page', content: { 'text/html': {} } },
+        '429': { description: 'Too many unknown channel keys from this address', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
       },
       { security: NO_TOKEN, parameters: [query('page', 'Page number')] },
     ),
@@ -1407,7 +1408,6 @@ const paths: Record<string, PathItem> = {
     post: op(
       'unlockChannel',
       'Install',
-        '429': { description: 'Too many unknown channel keys from this address', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
       "Unlock a channel's pages with its password",
       {
         '303': { description: 'Unlocked: a signed cookie is set; back to `next`', headers: { Location: { required: true, schema: { type: 'string' } } } },
