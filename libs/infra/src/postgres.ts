@@ -1,7 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { spawnManaged } from './child-processes';
@@ -175,7 +174,7 @@ function assertReachable(root: string, owner?: { uid: number; gid: number }): vo
   if (check.status !== 0) {
     throw new Error(
       `PostgreSQL runs as the postgres user (not as root) and cannot write ${root}: put HANGAR_DATA_DIR ` +
-        `where that user can reach it (every parent folder readable, e.g. under ${os.tmpdir()}), or set POSTGRES_URL`,
+        `where that user can reach it (every parent folder readable; a durable folder such as /var/lib/hangar, not /tmp or /var/tmp, which the system cleans), or set POSTGRES_URL`,
     );
   }
 }
