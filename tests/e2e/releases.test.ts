@@ -15,13 +15,15 @@ import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, fetchC
 describe('releases over HTTP', () => {
   const bucket = uniqueName('e2e-releases');
   const MAX_UPLOAD = 4 * 1024 * 1024;
+  // android.apk (3 MiB) fits before its token; a file of 3.8 MiB does not, though under MAX_UPLOAD.
+  const MAX_BEFORE_TOKEN = 3.5 * 1024 * 1024;
   let hangar: RunningHangar;
   let api: ReturnType<typeof apiClient>;
   let admin: string;
   let s3: Client;
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: bucket, MAX_UPLOAD_BYTES: String(MAX_UPLOAD) });
+    hangar = await startHangar({ S3_BUCKET: bucket, MAX_UPLOAD_BYTES: String(MAX_UPLOAD), UPLOAD_MAX_BYTES_BEFORE_TOKEN: String(MAX_BEFORE_TOKEN) });
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     s3 = testS3Client();
@@ -61,6 +63,103 @@ describe('releases over HTTP', () => {
     }
     throw new Error('condition not met in time');
   }
+
+  /**
+   * The fastlane Zealot plugin's own requests, recorded from its code under fastlane's option
+   * handling (tools/fastlane-wire-forms, tests/fixtures/fastlane) and replayed byte for byte: only
+   * the token, the channel key and the file's bytes (with its part's Content-Length) are put in.
+   */
+  describe('what the fastlane plugin sends (recorded wire forms)', () => {
+    const RECORDED = path.join(__dirname, '..', 'fixtures', 'fastlane');
+    const GIT_COMMIT = '0123456789abcdef0123456789abcdef01234567';
+    let androidKey: string;
+    let iosKey: string;
+
+    beforeAll(async () => {
+      androidKey = (await upload(fixture('android.apk'), { name: `Fastlane ${Date.now()}` })).body.channel.slug;
+      iosKey = (await upload(fixture('iphone.ipa'), { name: `Fastlane iOS ${Date.now()}` })).body.channel.slug;
+    });
+
+    function replaceAll(buffer: Buffer, needle: string, replacement: Buffer | string): Buffer {
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (let at = buffer.indexOf(needle); at !== -1; at = buffer.indexOf(needle, from)) {
+        parts.push(buffer.subarray(from, at), Buffer.from(replacement));
+        from = at + Buffer.byteLength(needle);
+      }
+      parts.push(buffer.subarray(from));
+      return Buffer.concat(parts);
+    }
+
+    async function replay(name: string, channelKey: string, file?: Buffer): Promise<ApiResponse> {
+      const recorded = JSON.parse(fs.readFileSync(path.join(RECORDED, `${name}.json`), 'utf8')) as { method: string; path: string; query: string | null; content_type: string | null; body_file: string };
+      let body: Buffer = fs.readFileSync(path.join(RECORDED, recorded.body_file));
+      body = replaceAll(body, '@@HANGAR_TOKEN@@', admin);
+      body = replaceAll(body, '@@HANGAR_CHANNEL_KEY@@', channelKey);
+      if (file) {
+        const placeholder = '@@HANGAR_FILE_BYTES@@';
+        body = replaceAll(body, `Content-Length: ${placeholder.length}\r\n`, `Content-Length: ${file.length}\r\n`);
+        body = replaceAll(body, placeholder, file);
+      }
+      const query = (recorded.query ?? '').replaceAll('%40%40HANGAR_TOKEN%40%40', encodeURIComponent(admin)).replaceAll('%40%40HANGAR_CHANNEL_KEY%40%40', encodeURIComponent(channelKey));
+      const url = `${recorded.path}${query ? `?${query}` : ''}`;
+      const res = await fetch(`${hangar.baseUrl}${url}`, {
+        method: recorded.method,
+        ...(recorded.content_type ? { headers: { 'content-type': recorded.content_type } } : {}),
+        ...(recorded.method === 'GET' ? {} : { body }),
+      });
+      const text = await res.text();
+      const result = { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+      await validateResponse(hangar.baseUrl, recorded.method, recorded.path, result);
+      return result;
+    }
+
+    it('when a Fastfile sets only the required options, then the build is uploaded with no custom fields (the plugin sends custom_fields=["[]"])', async () => {
+      expect(fs.readFileSync(path.join(RECORDED, 'upload-defaults.body'), 'latin1')).toContain('\r\n\r\n["[]"]\r\n');
+      const res = await replay('upload-defaults', androidKey, fs.readFileSync(fixture('android.apk')));
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ channel: { slug: androidKey }, bundle_id: 'com.icyleaf.appinfodemo', source: 'fastlane', custom_fields: [], changelog: [] });
+      expect(res.body.size).toBe(fs.statSync(fixture('android.apk')).size);
+    });
+
+    it('when ZEALOT_CUSTOM_FIELDS=a,b is set, then the build is uploaded and the plain entries are dropped', async () => {
+      const res = await replay('upload-custom-fields-env', androidKey, fs.readFileSync(fixture('android.apk')));
+      expect({ status: res.status, custom_fields: res.body.custom_fields }).toEqual({ status: 201, custom_fields: [] });
+    });
+
+    it('when a Fastfile sets every option, then each is stored as the contract says', async () => {
+      const res = await replay('upload-every-option', androidKey, fs.readFileSync(fixture('android.apk')));
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        app_name: 'Fastlane Demo',
+        release_type: 'beta',
+        branch: 'feature/wire',
+        git_commit: GIT_COMMIT,
+        ci_url: 'https://ci.example/job/42',
+        source: 'jenkins-job',
+        changelog: [{ message: 'Fixed the crash' }, { message: 'Added dark mode' }],
+        custom_fields: [{ name: 'env', value: 'qa', icon: 'fa-solid fa-flask' }],
+        channel: { slug: androidKey, has_password: true },
+      });
+      expect(res.text).not.toContain('open-sesame');
+    });
+
+    it('when the version check asks by versions or by commit, then the uploaded build is found', async () => {
+      const byVersion = await replay('version-exist', androidKey);
+      expect({ status: byVersion.status, bundle_id: byVersion.body.bundle_id, release_version: byVersion.body.release_version, build_version: byVersion.body.build_version })
+        .toEqual({ status: 200, bundle_id: 'com.icyleaf.appinfodemo', release_version: '1.2.3', build_version: '5' });
+      const byCommit = await replay('version-exist-git-commit', androidKey);
+      expect({ status: byCommit.status, git_commit: byCommit.body.git_commit }).toEqual({ status: 200, git_commit: GIT_COMMIT });
+    });
+
+    it('when debug files are uploaded (a dSYM zip, a ProGuard mapping zip), then both are stored', async () => {
+      const dsym = await replay('debug-file-dsym', iosKey, fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip')));
+      const proguard = await replay('debug-file-proguard', androidKey, fs.readFileSync(path.join(fixturesDir(), 'proguards', 'single_mapping.zip')));
+      // 200, as Zealot answers a debug file (the plugin reads only the body's `error`).
+      expect([dsym.status, dsym.body?.error, proguard.status, proguard.body?.error]).toEqual([200, undefined, 200, undefined]);
+      expect(proguard.body).toMatchObject({ release_version: '1.2.3', build_version: '5' });
+    });
+  });
 
   describe('every fixture', () => {
     it.each([
@@ -211,13 +310,85 @@ describe('releases over HTTP', () => {
 
     it('when the changelog or custom fields are malformed, then 422 and nothing is stored', async () => {
       const before = await storedObjects('packages/');
-      const bad1 = await upload(fixture('android.apk'), { channel_key: channelKey, changelog: '{"message":"an object"}' });
+      // A JSON array of entries without a message: any other non-array text is a plain-text changelog (issue 32).
+      const bad1 = await upload(fixture('android.apk'), { channel_key: channelKey, changelog: '[{"author":"no message"}]' });
       expect(bad1.status).toBe(422);
       expect(bad1.body.entry).toHaveProperty('changelog');
       const bad2 = await upload(fixture('android.apk'), { channel_key: channelKey, custom_fields: '{"name":"x"}' });
       expect(bad2.status).toBe(422);
       expect(bad2.body.entry).toHaveProperty('custom_fields');
       expect(await storedObjects('packages/')).toEqual(before);
+    });
+
+    // Issue 32: Zealot stores these as text; they were 422s after the package was streamed and parsed.
+    it.each(['2024', 'true', 'null', '3.14', '{"message":"an object"}'])('when the changelog is %s, then it is kept as one line of text', async (changelog) => {
+      const res = await upload(fixture('android.apk'), { channel_key: channelKey, changelog });
+      expect({ status: res.status, changelog: res.body.changelog, text: res.body.text_changelog }).toEqual({ status: 201, changelog: [{ message: changelog }], text: `- ${changelog}` });
+    });
+
+    describe('issue 32: the form as Zealot takes it, and bounded metadata', () => {
+      /** A multipart body exactly as given: parts in this order, each a field or the file. */
+      async function sendParts(parts: Array<[string, string] | ['file', Buffer, string]>, path = '/api/apps/upload'): Promise<ApiResponse> {
+        const form = new FormData();
+        for (const part of parts) {
+          if (part.length === 3) form.append(part[0], new Blob([part[1]]), part[2]);
+          else form.append(part[0], part[1]);
+        }
+        const res = await fetch(`${hangar.baseUrl}${path}`, { method: 'POST', body: form });
+        const text = await res.text();
+        const result = { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+        await validateResponse(hangar.baseUrl, 'POST', path, result);
+        return result;
+      }
+      const apk = () => fs.readFileSync(fixture('android.apk'));
+
+      it('when the token comes after the file (curl -F file=@app.apk -F token=…), then the build is uploaded', async () => {
+        const res = await sendParts([['file', apk(), 'app.apk'], ['channel_key', channelKey], ['token', admin], ['branch', 'after/file']]);
+        expect({ status: res.status, branch: res.body.branch, channel: res.body.channel?.slug }).toEqual({ status: 201, branch: 'after/file', channel: channelKey });
+      });
+
+      it('when the token after the file is wrong or missing, then 401 and nothing is left in storage', async () => {
+        const before = await storedObjects('packages/');
+        const wrong = await sendParts([['file', apk(), 'app.apk'], ['channel_key', channelKey], ['token', 'not-a-token']]);
+        const missing = await sendParts([['file', apk(), 'app.apk'], ['channel_key', channelKey]]);
+        expect([wrong.status, missing.status]).toEqual([401, 401]);
+        expect(wrong.text).not.toContain('not-a-token');
+        expect(await storedObjects('packages/')).toEqual(before);
+      });
+
+      it('when a file sent before any token is past UPLOAD_MAX_BYTES_BEFORE_TOKEN, then 413 saying to send the token first, and nothing is stored', async () => {
+        const before = await storedObjects('packages/');
+        const res = await sendParts([['file', Buffer.alloc(3.8 * 1024 * 1024, 7), 'big.apk'], ['token', admin]]);
+        expect(res.status).toBe(413);
+        expect(res.body.error).toMatch(/token/);
+        expect(await storedObjects('packages/')).toEqual(before);
+      });
+
+      it('when a form carries two file parts, then 422 and nothing is stored', async () => {
+        const before = await storedObjects('packages/');
+        const res = await sendParts([['token', admin], ['channel_key', channelKey], ['file', apk(), 'a.apk'], ['file', apk(), 'b.apk']]);
+        expect({ status: res.status, entry: res.body.entry }).toEqual({ status: 422, entry: { file: [expect.stringMatching(/twice/)] } });
+        expect(await storedObjects('packages/')).toEqual(before);
+      });
+
+      it('when a 100 KB branch comes before or after the file, then 422 naming branch and nothing is stored', async () => {
+        const before = await storedObjects('packages/');
+        const branch = 'b'.repeat(100 * 1024);
+        const first = await sendParts([['token', admin], ['channel_key', channelKey], ['branch', branch], ['file', apk(), 'app.apk']]);
+        const after = await sendParts([['token', admin], ['channel_key', channelKey], ['file', apk(), 'app.apk'], ['branch', branch]]);
+        for (const res of [first, after]) {
+          expect({ status: res.status, entry: res.body.entry }).toEqual({ status: 422, entry: { branch: ['is too long (at most 255 bytes)'] } });
+          expect(res.text).not.toContain('bbbbbbbbbb');
+        }
+        expect(await storedObjects('packages/')).toEqual(before);
+      });
+
+      it('when an edit sets a field past its limit, then 422 and the release is unchanged', async () => {
+        const made = await upload(fixture('android.apk'), { channel_key: channelKey, ci_url: 'https://ci.example/ok' });
+        const res = await api('PUT', `/api/releases/${made.body.id}`, { token: admin, json: { ci_url: `https://ci.example/${'x'.repeat(4096)}` } });
+        expect({ status: res.status, entry: res.body.entry }).toEqual({ status: 422, entry: { ci_url: ['is too long (at most 2048 bytes)'] } });
+        expect((await api('GET', `/api/releases/${made.body.id}`, { token: admin })).body.ci_url).toBe('https://ci.example/ok');
+      });
     });
 
     it('when the list of versions is asked with the key, then newest uploads come first, paginated', async () => {
