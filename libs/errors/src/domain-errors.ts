@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'failed_precondition'
   | 'payload_too_large'
   | 'resource_exhausted'
+  | 'storage_full'
   | 'unavailable'
   | 'deadline_exceeded'
   | 'unimplemented'
@@ -90,6 +91,17 @@ export class PayloadTooLarge extends DomainError {
 export class ResourceExhausted extends DomainError {
   constructor(message: string) {
     super('resource_exhausted', message);
+  }
+}
+
+/**
+ * Object storage has no room left (S3 InsufficientStorage, ENOSPC under it): 507 with
+ * Retry-After — the upload was fine and may be sent again once space is freed.
+ */
+export class StorageFull extends DomainError {
+  readonly retryAfterSeconds = 60;
+  constructor(message = 'Storage is full; try the upload again later') {
+    super('storage_full', message);
   }
 }
 

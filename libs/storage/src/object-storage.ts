@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Client, CopyDestinationOptions, CopySourceOptions } from 'minio';
-import { DomainError, PayloadTooLarge, Unavailable, withCause } from '@hangar/errors';
+import { DomainError, PayloadTooLarge, StorageFull, Unavailable, withCause } from '@hangar/errors';
 import { Metrics, storageErrorsCounter } from '@hangar/metrics';
 import { PartPool } from './part-pool';
 import { isSourceFailure, multipartUpload } from './multipart-upload';
@@ -352,7 +352,7 @@ export function contentDisposition(fileName: string): string {
  * upload stream broke.
  */
 function isStorageFailure(original: unknown, mapped: Error): boolean {
-  if (mapped instanceof Unavailable) return true;
+  if (mapped instanceof Unavailable || mapped instanceof StorageFull) return true;
   return !(mapped instanceof DomainError) && !isSourceFailure(original) && !isGoneFromStorage(original);
 }
 
@@ -380,7 +380,21 @@ export function toStorageError(err: unknown): Error {
   if (isSourceFailure(err)) return err as Error;
   const code = (err as { code?: string })?.code;
   if (code && NETWORK_CODES.has(code)) return withCause(new Unavailable('Object storage is unavailable, try again shortly'), err);
+  if (isStorageFull(err)) return withCause(new StorageFull(), err);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** S3 codes for a store with no room left: versitygw (a full disk under it), AWS, MinIO. */
+const STORAGE_FULL_CODES = new Set(['InsufficientStorage', 'XMinioStorageFull', 'StorageFull']);
+
+/**
+ * S3 out of room: its code, or a disk error passed through in its text (`No space left on
+ * device`, ENOSPC). It was answered as a malformed body (400), which told CI not to retry.
+ */
+export function isStorageFull(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (STORAGE_FULL_CODES.has(code) || code === 'ENOSPC')) return true;
+  return typeof message === 'string' && /no space left on device|\bENOSPC\b/i.test(message);
 }
 
 export { PayloadTooLarge };
