@@ -52,7 +52,7 @@ const CALLERS: Caller[] = [
   {
     name: 'otherApp',
     heading: 'token of another app',
-    description: "a token of the app owner with every scope, limited to another app of the owner: 403 on this app's routes and on creating apps, the owner's answer where no app is concerned",
+    description: "a token of the app owner with every scope, limited to another app of the owner: 403 on this app's routes, on creating apps and on managing accounts, the owner's answer where no app is concerned",
     global: 'developer',
     onApp: 'admin',
   },
@@ -150,6 +150,8 @@ interface RouteCase {
    * shared fixture and must not.
    */
   writes?: Part[];
+  /** Account management (issue 32): a limited token (app limit, or scopes without `admin`) is refused, whatever its user may do. */
+  account?: true;
 }
 
 const app = (least: Role): Access => ({ kind: 'app', least });
@@ -168,26 +170,27 @@ const ROUTES: Record<string, RouteCase> = {
   getOpenApi: { access: OPEN, ok: 200 },
 
   // Users and tokens: the target is a user who is none of the callers.
-  listUsers: { access: { kind: 'admin' }, ok: 200 },
-  createUser: { access: { kind: 'admin' }, ok: 201, writes: [], form: (_f, m) => ({ username: m, email: `${m}@example.com`, password: 'long-enough-pw' }) },
+  listUsers: { access: { kind: 'admin' }, ok: 200, account: true },
+  createUser: { access: { kind: 'admin' }, ok: 201, account: true, writes: [], form: (_f, m) => ({ username: m, email: `${m}@example.com`, password: 'long-enough-pw' }) },
   getMe: { access: { kind: 'anyUser' }, ok: 200 },
-  searchUsers: { access: { kind: 'admin' }, ok: 200, query: (f) => ({ email: f.user!.email }) },
-  getUser: { access: { kind: 'admin', self: true }, ok: 200, params: (f) => ({ id: f.user!.id }) },
+  searchUsers: { access: { kind: 'admin' }, ok: 200, account: true, query: (f) => ({ email: f.user!.email }) },
+  getUser: { access: { kind: 'admin', self: true }, ok: 200, account: true, params: (f) => ({ id: f.user!.id }) },
   updateUser: {
     access: { kind: 'admin', self: true },
     ok: 200,
+    account: true,
     writes: ['user'],
     params: (f) => ({ id: f.user!.id }),
     form: (f) => ({ username: f.user!.username, email: f.user!.email, password: 'another-long-pw', timezone: 'Asia/Tokyo' }),
   },
-  patchUser: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: () => ({ timezone: 'Asia/Tokyo' }) },
-  deleteUser: { access: { kind: 'admin' }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id }) },
-  listTokens: { access: { kind: 'admin', self: true }, ok: 200, params: (f) => ({ id: f.user!.id }) },
-  createToken: { access: { kind: 'admin', self: true }, ok: 201, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: (_f, m) => ({ name: m }) },
-  revokeToken: { access: { kind: 'admin', self: true }, ok: 200, writes: ['user'], params: (f) => ({ id: f.user!.id, token_id: f.user!.tokenId }) },
+  patchUser: { access: { kind: 'admin', self: true }, ok: 200, account: true, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: () => ({ timezone: 'Asia/Tokyo' }) },
+  deleteUser: { access: { kind: 'admin' }, ok: 200, account: true, writes: ['user'], params: (f) => ({ id: f.user!.id }) },
+  listTokens: { access: { kind: 'admin', self: true }, ok: 200, account: true, params: (f) => ({ id: f.user!.id }) },
+  createToken: { access: { kind: 'admin', self: true }, ok: 201, account: true, writes: ['user'], params: (f) => ({ id: f.user!.id }), form: (_f, m) => ({ name: m }) },
+  revokeToken: { access: { kind: 'admin', self: true }, ok: 200, account: true, writes: ['user'], params: (f) => ({ id: f.user!.id, token_id: f.user!.tokenId }) },
   // A wrong current password: whoever gets past authentication hears 422, and nothing changes.
   // The change itself is in tests/e2e/console-sessions.test.ts.
-  changePassword: { access: { kind: 'anyUser' }, ok: 422, form: () => ({ current_password: 'not-the-password', password: 'another-long-pw' }) },
+  changePassword: { access: { kind: 'anyUser' }, ok: 422, account: true, form: () => ({ current_password: 'not-the-password', password: 'another-long-pw' }) },
 
   // Console sessions: what a session sees is not in the snapshot (it changes no app or user).
   signIn: { access: OPEN, ok: 201, form: (f) => ({ email: f.user!.email, password: 'long-enough-pw' }) },
@@ -199,7 +202,7 @@ const ROUTES: Record<string, RouteCase> = {
   redeemCliSignIn: { access: OPEN, ok: 404, form: () => ({ code: 'a-code', verifier: 'a-verifier' }) },
   signOut: { access: { kind: 'sessionCookie' }, ok: 200 },
   listSessions: { access: { kind: 'anyUser' }, ok: 200 },
-  revokeSession: { access: { kind: 'ownSession' }, ok: 200, params: (f) => ({ id: f.sessionId }) },
+  revokeSession: { access: { kind: 'ownSession' }, ok: 200, account: true, params: (f) => ({ id: f.sessionId }) },
 
   // Audit log: global admins, and an app's admins for that app (app_id).
   listAuditEntries: { access: app('admin'), ok: 200, query: (f) => ({ app_id: String(f.appId) }) },
@@ -330,6 +333,8 @@ function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | und
   if (access.kind === 'open') return route.ok;
   if (access.kind === 'sessionCookie') return 401;
   const owner = CALLERS.find((c) => c.name === 'owner')!;
+  // A limited token manages no account, not even its own (issue 32).
+  if ((caller.name === 'ciUpload' || caller.name === 'otherApp') && route.account) return 403;
   if (caller.name === 'ciUpload') return scopes?.includes('upload') ? expectedStatus(route, owner, scopes) : 403;
   // The owner's session is revoked by the owner's own call, which comes first: for the owner's
   // other token (limited to another app) it is gone by then.
@@ -733,7 +738,7 @@ function render(operations: Operation[], results: Map<string, Cell[]>): string {
   const rows = operations.map((op) => {
     const route = ROUTES[op.operationId]!;
     const cells = results.get(op.operationId)!;
-    return [`\`${op.operationId}\``, `${op.method} \`${op.template}\``, whoMay(route.access), op.scopes?.join(' or ') ?? '—', ...cells.map((c) => String(c.status))];
+    return [`\`${op.operationId}\``, `${op.method} \`${op.template}\``, `${whoMay(route.access)}${route.account ? ' — no limited token' : ''}`, op.scopes?.join(' or ') ?? '—', ...cells.map((c) => String(c.status))];
   });
   const line = (cols: string[]) => `| ${cols.join(' | ')} |`;
   return [
@@ -758,6 +763,14 @@ function render(operations: Operation[], results: Map<string, Cell[]>): string {
     '"Token scopes" are what a scoped personal access token needs for the route, one of them',
     'suffices (`services/gateway/src/auth/route-scopes.ts`, shown in the OpenAPI document as',
     '`x-hangar-scopes`); a token without scopes has every right of its user. "—": no token is read.',
+    '',
+    'Accounts (issue 32): a token never outgrows its limits. A *limited* token — one limited to',
+    'apps, or with scopes but not `admin` — manages no account, whatever its user\'s role: it',
+    'cannot change a password, email or role (its own included), create, change or delete users,',
+    'list, search or read other users, make or revoke tokens, or end sessions (403). It may still',
+    'read its own account, its own tokens and its own sessions. Accounts are managed from a console',
+    'session or an unlimited token: no app limit, and no scopes or `admin` among them',
+    '(`ACCOUNT_OPERATIONS` in `route-scopes.ts`; "no limited token" in the "who may" column).',
     '',
     '"Who may" is the rule of PRODUCT §1–2 and `docs/decisions.md`; "app member+" means a',
     'collaborator of at least that role on the app, or a global admin. Routes open to anyone read',

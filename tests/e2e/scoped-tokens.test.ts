@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, ApiResponse, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
  * Issue 16 point 2: a personal access token limited to scopes and apps. A CI
@@ -116,17 +116,70 @@ describe('scoped personal access tokens', () => {
     expect((await api('POST', '/api/apps', { token: limited, form: { name: 'new' } })).status).toBe(403);
   });
 
-  it('when a limited token makes a token, then only one as limited as itself', async () => {
+  it('when a limited token asks for a token, then 403 however narrow; an unlimited admin-scoped token makes only one as narrow as itself', async () => {
     const appAdmin = (await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'app admin', scopes: 'admin,read', app_ids: String(apps.ci.id) } })).body.token as string;
     const count = async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body.length as number;
     const before = await count();
-    const unlimited = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'escape' } });
-    expect([unlimited.status, unlimited.body]).toEqual([403, { error: expect.stringMatching(/limited to the scopes admin, read/) }]);
-    const otherApp = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'escape', scopes: 'read', app_ids: String(apps.other.id) } });
-    expect([otherApp.status, otherApp.body]).toEqual([403, { error: expect.stringMatching(/limited to the apps/) }]);
+    for (const form of [{ name: 'escape' }, { name: 'escape', scopes: 'read', app_ids: String(apps.other.id) }, { name: 'narrower', scopes: 'read', app_ids: String(apps.ci.id) }]) {
+      const refused = await api('POST', '/api/users/me/tokens', { token: appAdmin, form });
+      expect([form, refused.status, refused.body]).toEqual([form, 403, { error: expect.stringMatching(/limited \(to apps .*\): it cannot createToken/) }]);
+    }
     expect(await count()).toBe(before);
-    const narrower = await api('POST', '/api/users/me/tokens', { token: appAdmin, form: { name: 'narrower', scopes: 'read', app_ids: String(apps.ci.id) } });
-    expect(narrower.status).toBe(201);
+    const adminScoped = (await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'admin scoped', scopes: 'admin,read' } })).body.token as string;
+    const unscoped = await api('POST', '/api/users/me/tokens', { token: adminScoped, form: { name: 'escape' } });
+    expect([unscoped.status, unscoped.body]).toEqual([403, { error: expect.stringMatching(/limited to the scopes admin, read/) }]);
+    expect((await api('POST', '/api/users/me/tokens', { token: adminScoped, form: { name: 'narrower', scopes: 'read' } })).status).toBe(201);
+  });
+
+  it('when a limited token tries to outgrow its limits through the account, then every way is 403 and nothing changes (issue 32)', async () => {
+    const victim = await createUserWithToken(api, hangar.adminToken, 'victim', 'member');
+    const make = async (token: string, form: Record<string, string>) => {
+      const res = await api('POST', '/api/users/me/tokens', { token, form: { name: 'limited', ...form } });
+      expect(res.status).toBe(201);
+      return res.body.token as string;
+    };
+    // A developer's token limited to one app, every scope.
+    const devApp = await make(owner.token, { app_ids: String(apps.ci.id) });
+    // The global admin's token: admin scope, one app; a read token on one app; a read token on every app.
+    const adminApp = await make(hangar.adminToken, { scopes: 'admin', app_ids: String(apps.ci.id) });
+    const adminReadApp = await make(hangar.adminToken, { scopes: 'read', app_ids: String(apps.ci.id) });
+    const adminRead = await make(hangar.adminToken, { scopes: 'read' });
+    const newAdmin = uniqueName('escalated').replace(/[^a-z0-9]/g, '');
+    const owned = { username: owner.username, email: owner.email };
+    const refusals: [string, Promise<ApiResponse>][] = [
+      ['own password by PUT', api('PUT', '/api/users/me', { token: devApp, form: { ...owned, password: 'taken-over-pw-1' } })],
+      ['own password by PATCH', api('PATCH', `/api/users/${owner.id}`, { token: devApp, json: { password: 'taken-over-pw-1' } })],
+      ['own email', api('PATCH', '/api/users/me', { token: devApp, json: { email: 'taken@example.com' } })],
+      ['own password route', api('PUT', '/api/users/me/password', { token: devApp, json: { current_password: 'long-enough-pw', password: 'taken-over-pw-1' } })],
+      ['own unlimited token', api('POST', `/api/users/${owner.id}/tokens`, { token: devApp, form: { name: 'escape' } })],
+      ['revoke own tokens', api('DELETE', `/api/users/me/tokens/${owner.tokenId}`, { token: devApp })],
+      ['a new global admin', api('POST', '/api/users', { token: adminApp, form: { username: newAdmin, email: `${newAdmin}@example.com`, password: 'long-enough-pw', role: 'admin' } })],
+      ["another user's password", api('PUT', `/api/users/${victim.id}`, { token: adminApp, form: { username: victim.username, email: victim.email, password: 'taken-over-pw-1' } })],
+      ["another user's role", api('PATCH', `/api/users/${victim.id}`, { token: adminApp, json: { role: 'admin' } })],
+      ['another user deleted', api('DELETE', `/api/users/${victim.id}`, { token: adminApp })],
+      ["another user's token", api('POST', `/api/users/${victim.id}/tokens`, { token: adminApp, form: { name: 'escape' } })],
+      ["another user's tokens listed", api('GET', `/api/users/${victim.id}/tokens`, { token: adminApp })],
+      ['users listed (admin, one app)', api('GET', '/api/users', { token: adminApp })],
+      ['users listed (read, one app)', api('GET', '/api/users', { token: adminReadApp })],
+      ['users listed (read, every app)', api('GET', '/api/users', { token: adminRead })],
+      ['users searched', api('GET', `/api/users/search?email=${encodeURIComponent(victim.email)}`, { token: adminReadApp })],
+      ['another user read', api('GET', `/api/users/${victim.id}`, { token: adminRead })],
+    ];
+    for (const [what, pending] of refusals) {
+      const res = await pending;
+      expect([what, res.status, Object.keys(res.body)]).toEqual([what, 403, ['error']]);
+    }
+    // Nothing changed: the old passwords still sign in, no admin was made, the victim is a member with one token.
+    expect((await api('POST', '/api/sessions', { json: { email: owner.email, password: 'long-enough-pw' } })).status).toBe(201);
+    expect((await api('POST', '/api/sessions', { json: { email: victim.email, password: 'long-enough-pw' } })).status).toBe(201);
+    expect((await api('GET', `/api/users/search?email=${newAdmin}%40example.com`, { token: hangar.adminToken })).body).toEqual([]);
+    expect((await api('GET', `/api/users/${victim.id}`, { token: hangar.adminToken })).body.role).toBe('member');
+    expect((await api('GET', `/api/users/${victim.id}/tokens`, { token: hangar.adminToken })).body).toHaveLength(1);
+    expect((await api('GET', '/api/users/me/tokens', { token: owner.token })).body.map((t: { id: number }) => t.id)).toContain(owner.tokenId);
+    // A limited token still reads its own account; an unlimited token manages accounts as before.
+    for (const path of ['/api/users/me', `/api/users/${owner.id}`, '/api/users/me/tokens']) expect([path, (await api('GET', path, { token: devApp })).status]).toEqual([path, 200]);
+    expect((await api('GET', '/api/users/me', { token: adminReadApp })).status).toBe(200);
+    expect((await api('GET', '/api/users', { token: await make(hangar.adminToken, { scopes: 'admin,read' }) })).status).toBe(200);
   });
 
   it('when a token is asked for with a scope that does not exist or a past expiry, then 422 names the field and no token is made', async () => {

@@ -1,6 +1,6 @@
 import { openApiDocument } from '../openapi/openapi';
 import { OperationIndex } from './operation-of';
-import { ROUTE_SCOPES } from './route-scopes';
+import { ACCOUNT_OPERATIONS, ROUTE_SCOPES, isLimitedGrant } from './route-scopes';
 
 describe('the scope table and the operations it names', () => {
   const paths = openApiDocument('test').paths as ConstructorParameters<typeof OperationIndex>[0];
@@ -8,6 +8,19 @@ describe('the scope table and the operations it names', () => {
 
   it('when the OpenAPI document lists its operations, then each has a row and each row is an operation', () => {
     expect(Object.keys(ROUTE_SCOPES).sort()).toEqual([...documented].sort());
+  });
+
+  it('when the account rule names operations, then each is a documented operation', () => {
+    expect(Object.keys(ACCOUNT_OPERATIONS).filter((id) => !documented.includes(id))).toEqual([]);
+  });
+
+  it('when a token has an app limit, or scopes without admin, then it is limited; unscoped or admin-scoped without apps, it is not', () => {
+    expect(isLimitedGrant({ scopes: [], appIds: [1] })).toBe(true);
+    expect(isLimitedGrant({ scopes: ['admin'], appIds: [1] })).toBe(true);
+    expect(isLimitedGrant({ scopes: ['read'], appIds: [] })).toBe(true);
+    expect(isLimitedGrant({ scopes: [], appIds: [] })).toBe(false);
+    expect(isLimitedGrant({ scopes: ['read', 'admin'], appIds: [] })).toBe(false);
+    expect(isLimitedGrant(undefined)).toBe(false);
   });
 
   it('when a route reads a token, then the document shows the scopes it needs; when it reads none, then none', () => {

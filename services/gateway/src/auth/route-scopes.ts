@@ -133,3 +133,33 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   microsoftSymbolsWithToken: READ,
   microsoftSymbolsWithCredentialInPath: READ,
 };
+
+/**
+ * Account management (issue 32): the operations a limited token — one with
+ * an app limit, or with scopes but not `admin` — may not call, whatever its
+ * user's role, so it cannot outgrow its limits by changing the account's
+ * password, email or role, by making users or tokens, or by reading who else
+ * there is. `own`: allowed on the token's own account only (the path's `id`
+ * is `me` or its user's id); `never`: refused. Only a console session or an
+ * unlimited token (no app limit; no scopes, or `admin` among them) manages
+ * accounts. docs/auth-matrix.md states the rule.
+ */
+export const ACCOUNT_OPERATIONS: Record<string, 'own' | 'never'> = {
+  listUsers: 'never',
+  searchUsers: 'never',
+  createUser: 'never',
+  getUser: 'own',
+  updateUser: 'never',
+  patchUser: 'never',
+  deleteUser: 'never',
+  changePassword: 'never',
+  listTokens: 'own',
+  createToken: 'never',
+  revokeToken: 'never',
+  revokeSession: 'never',
+};
+
+/** A token that may not manage accounts: app-limited, or scoped without `admin`. */
+export function isLimitedGrant(grant: { scopes: string[]; appIds: number[] } | undefined): boolean {
+  return !!grant && (grant.appIds.length > 0 || (grant.scopes.length > 0 && !grant.scopes.includes('admin')));
+}

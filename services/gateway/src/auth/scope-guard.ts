@@ -2,7 +2,7 @@ import { PermissionDenied, Unauthenticated } from '@hangar/errors';
 import type { ServiceClients } from '../clients/service-clients';
 import { currentCaller } from '../http/caller-context';
 import type { OperationIndex } from './operation-of';
-import { ROUTE_SCOPES } from './route-scopes';
+import { ACCOUNT_OPERATIONS, ROUTE_SCOPES, isLimitedGrant } from './route-scopes';
 
 type UsersClient = ServiceClients['users'];
 
@@ -28,7 +28,22 @@ export function guardingScopes(client: UsersClient, operations: OperationIndex):
         );
       }
     }
+    if (grant && isLimitedGrant(grant)) {
+      // Account management needs a session or an unlimited token (issue 32).
+      const match = operations.match(caller.method, caller.path);
+      const rule = match ? ACCOUNT_OPERATIONS[match.operationId] : undefined;
+      const own = match?.params.id === 'me' || match?.params.id === String(user.id);
+      if (rule === 'never' || (rule === 'own' && !own)) {
+        throw new PermissionDenied(
+          `This access token is limited (${describeLimits(grant)}): it cannot ${match!.operationId}; accounts and tokens are managed from a console session or an unlimited token`,
+        );
+      }
+    }
     return user;
   };
   return { ...client, authenticate };
+}
+
+function describeLimits(grant: { scopes: string[]; appIds: number[] }): string {
+  return [grant.appIds.length ? `to apps ${grant.appIds.join(', ')}` : '', grant.scopes.length ? `to scopes ${grant.scopes.join(', ')}` : ''].filter(Boolean).join(' and ');
 }
