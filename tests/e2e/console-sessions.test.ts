@@ -130,10 +130,59 @@ describe('console sessions over HTTP', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.entry).toEqual({ current_password: ['is incorrect'] });
     const changed = await api('PUT', '/api/users/me/password', { json: { current_password: 'long-enough-pw', password: 'brand-new-pw-1' }, headers: asBrowser(here) });
-    expect(changed.status).toBe(200);
+    expect([changed.status, changed.body]).toEqual([200, { mesage: 'OK', sessions_ended: 'others' }]);
     expect((await api('GET', '/api/users/me', { headers: asBrowser(elsewhere, false) })).status).toBe(401);
     expect((await api('GET', '/api/users/me', { headers: asBrowser(here, false) })).status).toBe(200);
     await signIn(user.email, 'brand-new-pw-1');
+  });
+
+  it("when a user changes their own password with PUT /api/users/me from a session, then their other sessions end, this one stays, and the answer says so", async () => {
+    const user = await createUserWithToken(api, hangar.adminToken, 'selfput', 'member');
+    const here = await signIn(user.email);
+    const elsewhere = await signIn(user.email);
+    // The seed sends the password with every update: the same one again is no change and ends nothing.
+    const same = await api('PUT', '/api/users/me', { json: { username: user.username, email: user.email, password: 'long-enough-pw', locale: 'en' }, headers: asBrowser(here) });
+    expect(same.status).toBe(200);
+    expect(same.body).not.toHaveProperty('sessions_ended');
+    expect((await api('GET', '/api/users/me', { headers: asBrowser(elsewhere, false) })).status).toBe(200);
+
+    const changed = await api('PUT', '/api/users/me', { json: { username: user.username, email: user.email, password: 'brand-new-pw-2' }, headers: asBrowser(here) });
+    expect([changed.status, changed.body.sessions_ended]).toEqual([200, 'others']);
+    expect((await api('GET', '/api/users/me', { headers: asBrowser(elsewhere, false) })).status).toBe(401);
+    expect((await api('GET', '/api/users/me', { headers: asBrowser(here, false) })).status).toBe(200);
+    await signIn(user.email, 'brand-new-pw-2');
+  });
+
+  it("when an admin resets another user's password (PUT or PATCH), then every session of that user ends", async () => {
+    const user = await createUserWithToken(api, hangar.adminToken, 'reset', 'member');
+    const laptop = await signIn(user.email);
+    const phone = await signIn(user.email);
+    const reset = await api('PUT', `/api/users/${user.id}`, { token: hangar.adminToken, form: { username: user.username, email: user.email, password: 'reset-by-admin-1' } });
+    expect([reset.status, reset.body.sessions_ended]).toEqual([200, 'all']);
+    for (const session of [laptop, phone]) expect((await api('GET', '/api/users/me', { headers: asBrowser(session, false) })).status).toBe(401);
+
+    const again = await signIn(user.email, 'reset-by-admin-1');
+    const patched = await api('PATCH', `/api/users/${user.id}`, { token: hangar.adminToken, json: { password: 'reset-by-admin-2' } });
+    expect([patched.status, patched.body.sessions_ended]).toEqual([200, 'all']);
+    expect((await api('GET', '/api/users/me', { headers: asBrowser(again, false) })).status).toBe(401);
+    await signIn(user.email, 'reset-by-admin-2');
+  });
+
+  it('when another site posts a sign-in (login CSRF), then 403 in the contract shape and no session; the same origin and no Origin sign in', async () => {
+    const user = await createUserWithToken(api, hangar.adminToken, 'logincsrf', 'member');
+    const crossSite = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: hangar.baseUrl, 'sec-fetch-site': 'same-site' }];
+    for (const headers of crossSite) {
+      const refused = await api('POST', '/api/sessions', { form: { email: user.email, password: 'long-enough-pw' }, headers });
+      expect([headers, refused.status, Object.keys(refused.body)]).toEqual([headers, 403, ['error']]);
+      expect(refused.body.error).toMatch(/another site/);
+      expect(refused.headers.getSetCookie().some((c) => c.startsWith('hangar_session='))).toBe(false);
+    }
+    const sessions = await api('GET', '/api/sessions', { token: user.token });
+    expect(sessions.body).toEqual([]);
+    // More refusals than the attempt limit, yet the user still signs in: they were no attempts.
+    await signIn(user.email, 'long-enough-pw', { origin: hangar.baseUrl, 'sec-fetch-site': 'same-origin' });
+    await signIn(user.email, 'long-enough-pw', { 'sec-fetch-site': 'none' });
+    await signIn(user.email);
   });
 
   it('when sign-in is attempted too often for one email, then 429 with Retry-After, even with the right password', async () => {

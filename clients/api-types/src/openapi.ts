@@ -619,7 +619,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS)
-         * @description With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin's sign-in is recorded in the audit log with the field `break_glass`.
+         * @description With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin's sign-in is recorded in the audit log with the field `break_glass`. A request from another site is 403 (login CSRF): an `Origin` whose host is not the public base URL's, or `Sec-Fetch-Site: cross-site` / `same-site`; without `Origin` (CLI, curl) the sign-in is judged as usual.
          */
         post: operations["signIn"];
         delete?: never;
@@ -852,14 +852,14 @@ export interface paths {
         };
         /** Get a user (admin, or oneself) */
         get: operations["getUser"];
-        /** Update a user (admin, or oneself without raising the role) */
+        /** Update a user (admin, or oneself without raising the role); a changed password ends the user's sessions */
         put: operations["updateUser"];
         post?: never;
         /** Delete a user (admin) */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /** Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values */
+        /** Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values; a changed password ends the user's sessions */
         patch: operations["patchUser"];
         trace?: never;
     };
@@ -1711,6 +1711,15 @@ export interface components {
             updated_at: string;
             username: string;
         };
+        PasswordChanged: {
+            /** @constant */
+            mesage: "OK";
+            /**
+             * @description Which of the user's console sessions the password change ended: `others` when the user changed their own password from a console session, which stays signed in; else `all`.
+             * @enum {string}
+             */
+            sessions_ended: "all" | "others";
+        };
         /** @description The embedded provisioning profile of an iOS or macOS build. */
         ProvisioningProfile: {
             app_id_name: string | null;
@@ -1977,6 +1986,36 @@ export interface components {
             release: components["schemas"]["Release"] | null;
             /** @description A newer build than the installed one exists in the channel. */
             update_available: boolean;
+        };
+        /** @description Never a password. `sessions_ended` only when the update changed the password. */
+        UpdatedUser: {
+            /** @enum {string} */
+            appearance: "light" | "dark" | "auto";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            id: number;
+            /** @enum {string} */
+            locale: "zh-CN" | "en";
+            /** @enum {string} */
+            role: "admin" | "developer" | "member";
+            /**
+             * @description Which of the user's console sessions the password change ended: `others` when the user changed their own password from a console session, which stays signed in; else `all`.
+             * @enum {string}
+             */
+            sessions_ended?: "all" | "others";
+            /** @description One of the seed's time zone names, e.g. Etc/UTC. */
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            updated_at: string;
+            username: string;
         };
         /** @description Never a password. */
         User: {
@@ -5026,7 +5065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["UpdatedUser"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5139,7 +5178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["UpdatedUser"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5326,13 +5365,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Deleted */
+            /** @description Changed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deleted"];
+                    "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
             400: components["responses"]["BadRequest"];

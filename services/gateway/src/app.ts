@@ -96,7 +96,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   // Token required on these paths only, so an unknown path is a 404, not a 401.
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
   app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
-  app.use(sessionsRoutes(clients, signInLimiter, { ssoOnly: singleSignOn?.ssoOnly === true }));
+  app.use(sessionsRoutes(clients, signInLimiter, { ssoOnly: singleSignOn?.ssoOnly === true, publicBaseUrl }));
   app.use(tokensRoutes(clients));
   app.use(auditRoutes(clients, { publicBaseUrl }));
   app.use(usersRoutes(clients, { publicBaseUrl }));

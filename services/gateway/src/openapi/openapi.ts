@@ -3,7 +3,7 @@ import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathIte
 
 /**
  * The HTTP API as the gateway serves it, in OpenAPI 3.1: Zealot's 1.3
- * interface (the seed) plus what PRODUCT.md settles. Served at
+ * interface plus what docs/api-contract.md settles. Served at
  * `GET /api/openapi.json`. Every response of the end-to-end suite is checked
  * against it (libs/testing's validator), so a route, a status or a field that
  * changes without this file fails a test. Objects are closed
@@ -156,6 +156,25 @@ const TOKEN_LIMIT_FIELDS: Record<string, JsonSchema> = {
   expires_at: { ...timestamp, type: ['string', 'null'], description: 'After this the token is refused (401); null: never.' },
 };
 
+const USER_PROPERTIES: Record<string, JsonSchema> = {
+  id: int(),
+  username: str(),
+  email: { type: 'string', format: 'email' },
+  locale: { type: 'string', enum: ['zh-CN', 'en'] },
+  appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
+  timezone: str("One of the seed's time zone names, e.g. Etc/UTC."),
+  role: { type: 'string', enum: USER_ROLES },
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+
+/** A changed password ends the user's console sessions (issue 32). */
+const SESSIONS_ENDED: JsonSchema = {
+  type: 'string',
+  enum: ['all', 'others'],
+  description: "Which of the user's console sessions the password change ended: `others` when the user changed their own password from a console session, which stays signed in; else `all`.",
+};
+
 const schemas: Record<string, JsonSchema> = {
   AuditEntry: object(
     {
@@ -199,21 +218,9 @@ const schemas: Record<string, JsonSchema> = {
     [],
     'Answered from a copy at most a second old. For readiness probes; liveness is each process\'s own health (docs/operations.md).',
   ),
-  User: object(
-    {
-      id: int(),
-      username: str(),
-      email: { type: 'string', format: 'email' },
-      locale: { type: 'string', enum: ['zh-CN', 'en'] },
-      appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
-      timezone: str("One of the seed's time zone names, e.g. Etc/UTC."),
-      role: { type: 'string', enum: USER_ROLES },
-      created_at: timestamp,
-      updated_at: timestamp,
-    },
-    [],
-    'Never a password.',
-  ),
+  User: object(USER_PROPERTIES, [], 'Never a password.'),
+  UpdatedUser: object({ ...USER_PROPERTIES, sessions_ended: SESSIONS_ENDED }, ['sessions_ended'], 'Never a password. `sessions_ended` only when the update changed the password.'),
+  PasswordChanged: object({ mesage: { type: 'string', const: 'OK' }, sessions_ended: SESSIONS_ENDED }),
   Me: object(
     {
       id: int(),
@@ -676,10 +683,10 @@ const paths: Record<string, PathItem> = {
   '/api/users/{id}': {
     parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
     get: op('getUser', 'Users', 'Get a user (admin, or oneself)', { '200': ok('The user', ref('User')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateUser', 'Users', 'Update a user (admin, or oneself without raising the role)', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
+    put: op('updateUser', 'Users', 'Update a user (admin, or oneself without raising the role); a changed password ends the user\'s sessions', { '200': ok('Updated', ref('UpdatedUser')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
     }),
-    patch: op('patchUser', 'Users', 'Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values', { '200': ok('Updated', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
+    patch: op('patchUser', 'Users', 'Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values; a changed password ends the user\'s sessions', { '200': ok('Updated', ref('UpdatedUser')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody(USER_FIELDS),
     }),
     delete: op('deleteUser', 'Users', 'Delete a user (admin)', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
@@ -732,7 +739,9 @@ const paths: Record<string, PathItem> = {
       },
       {
         security: NO_TOKEN,
-        description: 'With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin\'s sign-in is recorded in the audit log with the field `break_glass`.',
+        description:
+          'With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin\'s sign-in is recorded in the audit log with the field `break_glass`. ' +
+          'A request from another site is 403 (login CSRF): an `Origin` whose host is not the public base URL\'s, or `Sec-Fetch-Site: cross-site` / `same-site`; without `Origin` (CLI, curl) the sign-in is judged as usual.',
         requestBody: formBody({ email: str(), password: str() }, ['email', 'password']),
       },
     ),
@@ -806,7 +815,7 @@ const paths: Record<string, PathItem> = {
     delete: op('revokeSession', 'Sessions', 'End one of the caller\'s sessions (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
   },
   '/api/users/me/password': {
-    put: op('changePassword', 'Users', 'Change one\'s own password; every other session of the caller ends', { '200': DELETED, ...errors(...WRITE_WITH_TOKEN) }, {
+    put: op('changePassword', 'Users', 'Change one\'s own password; every other session of the caller ends', { '200': ok('Changed', ref('PasswordChanged')), ...errors(...WRITE_WITH_TOKEN) }, {
       requestBody: formBody({ current_password: str(), password: str('The new password') }, ['current_password', 'password']),
     }),
   },

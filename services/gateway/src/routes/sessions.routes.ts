@@ -10,6 +10,8 @@ import { formatTimestamp } from '../http/timestamps';
 import type { SignInLimiter } from '../http/sign-in-limiter';
 import { presentUser } from '../presenters/user.presenter';
 import { noteForAudit } from '../audit/audit-note';
+import { sessionsEnded } from './users.routes';
+import { requireSameOrigin } from '../http/same-origin';
 
 /** A session as its owner sees it: never its secret. */
 function presentSession(session: users.Session, current: boolean, zone?: string) {
@@ -30,12 +32,14 @@ async function requireSession(clients: ServiceClients, req: Request): Promise<{ 
 }
 
 /** Sign-in, the caller's sessions and sign-out for the console; a password change for anyone signed in. */
-export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter, options: { ssoOnly?: boolean } = {}): Router {
+export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter, options: { ssoOnly?: boolean; publicBaseUrl?: string } = {}): Router {
   const router = Router();
   const answerSignedIn = (req: Request, res: Response, status: number, user: users.User, session: users.Session, secret: string) =>
     res.status(status).json({ user: presentUser(user, user.timezone), csrf_token: csrfTokenFor(secret), session: presentSession(session, true, user.timezone) });
 
   router.post('/api/sessions', async (req, res) => {
+    // Before the attempt is counted: another site's form is no sign-in attempt at all.
+    requireSameOrigin(req, options.publicBaseUrl);
     const { email, password } = readTextFields(req.body, ['email', 'password'] as const);
     const verdict = await limiter.attempt(email ?? '', req.ip ?? '');
     if (!verdict.allowed) {
@@ -79,7 +83,7 @@ export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter, 
   router.put('/api/users/me/password', async (req, res) => {
     const { current_password, password } = readTextFields(req.body, ['current_password', 'password'] as const);
     await clients.users.changePassword({ actor: actorOf(req), currentPassword: current_password ?? '', newPassword: password ?? '', keepSessionId: req.session?.record.id ?? 0 });
-    res.json({ mesage: 'OK' });
+    res.json({ mesage: 'OK', sessions_ended: sessionsEnded(req, currentUser(req).id) });
   });
 
   return router;

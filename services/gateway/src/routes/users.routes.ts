@@ -1,4 +1,5 @@
 import { Request, Router } from 'express';
+import type { users } from '@hangar/proto';
 import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, currentUser } from '../http/authenticate.middleware';
 import { parseId, queryText, readTextFields, requireFields } from '../http/input';
@@ -10,6 +11,21 @@ const USER_FIELDS = ['username', 'email', 'password', 'locale', 'appearance', 't
 /** Required on update as on create (the seed). */
 const REQUIRED = ['username', 'email', 'password'] as const;
 const DELETED = { mesage: 'OK' };
+
+/**
+ * Which sessions a password change ended: `others` when the user changed
+ * their own password from a console session (that one stays signed in),
+ * else `all` (issue 32).
+ */
+export function sessionsEnded(req: Request, userId: number): 'all' | 'others' {
+  return userId === currentUser(req).id && req.session ? 'others' : 'all';
+}
+
+/** An updated user; `sessions_ended` when the update changed the password. */
+function presentUpdated(req: Request, id: number, user: users.User) {
+  const presented = presentUser(user, id === currentUser(req).id ? user.timezone : currentUser(req).timezone);
+  return user.passwordChanged ? { ...presented, sessions_ended: sessionsEnded(req, id) } : presented;
+}
 
 /** `me` or a numeric id. */
 export function userIdParam(req: Request): number {
@@ -65,8 +81,8 @@ export function usersRoutes(clients: ServiceClients, options: { publicBaseUrl?: 
       await clients.users.getUser({ actor: actorOf(req), id });
       requireFields(fields, REQUIRED);
     }
-    const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields });
-    res.json(presentUser(user, id === currentUser(req).id ? user.timezone : zone(req)));
+    const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields, keepSessionId: req.session?.record.id ?? 0 });
+    res.json(presentUpdated(req, id, user));
   });
 
   // What the console sends: only the fields that change (a profile's time zone, a role), so
@@ -74,8 +90,8 @@ export function usersRoutes(clients: ServiceClients, options: { publicBaseUrl?: 
   router.patch('/api/users/:id', async (req, res) => {
     const id = userIdParam(req);
     const fields = readTextFields(req.body, USER_FIELDS);
-    const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields });
-    res.json(presentUser(user, id === currentUser(req).id ? user.timezone : zone(req)));
+    const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields, keepSessionId: req.session?.record.id ?? 0 });
+    res.json(presentUpdated(req, id, user));
   });
 
   router.delete('/api/users/:id', async (req, res) => {

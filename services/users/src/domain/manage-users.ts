@@ -7,6 +7,7 @@ import type { TokensRepository } from '../data/tokens.repository';
 import type { UserChanges, UsersRepository } from '../data/users.repository';
 import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
 import { hashPassword, verifyPassword } from './secrets';
+import { endSessionsOf } from './sessions';
 import { DEFAULTS, UserFieldInput, validateUserFields } from './user-fields';
 
 export interface UsersDeps {
@@ -39,7 +40,12 @@ export async function getUser(deps: UsersDeps, actor: Actor, id: number): Promis
   return found(await deps.users.findById(id), id);
 }
 
-export async function updateUser(deps: UsersDeps, actor: Actor, id: number, input: UserFieldInput): Promise<UserDocument> {
+/**
+ * A changed password ends the user's sessions (issue 32): all of them when
+ * someone else (an admin) set it, all but `keepSessionId` — the session the
+ * user made the change from — when they set their own.
+ */
+export async function updateUser(deps: UsersDeps, actor: Actor, id: number, input: UserFieldInput, keepSessionId = 0): Promise<{ user: UserDocument; passwordChanged: boolean }> {
   requireSelfOrAdmin(actor, id);
   const fields = validateUserFields(input);
   const current = found(await deps.users.findById(id), id);
@@ -55,7 +61,10 @@ export async function updateUser(deps: UsersDeps, actor: Actor, id: number, inpu
     changes.passwordHash = await hashPassword(fields.password);
     changes.mustChangePassword = false;
   }
-  return found(await deps.users.update(id, changes), id);
+  const user = found(await deps.users.update(id, changes), id);
+  const passwordChanged = changes.passwordHash !== undefined;
+  if (passwordChanged) await endSessionsOf(deps, id, actor.userId === id ? keepSessionId : 0);
+  return { user, passwordChanged };
 }
 
 export async function deleteUser(deps: UsersDeps, actor: Actor, id: number): Promise<void> {

@@ -73,7 +73,12 @@ export async function changePassword(deps: UsersDeps, actor: Actor, currentPassw
   }
   // A changed password also answers the bootstrap admin's "change the generated password" flag.
   await deps.users.update(user._id, { passwordHash: await hashPassword(fields.password!), mustChangePassword: false });
-  for (const session of await deps.sessions.listForUser(user._id)) {
+  await endSessionsOf(deps, user._id, keepSessionId);
+}
+
+/** Ends every session of a user but `keepSessionId` (0: every one) — whoever knew the old password is signed out. */
+export async function endSessionsOf(deps: UsersDeps, userId: number, keepSessionId: number): Promise<void> {
+  for (const session of await deps.sessions.listForUser(userId)) {
     if (session._id !== keepSessionId) await deps.sessions.deleteById(session._id);
   }
 }

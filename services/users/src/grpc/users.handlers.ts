@@ -20,8 +20,9 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return toUser(await getUser(deps, requireActor(req.actor), req.id));
     },
     async updateUser(req) {
-      const { actor, id, ...fields } = req;
-      return toUser(await updateUser(deps, requireActor(actor), id, fields));
+      const { actor, id, keepSessionId, ...fields } = req;
+      const { user, passwordChanged } = await updateUser(deps, requireActor(actor), id, fields, keepSessionId ?? 0);
+      return { ...toUser(user), passwordChanged };
     },
     async deleteUser(req) {
       await deleteUser(deps, requireActor(req.actor), req.id);
@@ -112,6 +113,7 @@ function toUser(user: UserDocument): users.User {
     timezone: user.timezone,
     role: user.role,
     mustChangePassword: user.mustChangePassword === true,
+    passwordChanged: false,
     createdAtMs: user.createdAt.getTime(),
     updatedAtMs: user.updatedAt.getTime(),
   };

@@ -29,7 +29,14 @@ export interface User {
    */
   mustChangePassword: boolean;
   /** Only in Authenticate's answer: what the token presented may do. */
-  grant?: TokenGrant | undefined;
+  grant?:
+    | TokenGrant
+    | undefined;
+  /**
+   * Only in UpdateUser's answer: true when the update changed the password —
+   * which ended the user's sessions (all but keep_session_id).
+   */
+  passwordChanged: boolean;
 }
 
 /**
@@ -70,7 +77,14 @@ export interface UpdateUserRequest {
   locale?: string | undefined;
   appearance?: string | undefined;
   timezone?: string | undefined;
-  role?: string | undefined;
+  role?:
+    | string
+    | undefined;
+  /**
+   * The session the update was made from, kept signed in when the user
+   * changes their own password; 0 for none.
+   */
+  keepSessionId?: number | undefined;
 }
 
 export interface DeleteUserRequest {
@@ -306,6 +320,7 @@ function createBaseUser(): User {
     updatedAtMs: 0,
     mustChangePassword: false,
     grant: undefined,
+    passwordChanged: false,
   };
 }
 
@@ -343,6 +358,9 @@ export const User: MessageFns<User> = {
     }
     if (message.grant !== undefined) {
       TokenGrant.encode(message.grant, writer.uint32(90).fork()).join();
+    }
+    if (message.passwordChanged !== false) {
+      writer.uint32(96).bool(message.passwordChanged);
     }
     return writer;
   },
@@ -448,6 +466,14 @@ export const User: MessageFns<User> = {
             message.grant = TokenGrant.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.passwordChanged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -485,6 +511,11 @@ export const User: MessageFns<User> = {
         ? globalThis.Boolean(object.must_change_password)
         : false,
       grant: isSet(object.grant) ? TokenGrant.fromJSON(object.grant) : undefined,
+      passwordChanged: isSet(object.passwordChanged)
+        ? globalThis.Boolean(object.passwordChanged)
+        : isSet(object.password_changed)
+        ? globalThis.Boolean(object.password_changed)
+        : false,
     };
   },
 
@@ -522,6 +553,9 @@ export const User: MessageFns<User> = {
     }
     if (message.grant !== undefined) {
       obj.grant = TokenGrant.toJSON(message.grant);
+    }
+    if (message.passwordChanged !== false) {
+      obj.passwordChanged = message.passwordChanged;
     }
     return obj;
   },
@@ -918,6 +952,7 @@ function createBaseUpdateUserRequest(): UpdateUserRequest {
     appearance: undefined,
     timezone: undefined,
     role: undefined,
+    keepSessionId: undefined,
   };
 }
 
@@ -949,6 +984,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     }
     if (message.role !== undefined) {
       writer.uint32(74).string(message.role);
+    }
+    if (message.keepSessionId !== undefined) {
+      writer.uint32(80).int64(message.keepSessionId);
     }
     return writer;
   },
@@ -1038,6 +1076,14 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
             message.role = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.keepSessionId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1061,6 +1107,11 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
       appearance: isSet(object.appearance) ? globalThis.String(object.appearance) : undefined,
       timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : undefined,
       role: isSet(object.role) ? globalThis.String(object.role) : undefined,
+      keepSessionId: isSet(object.keepSessionId)
+        ? globalThis.Number(object.keepSessionId)
+        : isSet(object.keep_session_id)
+        ? globalThis.Number(object.keep_session_id)
+        : undefined,
     };
   },
 
@@ -1092,6 +1143,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     }
     if (message.role !== undefined) {
       obj.role = message.role;
+    }
+    if (message.keepSessionId !== undefined) {
+      obj.keepSessionId = Math.round(message.keepSessionId);
     }
     return obj;
   },
