@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { connect } from '@nats-io/transport-node';
-import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import path from 'node:path';
+import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 
 /**
  * Issue 16 point 3: every write through the API — allowed or refused — lands
@@ -16,6 +17,7 @@ describe('the audit log', () => {
   let member: TestUser;
   let appId: number;
   const today = () => new Date().toISOString().slice(0, 10);
+  const dsym = fs.readFileSync(path.join(fixturesDir(), 'dsyms', 'single_ios.dSYM.zip'));
 
   /** The entries of a filter once the one asked for is there (storage is off the request path). */
   async function entriesUntil(query: string, found: (e: Record<string, any>) => boolean, token = hangar.adminToken): Promise<Record<string, any>[]> {
@@ -29,7 +31,8 @@ describe('the audit log', () => {
   }
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    // A webhook to a local address (nothing listens: none is delivered here).
+    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
     api = apiClient(hangar.baseUrl);
     owner = await createUserWithToken(api, hangar.adminToken, 'audit-owner', 'developer');
     member = await createUserWithToken(api, hangar.adminToken, 'audit-member', 'member');
@@ -85,6 +88,37 @@ describe('the audit log', () => {
     expect([byMember.status, Object.keys(byMember.body)]).toEqual([403, ['error']]);
     const wholeLog = await api('GET', '/api/audit', { token: owner.token });
     expect([wholeLog.status, Object.keys(wholeLog.body)]).toEqual([403, ['error']]);
+  });
+
+  it("when channels, schemes, webhooks and debug files are written by id, then each entry carries their app, and the app's admin sees the channel password change", async () => {
+    const app = (await api('POST', '/api/apps', { token: owner.token, form: { name: uniqueName('audited-parts') } })).body.id as number;
+    const scheme = (await api('POST', `/api/apps/${app}/schemes`, { token: owner.token, form: { name: 'Beta', new_build_callout: 'false' } })).body.id as number;
+    const channel = await api('POST', `/api/schemes/${scheme}/channels`, { token: owner.token, form: { name: 'iOS', device_type: 'ios' } });
+    expect(channel.status).toBe(201);
+    const writes = {
+      updateChannel: await api('PUT', `/api/channels/${channel.body.id}`, { token: owner.token, form: { password: 'channel-visit-secret' } }),
+      updateScheme: await api('PUT', `/api/schemes/${scheme}`, { token: owner.token, form: { name: 'Beta 2' } }),
+      uploadDebugFile: await api('POST', '/api/debug_files/upload', { token: owner.token, form: { channel_key: channel.body.slug }, files: { file: { data: dsym, fileName: 'symbols.zip' } } }),
+    };
+    const hook = await api('POST', `/api/apps/${app}/webhooks`, { token: owner.token, form: { url: 'http://127.0.0.1:9/hook', events: 'release.created' } });
+    expect(hook.status).toBe(201);
+    Object.assign(writes, {
+      updateWebhook: await api('PUT', `/api/webhooks/${hook.body.id}`, { token: owner.token, form: { events: 'release.deleted' } }),
+      deleteWebhook: await api('DELETE', `/api/webhooks/${hook.body.id}`, { token: owner.token }),
+      deleteDebugFile: await api('DELETE', `/api/debug_files/${writes.uploadDebugFile.body.id}?channel_key=${channel.body.slug}`, { token: owner.token }),
+      deleteChannel: await api('DELETE', `/api/channels/${channel.body.id}`, { token: owner.token }),
+      deleteScheme: await api('DELETE', `/api/schemes/${scheme}`, { token: owner.token }),
+    });
+    for (const [operation, res] of Object.entries(writes)) expect([operation, res.status]).toEqual([operation, 200]);
+    const operations = ['createChannel', ...Object.keys(writes)];
+    let entries: Record<string, any>[] = [];
+    for (let i = 0; i < 150 && !operations.every((op) => entries.some((e) => e.operation === op)); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      entries = (await api('GET', `/api/audit?app_id=${app}&per_page=100`, { token: owner.token })).body;
+    }
+    expect(operations.filter((op) => !entries.some((e) => e.operation === op && e.app_id === app && e.status < 300))).toEqual([]);
+    expect(entries.find((e) => e.operation === 'updateChannel')).toMatchObject({ app_id: app, resource_ids: { id: String(channel.body.id) }, fields: { password: '[redacted]' } });
+    expect(JSON.stringify(entries)).not.toContain('channel-visit-secret');
   });
 
   it('when filters narrow by user and day, then only matching entries come, a page at a time', async () => {

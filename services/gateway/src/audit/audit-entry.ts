@@ -18,6 +18,8 @@ export interface WriteSeen {
   body: unknown;
   /** Added by the route (audit-note.ts): recorded after the body's fields, never redacted away. */
   notes?: Record<string, string>;
+  /** The app the route looked up (audit-note.ts), when the path does not name it. */
+  appId?: number;
   answer: unknown;
   address: string;
   requestId: string;
@@ -53,11 +55,14 @@ function fieldsOf(body: unknown): AuditEntryMessage['fields'] {
     }));
 }
 
-/** The app a write concerned: from the path (`/api/apps/{id}`, `{app_id}`), else from the answer (`app_id`, `app.id`). */
+/**
+ * The app a write concerned: from the path (`/api/apps/{id}`, `{app_id}`), else the one the route
+ * looked up (a channel, scheme, webhook or debug file by id), else from the answer (`app_id`, `app.id`).
+ */
 function appIdOf(write: WriteSeen): number | null {
   const fromPath = write.params.app_id ?? (write.path.startsWith('/api/apps/') ? write.params.id : undefined);
   const answer = write.answer as { app_id?: unknown; app?: { id?: unknown } } | undefined;
-  const candidate = fromPath !== undefined ? Number(fromPath) : (answer?.app_id ?? answer?.app?.id);
+  const candidate = fromPath !== undefined ? Number(fromPath) : (write.appId ?? answer?.app_id ?? answer?.app?.id);
   return typeof candidate === 'number' && Number.isSafeInteger(candidate) && candidate > 0 ? candidate : null;
 }
 

@@ -9,6 +9,8 @@ import type { Response } from 'express';
  */
 export interface AuditNote {
   userId?: number;
+  /** The app of a write whose path does not name it (a channel, scheme, webhook or debug file by id). */
+  appId?: number;
   fields?: Record<string, string>;
 }
 
@@ -18,3 +20,17 @@ export function noteForAudit(res: Response, note: AuditNote): void {
 }
 
 export const auditNoteOf = (res: Response): AuditNote => (res.locals.auditNote ?? {}) as AuditNote;
+
+/**
+ * Notes the app a write concerns, looked up by the route before it writes (a
+ * deleted channel cannot be looked up afterwards) — best effort: a failed
+ * lookup leaves the entry's app unknown, and the write answers for itself.
+ */
+export async function noteAppOf(res: Response, lookup: () => Promise<number | undefined>): Promise<void> {
+  try {
+    const appId = await lookup();
+    if (appId) noteForAudit(res, { appId });
+  } catch {
+    // The write that follows meets the same problem and answers it.
+  }
+}

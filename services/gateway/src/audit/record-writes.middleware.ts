@@ -56,6 +56,7 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
           at: Date.now(),
           ...(req.user ? { userId: req.user.id, tokenId: req.user.grant?.tokenId ?? 0 } : note.userId ? { userId: note.userId } : {}),
           notes: note.fields ?? {},
+          ...(note.appId ? { appId: note.appId } : {}),
           operationId: match.operationId,
           method: req.method,
           path,

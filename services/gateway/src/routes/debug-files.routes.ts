@@ -11,6 +11,7 @@ import { StreamedUpload, lingerAfterEarlyResponse, receiveUpload } from '../http
 import { presentDebugFile } from '../presenters/debug-file.presenter';
 import type { ReleasesRouteOptions } from './releases.routes';
 import { finishUpload } from '../uploads/finish-upload';
+import { noteAppOf, noteForAudit } from '../audit/audit-note';
 
 /** Same storage, limits and download mode as builds. */
 export type DebugFilesRouteOptions = ReleasesRouteOptions;
@@ -97,6 +98,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       );
       return { file: created, channelKey: fields.channelKey };
     });
+    noteForAudit(res, { appId: file.appId });
     // The seed answers 200 for this upload (builds answer 201).
     const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
     res.status(200).json(presentDebugFile(file, linked?.get(file.id), base(req), channelKey, currentUser(req).timezone));
@@ -114,6 +116,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       );
       return { file: updated, channelKey: fields.channelKey };
     });
+    noteForAudit(res, { appId: file.appId });
     const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
     res.json(presentDebugFile(file, linked?.get(file.id), base(req), channelKey, currentUser(req).timezone));
   });
@@ -199,6 +202,7 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
     const id = parseId(req.params.id);
     const channelKey = requiredQuery(req, 'channel_key');
     const file = await clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey, id });
+    noteForAudit(res, { appId: file.appId });
     const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
     res.json(presentDebugFile(file, linked && (linked.get(file.id) ?? []), base(req), channelKey, zone(req)));
   });
@@ -207,6 +211,7 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
     const id = parseId(req.params.id);
     const channelKey = queryText(req, 'channel_key') ?? readTextFields(req.body, ['channel_key'] as const).channel_key ?? '';
     if (!channelKey.trim()) throw InvalidArgument.field('channel_key', "can't be blank");
+    await noteAppOf(res, async () => (await clients.apps.resolveChannel({ channelKey: channelKey.trim(), channelId: 0 })).app?.id);
     await clients.debugFiles.deleteDebugFile({ actor: actorOf(req), channelKey: channelKey.trim(), id });
     res.json({ mesage: 'OK' });
   });
@@ -274,6 +279,7 @@ async function finishResumableDebugFile(clients: ServiceClients, options: DebugF
       existing: (id) => clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey: fields.channelKey, id }),
     },
   );
+  noteForAudit(res, { appId: result.appId });
   const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [result]));
   res.status(200).json(presentDebugFile(result, linked?.get(result.id), publicBaseUrl(req, options.publicBaseUrl), fields.channelKey, currentUser(req).timezone));
 }

@@ -5,6 +5,7 @@ import { actorOf } from '../http/authenticate.middleware';
 import { parseId, readTextFields } from '../http/input';
 import { presentScheme } from '../presenters/app.presenter';
 import { DELETED, appsAuth } from './apps.routes';
+import { noteAppOf } from '../audit/audit-note';
 
 /**
  * `new_build_callout` and `retained_builds` as the client wrote them: form
@@ -52,12 +53,15 @@ export function schemesRoutes(clients: ServiceClients): Router {
   router.put('/api/schemes/:id', async (req, res) => {
     const id = parseId(req.params.id);
     const { name } = readTextFields(req.body, ['name'] as const);
+    await noteAppOf(res, async () => (await clients.apps.getScheme({ actor: actorOf(req), id })).appId);
     const scheme = await clients.apps.updateScheme({ actor: actorOf(req), id, name, ...readSchemeFlags(req.body) });
     res.json(presentScheme(scheme));
   });
 
   router.delete('/api/schemes/:id', async (req, res) => {
-    await clients.apps.deleteScheme({ actor: actorOf(req), id: parseId(req.params.id) });
+    const id = parseId(req.params.id);
+    await noteAppOf(res, async () => (await clients.apps.getScheme({ actor: actorOf(req), id })).appId);
+    await clients.apps.deleteScheme({ actor: actorOf(req), id });
     res.json(DELETED);
   });
 

@@ -7,6 +7,7 @@ import { parseId, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.presenter';
 import { DELETED, appsAuth } from './apps.routes';
+import { noteAppOf } from '../audit/audit-note';
 
 /**
  * `events` as a JSON array of strings, a comma-separated text (forms), or
@@ -49,6 +50,7 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
 
   router.put('/api/webhooks/:id', auth, async (req, res) => {
     const id = parseId(req.params.id);
+    await noteAppOf(res, async () => (await clients.webhooks.getWebhook({ actor: actorOf(req), id })).appId);
     const { url, secret } = readTextFields(req.body, ['url', 'secret'] as const);
     const events = readEvents(req.body);
     const webhook = await clients.webhooks.updateWebhook({
@@ -63,7 +65,9 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
   });
 
   router.delete('/api/webhooks/:id', auth, async (req, res) => {
-    await clients.webhooks.deleteWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
+    const id = parseId(req.params.id);
+    await noteAppOf(res, async () => (await clients.webhooks.getWebhook({ actor: actorOf(req), id })).appId);
+    await clients.webhooks.deleteWebhook({ actor: actorOf(req), id });
     res.json(DELETED);
   });
 
@@ -76,7 +80,9 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
   });
 
   router.post('/api/webhooks/:id/test', auth, async (req, res) => {
-    const delivery = await clients.webhooks.testWebhook({ actor: actorOf(req), id: parseId(req.params.id) });
+    const id = parseId(req.params.id);
+    await noteAppOf(res, async () => (await clients.webhooks.getWebhook({ actor: actorOf(req), id })).appId);
+    const delivery = await clients.webhooks.testWebhook({ actor: actorOf(req), id });
     res.json(presentDelivery(delivery, zone(req)));
   });
 
