@@ -383,6 +383,13 @@ describe('releases over HTTP', () => {
         expect(await storedObjects('packages/')).toEqual(before);
       });
 
+      // The service's NotFound echoed the 500 KB version into grpc-message: the gateway waited out its
+      // gRPC deadline and answered 503. Error texts between services are bounded now.
+      it('when a service error would echo a caller\'s 500 KB value, then the caller gets that error (404), its text bounded', async () => {
+        const res = await api('POST', '/api/debug_files/retrace', { json: { channel_key: channelKey, release_version: 'v'.repeat(500_000), build_version: '1', stack_trace: 'at a.b.c(Unknown Source)' } });
+        expect({ status: res.status, short: res.text.length < 1_000 }).toEqual({ status: 404, short: true });
+      });
+
       it('when an edit sets a field past its limit, then 422 and the release is unchanged', async () => {
         const made = await upload(fixture('android.apk'), { channel_key: channelKey, ci_url: 'https://ci.example/ok' });
         const res = await api('PUT', `/api/releases/${made.body.id}`, { token: admin, json: { ci_url: `https://ci.example/${'x'.repeat(4096)}` } });
