@@ -12,7 +12,7 @@ export function afterAnswer(res: Response, event: 'close' | 'finish', logger: Lo
     try {
       work();
     } catch (err) {
-      logger.error({ err: { type: (err as Error)?.name, message: String((err as Error)?.message ?? err).slice(0, 300), stack: (err as Error)?.stack?.slice(0, 2000) } }, `${what} failed after the answer`);
+      logger.error({ error: { type: (err as Error)?.name, message: String((err as Error)?.message ?? err).slice(0, 300), stack: (err as Error)?.stack?.slice(0, 2000) } }, `${what} failed after the answer`);
     }
   });
 }

@@ -17,6 +17,9 @@ describe('errorHandler', () => {
       const cause = Object.assign(new Error('/hangar.releases.ReleasesService/CreateRelease DEADLINE_EXCEEDED: Deadline exceeded'), { code: 4 });
       throw withCause(new Unavailable('A service is unavailable, try again shortly'), cause);
     });
+    app.get('/bug', () => {
+      throw Object.assign(new TypeError('The "data" argument must be of type string. Received an instance of Array'), { body: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`), password: 'caller-secret' });
+    });
     app.get('/refused', () => {
       throw InvalidArgument.field('name', "can't be blank");
     });
@@ -42,6 +45,16 @@ describe('errorHandler', () => {
     const line = JSON.parse(logged.join(''));
     expect(line).toMatchObject({ level: 'warn', method: 'GET', path: '/down', status: 503 });
     expect(line.err.message).toContain('ReleasesService/CreateRelease DEADLINE_EXCEEDED');
+  });
+
+  it('when a bug throws an error carrying the caller\'s input, then a generic 500, and the log keeps its type, message and stack but not what it carries', async () => {
+    const res = await fetch(`${baseUrl}/bug`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: 'Internal error' });
+    const line = JSON.parse(logged.join(''));
+    expect(line).toMatchObject({ level: 'error', msg: 'unhandled error', error: { type: 'TypeError', message: expect.stringContaining('Received an instance of Array') } });
+    expect(line.error.stack).toContain('TypeError');
+    expect(logged.join('')).not.toMatch(/caller-secret|\[\[\[/);
   });
 
   it('when the request itself is refused, then it is answered and not logged', async () => {

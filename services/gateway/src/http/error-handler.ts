@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, NotFound, httpStatusOf, isDomainError } from '@hangar/errors';
-import type { Logger } from '@hangar/logger';
+import { Logger, boundedJson } from '@hangar/logger';
 
 /**
  * Seconds a client is told to wait after a 503 (a dependency down): the launcher restarts a crashed
@@ -47,7 +47,23 @@ export function errorHandler(logger: Logger) {
     if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
       return res.status(parserError.status).json({ error: 'Malformed request' });
     }
-    logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    logger.error({ error: boundedError(err), method: req.method, path: req.path }, 'unhandled error');
     res.status(500).json({ error: 'Internal error' });
+  };
+}
+
+/**
+ * An unknown error as the log keeps it: its type, message, stack and code, cut to size — not the
+ * properties it carries, which may hold the caller's input (a parser's raw body, a value nested
+ * 20,000 deep) or a secret (issue 32).
+ */
+function boundedError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: boundedJson(err, { maxDepth: 2, maxChars: 500 }) };
+  const code = (err as { code?: unknown }).code;
+  return {
+    type: err.name,
+    message: err.message.slice(0, 1000),
+    ...(err.stack ? { stack: err.stack.slice(0, 4000) } : {}),
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
   };
 }
