@@ -17,6 +17,8 @@ const schema = z.object({
   DEBUG_FILE_MAX_INFLATED_BYTES: bytes(1024 ** 3),
   /** Most inflated bytes per compressed byte once over 16 MiB inflate: decompression bombs are refused at once. */
   DEBUG_FILE_MAX_COMPRESSION_RATIO: z.coerce.number().min(1).default(200),
+  /** Largest mapping.txt one retrace call reads (it streams the mapping twice); larger: 413. */
+  DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES: bytes(512 * 1024 ** 2),
 });
 
 export type DebugFilesConfig = z.infer<typeof schema>;

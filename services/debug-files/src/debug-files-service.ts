@@ -69,6 +69,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
       readDebugArchive(storage, objectKey, config.DEBUG_FILE_TMP_DIR || undefined, { maxTotalBytes: config.DEBUG_FILE_MAX_INFLATED_BYTES, maxCompressionRatio: config.DEBUG_FILE_MAX_COMPRESSION_RATIO }),
     onEventsRecorded: () => relay.poke(),
     logger,
+    retraceMaxMappingBytes: config.DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES,
   };
 
   await events.consume(debugFileArchiveConsumer(repository, storage));

@@ -28,12 +28,21 @@ type Actor = { userId: number; role: string };
  * The debug-files service as deployed — its real gRPC server and client,
  * FerretDB, NATS, S3 and real apps and users services — without the gateway.
  */
+/** The retrace bound this file's service runs with (DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES). */
+const RETRACE_LIMIT = 48 * 1024 * 1024;
+
 describe('debug-files service over gRPC', () => {
   const infra = testInfrastructure();
   const prefix = uniqueName('dbgf-ct');
   const db = prefix.replace(/-/g, '_');
   const bucket = uniqueName('dbgf-ct');
-  const logger = createLogger({ service: 'debug-files-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
+  /** The service's warn lines, for what only a log says (a cancelled retrace). */
+  const logLines: string[] = [];
+  const logger = createLogger({
+    service: 'debug-files-test',
+    level: 'warn',
+    destination: new Writable({ write: (c, _e, d) => (logLines.push(String(c)), process.env.DEBUG_LOGS && process.stderr.write(c), d()) }),
+  });
   const storage = new ObjectStorage({ ...infra.s3, bucket });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-dbgf-ct-'));
   let usersService: RunningUsersService;
@@ -62,6 +71,7 @@ describe('debug-files service over gRPC', () => {
         S3_ACCESS_KEY: infra.s3.accessKey,
         S3_SECRET_KEY: infra.s3.secretKey,
         S3_BUCKET: bucket,
+        DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES: String(RETRACE_LIMIT),
       }),
       logger,
     );
@@ -291,6 +301,53 @@ describe('debug-files service over gRPC', () => {
       expect((err as Error).message).toContain(`debug file ${file.id}`);
       // Without the hash the service must read the object, which is not there.
       expect(await failure(client.createDebugFile({ ...again, sha256: '' }))).not.toBeInstanceOf(AlreadyExists);
+    });
+  });
+
+  describe('retraces that cost too much', () => {
+    /** A mapping zip of about `mib` MiB of text: many classes with a member each. */
+    function bigMapping(mib: number): Buffer {
+      const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-big-mapping-'));
+      try {
+        const out = fs.openSync(path.join(stage, 'mapping.txt'), 'w');
+        const chunk: string[] = [];
+        let written = 0;
+        for (let i = 0; written < mib * 1024 * 1024; i++) {
+          chunk.push(`com.example.pkg${i % 997}.Class${i} -> a${i.toString(36)}:\n    1:1:void run${i}():10:10 -> a\n`);
+          if (chunk.length === 10_000) {
+            const text = chunk.join('');
+            fs.writeSync(out, text);
+            written += text.length;
+            chunk.length = 0;
+          }
+        }
+        fs.closeSync(out);
+        execFileSync('zip', ['-q', '-1', 'mapping.zip', 'mapping.txt'], { cwd: stage });
+        return fs.readFileSync(path.join(stage, 'mapping.zip'));
+      } finally {
+        fs.rmSync(stage, { recursive: true, force: true });
+      }
+    }
+    const trace = 'java.lang.IllegalStateException: boom\n\tat zzzz.a(Unknown Source:1)\n';
+
+    it("when the caller's deadline passes mid-retrace, then the mapping stops streaming and the cancelled retrace is logged", async () => {
+      const dev = await newUser();
+      const { key } = await channelOf(dev, 'Android');
+      await upload(dev, key, bigMapping(40), { releaseVersion: '1.0', buildVersion: '7' });
+      const before = logLines.filter((l) => l.includes('retrace cancelled')).length;
+      const err = await failure(client.retrace({ actor: dev, channelKey: key, releaseVersion: '1.0', buildVersion: '7', stackTrace: trace }, { deadline: 300 }));
+      expect(err).toBeDefined();
+      // The service's own work ends too: its cancelled retrace says so once it looks at the call's signal.
+      await eventually(async () => logLines.filter((l) => l.includes('retrace cancelled')).length > before, 60_000);
+    });
+
+    it('when the mapping is larger than DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES, then the retrace is 413 before it reads', async () => {
+      const dev = await newUser();
+      const { key } = await channelOf(dev, 'Android');
+      await upload(dev, key, bigMapping(56), { releaseVersion: '1.0', buildVersion: '8' });
+      const err = await failure(client.retrace({ actor: dev, channelKey: key, releaseVersion: '1.0', buildVersion: '8', stackTrace: trace }));
+      expect(err).toBeInstanceOf(PayloadTooLarge);
+      expect((err as Error).message).toMatch(/more than the 50331648 a retrace reads/);
     });
   });
 

@@ -16,6 +16,8 @@ export interface DebugFilesDeps {
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;
   logger: Logger;
+  /** Largest mapping one retrace reads (DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES); larger: 413. */
+  retraceMaxMappingBytes?: number;
 }
 
 export interface Actor {

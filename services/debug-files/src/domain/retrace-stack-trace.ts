@@ -1,4 +1,4 @@
-import { InvalidArgument, NotFound } from '@hangar/errors';
+import { DeadlineExceeded, InvalidArgument, NotFound, PayloadTooLarge } from '@hangar/errors';
 import { LineTooLongError, PackageParseError, javaLines, retrace, withZip } from '@hangar/parsers';
 import type { debugFiles } from '@hangar/proto';
 import type { DebugFileDocument } from '../data/debug-file.model';
@@ -11,15 +11,17 @@ export const MAX_TRACE_CHARS = 1024 * 1024;
 const MAX_MAPPING_LINE_CHARS = 64 * 1024;
 /** Ambiguous frames multiply lines; the answer must fit a gRPC message (4 MiB) with room to spare. */
 const MAX_ANSWER_CHARS = 3 * 1024 * 1024;
-/** Bounds the inflate of the stored archive's mapping member. */
-const MAX_MAPPING_BYTES = 4 * 1024 * 1024 * 1024;
+/** The default bound of the mapping one call reads (DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES). */
+export const DEFAULT_RETRACE_MAX_MAPPING_BYTES = 512 * 1024 * 1024;
+/** Mapping lines read between two looks at the call's signal. */
+const LINES_PER_SIGNAL_CHECK = 1024;
 
 /**
  * An Android stack trace deobfuscated with the mapping of one build of the channel (its newest
  * upload, as the download by upload date picks), as ProGuard's ReTrace prints it. The mapping is
  * streamed twice from storage through the zip (libs/parsers retrace.ts says why twice).
  */
-export async function retraceStackTrace(deps: DebugFilesDeps, req: debugFiles.RetraceRequest): Promise<debugFiles.RetraceResult> {
+export async function retraceStackTrace(deps: DebugFilesDeps, req: debugFiles.RetraceRequest, signal?: AbortSignal): Promise<debugFiles.RetraceResult> {
   const releaseVersion = req.releaseVersion.trim();
   const buildVersion = req.buildVersion.trim();
   const problems: Record<string, string[]> = {};
@@ -35,12 +37,24 @@ export async function retraceStackTrace(deps: DebugFilesDeps, req: debugFiles.Re
   const member = file && mappingMember(file);
   if (!file || !member) throw new NotFound(`No ProGuard mapping for ${releaseVersion} (${buildVersion}) in this channel`);
 
+  const maxMappingBytes = deps.retraceMaxMappingBytes ?? DEFAULT_RETRACE_MAX_MAPPING_BYTES;
+  const mappingSize = file.entries.find((e) => e.type === 'mapping')?.size ?? 0;
+  if (mappingSize > maxMappingBytes) {
+    throw new PayloadTooLarge(`The mapping of ${releaseVersion} (${buildVersion}) is ${mappingSize} bytes, more than the ${maxMappingBytes} a retrace reads`);
+  }
   const source = await deps.storage.openRangeSource(file.objectKey);
+  const started = Date.now();
   try {
-    const result = await withZip(source, MAX_MAPPING_BYTES, (zip) => retrace(req.stackTrace, () => javaLines(zip.stream(member), MAX_MAPPING_LINE_CHARS)));
+    const result = await withZip(source, maxMappingBytes, (zip) =>
+      retrace(req.stackTrace, () => untilAborted(javaLines(zip.stream(member), MAX_MAPPING_LINE_CHARS), signal)),
+    );
     if (result.text.length > MAX_ANSWER_CHARS) throw InvalidArgument.field('stack_trace', `retraced, it is longer than ${MAX_ANSWER_CHARS} characters: send fewer lines`);
     return { stackTrace: result.text, debugFileId: file._id };
   } catch (err) {
+    if (err instanceof RetraceCancelled) {
+      deps.logger.warn({ debugFileId: file._id, ms: Date.now() - started }, 'retrace cancelled: the caller went away or its deadline passed');
+      throw new DeadlineExceeded('The retrace was cancelled: its deadline passed');
+    }
     // The stored archive was accepted at upload; these mean its mapping cannot be read as ReTrace reads one.
     if (err instanceof LineTooLongError || err instanceof RangeError || err instanceof PackageParseError) {
       throw InvalidArgument.field('release_version', `the mapping of this build cannot be read: ${err.message}`);
@@ -63,4 +77,16 @@ function mappingMember(file: DebugFileDocument): string | undefined {
     }
   }
   return undefined;
+}
+
+class RetraceCancelled extends Error {}
+
+/** The mapping's lines until the call's signal aborts (looked at every LINES_PER_SIGNAL_CHECK lines). */
+async function* untilAborted(lines: AsyncIterable<string>, signal: AbortSignal | undefined): AsyncGenerator<string> {
+  let n = 0;
+  for await (const line of lines) {
+    if (++n % LINES_PER_SIGNAL_CHECK === 0 && signal?.aborted) throw new RetraceCancelled();
+    yield line;
+  }
+  if (signal?.aborted) throw new RetraceCancelled();
 }

@@ -41,8 +41,9 @@ export function debugFilesHandlers(deps: DebugFilesDeps): debugFiles.DebugFilesS
     async findSymbolFile(req) {
       return findSymbolFile(deps, req);
     },
-    async retrace(req) {
-      return retraceStackTrace(deps, req);
+    async retrace(req, context) {
+      // The call's signal aborts when the caller's deadline passes or it goes away: the mapping stops streaming.
+      return retraceStackTrace(deps, req, context.signal);
     },
     async listBuildDebugFiles(req) {
       const builds = await listBuildDebugFiles(deps, req.builds);
