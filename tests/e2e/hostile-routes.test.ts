@@ -277,8 +277,10 @@ describe('hostile requests to every route', () => {
     async function listings(): Promise<string> {
       const read = async (url: string, pick: (item: Record<string, unknown>) => unknown) => {
         const res = await fetch(`${hangar.baseUrl}${url}`, { headers: { authorization: `Bearer ${admin}` }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-        const body = (await res.json().catch(() => undefined)) as unknown;
-        return [url, res.status, Array.isArray(body) ? body.map((item) => pick(item as Record<string, unknown>)) : body];
+        const body = (await res.json().catch(() => undefined)) as { releases?: unknown } | unknown[] | undefined;
+        // A list, or the releases of a channel's versions; never counters (downloads are counted off the request path).
+        const items = Array.isArray(body) ? body : Array.isArray(body?.releases) ? body.releases : [];
+        return [url, res.status, (items as Array<Record<string, unknown>>).map(pick)];
       };
       const [appId] = real.app_id!;
       const [schemeId] = real.scheme_id!;
