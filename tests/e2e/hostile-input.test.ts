@@ -200,13 +200,19 @@ describe('hostile input over HTTP', () => {
       expect(keys.filter((key) => key.includes('..') || key.includes('etc/passwd'))).toEqual([]);
     });
 
-    it('when the changelog has 10,000 lines, then the build is accepted with all of them; 10,001 are refused with nothing stored', async () => {
-      const lines = (n: number) => Array.from({ length: n }, (_, i) => `- change number ${i}`).join('\n');
-      const ok = await upload('/api/apps/upload', android(), { channel_key: channelKey, changelog: lines(10_000) }, 'android.apk');
+    // Issue 32: a changelog is bounded in bytes (6 KiB, RELEASE_FIELD_LIMITS), so a page of releases stays
+    // under gRPC's message limit; 10,000 lines, once accepted, are past it.
+    it('when the changelog is at its 6 KiB limit, then the build is accepted with every line; one byte more is refused with nothing stored', async () => {
+      // CRLF line ends: a form's encoder turns a lone LF into CRLF, so these are the bytes sent.
+      const changelog = (bytes: number) => {
+        const text = '- change\r\n'.repeat(Math.floor(bytes / 10));
+        return text + 'x'.repeat(bytes - text.length);
+      };
+      const ok = await upload('/api/apps/upload', android(), { channel_key: channelKey, changelog: changelog(6 * 1024) }, 'android.apk');
       expect(ok.status).toBe(201);
-      expect(ok.body.changelog).toHaveLength(10_000);
+      expect(ok.body.changelog).toHaveLength(615);
       const before = await storedObjects();
-      const refused = await upload('/api/apps/upload', android(), { channel_key: channelKey, changelog: lines(10_001) }, 'android.apk');
+      const refused = await upload('/api/apps/upload', android(), { channel_key: channelKey, changelog: changelog(6 * 1024 + 1) }, 'android.apk');
       expectRefusal(refused, [422]);
       expect(refused.body.error).toMatch(/changelog/);
       await expectStorage(before);
