@@ -46,3 +46,25 @@ export function changelogSince(lastCommit: string | undefined, cwd: string): { e
     });
   return { entries, range: range.join(' ') };
 }
+
+/** The server's limit on a changelog, in UTF-8 bytes (issue 32; docs/operations.md, Security). */
+export const CHANGELOG_MAX_BYTES = 6 * 1024;
+
+/**
+ * The newest entries whose JSON fits in `maxBytes`, and how many older ones were left out: a long
+ * history since the last build would otherwise make the upload a 422.
+ */
+export function fitChangelog(entries: ChangelogEntry[], maxBytes = CHANGELOG_MAX_BYTES): { json: string; dropped: number } {
+  const whole = JSON.stringify(entries);
+  if (Buffer.byteLength(whole) <= maxBytes) return { json: whole, dropped: 0 };
+  const kept: ChangelogEntry[] = [];
+  let size = 2; // []
+  for (const entry of entries) {
+    const cut = { ...entry, message: entry.message.slice(0, 1000) };
+    const bytes = Buffer.byteLength(JSON.stringify(cut)) + (kept.length ? 1 : 0);
+    if (size + bytes > maxBytes) break;
+    size += bytes;
+    kept.push(cut);
+  }
+  return { json: JSON.stringify(kept), dropped: entries.length - kept.length };
+}

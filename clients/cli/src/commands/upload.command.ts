@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { detectCi } from '../ci-environment';
 import { CliError, EXIT, action, apiClientFor, interactiveStderr, printJson, stderrLine } from '../command-context';
 import { contentSample, sha256OfFile } from '../file-digest';
-import { changelogSince, localCheckout } from '../git-history';
+import { CHANGELOG_MAX_BYTES, changelogSince, fitChangelog, localCheckout } from '../git-history';
 import { formatBytes, ProgressReporter } from '../progress';
 import { ResumeStore } from '../resume-store';
 import { sendDirect } from '../direct-upload';
@@ -236,8 +236,10 @@ Examples:
       if (flags.changelogFromGit) {
         const since = await lastBuildCommit(api, flags.channelKey);
         const { entries, range } = changelogSince(since, process.cwd());
-        stderrLine(`hangar: changelog from git log ${range} (${entries.length} commit${entries.length === 1 ? '' : 's'})`);
-        changelog = JSON.stringify(entries);
+        const fitted = fitChangelog(entries);
+        const left = fitted.dropped ? `; the ${fitted.dropped} oldest left out, past the server's ${CHANGELOG_MAX_BYTES}-byte limit` : '';
+        stderrLine(`hangar: changelog from git log ${range} (${entries.length} commit${entries.length === 1 ? '' : 's'}${left})`);
+        changelog = fitted.json;
       }
       const fields: Record<string, string | undefined> = {
         channel_key: flags.channelKey,
