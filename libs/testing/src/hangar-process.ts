@@ -86,6 +86,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
       TOKEN_MAX_FAILURES: '1000000',
       // Unknown channel keys likewise (issue 32): shown by password-gate-and-proxies.test.ts, which sets its own.
       CHANNEL_KEY_MAX_FAILURES: '1000000',
+      RETRACE_MAX_CALLS: '1000000',
       // The image's default (302 to presigned URLs), which the suites' clients on this machine can
       // follow; the launcher alone would stream downloads, its S3 being on loopback
       // (trust-at-the-edges.test.ts passes DOWNLOAD_REDIRECT: undefined to see that).

@@ -107,6 +107,9 @@ const schema = z.object({
   TOKEN_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
   /** Unknown channel keys per address (any route that takes a key: API, debug files, symbol servers, install pages); past them 429. */
   CHANNEL_KEY_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
+  /** Android retraces per address within RETRACE_WINDOW_MS, right keys and wrong ones alike (limits/retrace-limit.ts); past them 429. */
+  RETRACE_MAX_CALLS: z.coerce.number().int().min(1).default(120),
+  RETRACE_WINDOW_MS: milliseconds(60 * 1000).refine((ms) => ms > 0 && ms <= MAX_ATTEMPT_WINDOW_MS, 'must be more than 0 and at most a day'),
   /**
    * OpenID Connect sign-in for the console (issue 16; docs/operations.md, Single
    * sign-on): on when issuer, client id and secret are all set. The provider's

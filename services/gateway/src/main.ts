@@ -24,6 +24,7 @@ import { OperationIndex } from './auth/operation-of';
 import { guardingScopes } from './auth/scope-guard';
 import { limitingFailedTokens } from './limits/failed-token-limit';
 import { limitingFailedChannelKeys } from './limits/failed-channel-key-limit';
+import { limitingRetraces } from './limits/retrace-limit';
 import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
 import { compileTrustedProxies } from './http/trusted-proxies';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   clients.users = guardingScopes(clients.users, operations);
   clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
   Object.assign(clients, limitingFailedChannelKeys(clients, attempts, { name: 'channel-key', maxFailures: config.CHANNEL_KEY_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }));
+  Object.assign(clients, limitingRetraces(clients, attempts, { name: 'retrace', maxFailures: config.RETRACE_MAX_CALLS, windowMs: config.RETRACE_WINDOW_MS }));
   await ensureAuditStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
   const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger);
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
