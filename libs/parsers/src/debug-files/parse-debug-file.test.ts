@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { DebugFileParseError, parseDebugFile, type DebugFileLimits, type ParsedDebugFile } from './index';
 import { fixturesDir } from '@hangar/testing';
 
@@ -21,6 +21,13 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
+
+/** A copy of a fixture in this test's folder: a dSYM's slices are extracted beside the archive, never into tests/fixtures. */
+function inWorkDir(fixture: string): string {
+  const copy = join(workDir, basename(fixture));
+  copyFileSync(fixture, copy);
+  return copy;
+}
 
 /** Bytes of one member of a real archive, extracted with Info-ZIP's unzip. */
 function extract(zipPath: string, member: string): Buffer {
@@ -66,7 +73,7 @@ async function parseError(path: string, limits?: Partial<DebugFileLimits>): Prom
 
 describe('parseDebugFile on iOS dSYM archives', () => {
   it('when the zip holds one thin arm64 dSYM, then it reports that slice and the Info.plist identity', async () => {
-    const parsed = await parseDebugFile(SINGLE_DSYM);
+    const parsed = await parseDebugFile(inWorkDir(SINGLE_DSYM));
 
     expect(parsed).toMatchObject({ kind: 'dsym', deviceType: 'ios', bundleId: 'com.icyleaf.iOS', releaseVersion: '1.0', buildVersion: '1' });
     expect(parsed.entries).toHaveLength(1);
@@ -81,7 +88,7 @@ describe('parseDebugFile on iOS dSYM archives', () => {
   });
 
   it('when the zip holds a universal armv7+arm64 dSYM, then it reports both slices in header order', async () => {
-    const parsed = await parseDebugFile(MULTI_DSYM);
+    const parsed = await parseDebugFile(inWorkDir(MULTI_DSYM));
     const dwarfSize = extract(MULTI_DSYM, 'iOS.app.dSYM/Contents/Resources/DWARF/iOS').length;
 
     expect(parsed).toMatchObject({ kind: 'dsym', bundleId: 'com.icyleaf.iOS', releaseVersion: '1.0', buildVersion: '2' });
