@@ -2160,6 +2160,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Object storage has no room left; nothing of this request was kept. Try again after Retry-After seconds */
+        StorageFull: {
+            headers: {
+                /** @description Seconds to wait */
+                "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Too many requests with an unknown token from this address (counted by all gateway replicas together); try again after Retry-After seconds */
         TooManyAttempts: {
             headers: {
@@ -3033,6 +3044,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     versionExists: {
@@ -3429,6 +3441,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     deleteDebugFile: {
@@ -3672,6 +3685,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     createDirectUpload: {
@@ -4665,6 +4679,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     getTeardown: {
@@ -4741,6 +4756,7 @@ export interface operations {
             429: components["responses"]["TooManyAttempts"];
             460: components["responses"]["ChecksumMismatch"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     terminateUpload: {
@@ -4853,6 +4869,7 @@ export interface operations {
             429: components["responses"]["TooManyAttempts"];
             460: components["responses"]["ChecksumMismatch"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listUsers: {

@@ -62,6 +62,7 @@ const ERROR_RESPONSES = {
   429: 'TooManyRequests',
   460: 'ChecksumMismatch',
   503: 'Unavailable',
+  507: 'StorageFull',
 } as const;
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
@@ -73,6 +74,8 @@ function errors(...statuses: ErrorStatus[]): Record<string, { $ref: string }> {
 const READ_WITH_TOKEN: ErrorStatus[] = [401, 403, 404, 422, 503];
 const WRITE_WITH_TOKEN: ErrorStatus[] = [400, 401, 403, 404, 409, 413, 422, 503];
 const READ_WITH_KEY: ErrorStatus[] = [401, 404, 422, 503];
+/** Whatever stores bytes can also find the storage full (507). */
+const UPLOAD_WITH_TOKEN: ErrorStatus[] = [...WRITE_WITH_TOKEN, 507];
 
 const NO_TOKEN: Operation['security'] = [];
 /** Console routes about the session itself: only the session cookie is read. */
@@ -840,7 +843,7 @@ const paths: Record<string, PathItem> = {
       'uploadRelease',
       'Releases',
       'Upload a build',
-      { '201': ok('The release, with its app, scheme and channel', { type: 'object', allOf: [ref('Release')], required: ['app', 'scheme', 'channel'] }), ...errors(...WRITE_WITH_TOKEN) },
+      { '201': ok('The release, with its app, scheme and channel', { type: 'object', allOf: [ref('Release')], required: ['app', 'scheme', 'channel'] }), ...errors(...UPLOAD_WITH_TOKEN) },
       {
         description:
           'Streams the package to storage; the type is detected from the content. Without `channel_key`, the app (by name), an `Adhoc` scheme and a channel named after the platform are found or created.',
@@ -870,7 +873,7 @@ const paths: Record<string, PathItem> = {
       'createTeardown',
       'Releases',
       'Read a package without publishing it',
-      { '201': ok('What its release would show, kept for the uploader until `expires_at`', ref('Teardown')), ...errors(400, 401, 413, 422, 503) },
+      { '201': ok('What its release would show, kept for the uploader until `expires_at`', ref('Teardown')), ...errors(400, 401, 413, 422, 503, 507) },
       {
         description:
           'Any signed-in user. Streams the package to storage like an upload; a file whose first bytes match no package format is refused (422) before it is stored, one over the upload limit with 413.',
@@ -1162,7 +1165,7 @@ const paths: Record<string, PathItem> = {
             'Tus-Resumable': TUS_RESUMABLE_HEADER,
           },
         },
-        ...errors(400, 401, 403, 404, 409, 412, 413, 422, 460, 503),
+        ...errors(400, 401, 403, 404, 409, 412, 413, 422, 460, 503, 507),
       },
       {
         description:
@@ -1201,7 +1204,7 @@ const paths: Record<string, PathItem> = {
       'Send bytes at the upload\'s offset (tus PATCH)',
       {
         '204': { description: 'Kept; `Upload-Offset` is the new offset', headers: { 'Upload-Offset': { required: true, schema: { type: 'integer', minimum: 0 } } } },
-        ...errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 423, 460, 503),
+        ...errors(400, 401, 403, 404, 409, 410, 412, 413, 415, 423, 460, 503, 507),
       },
       {
         description: 'Only the upload\'s creator may write to it; for anyone else it does not exist (404). A body cut short keeps what arrived (without `Upload-Checksum`).',
@@ -1222,7 +1225,7 @@ const paths: Record<string, PathItem> = {
       'uploadDebugFile',
       'Debug files',
       'Upload a dSYM zip or an Android mapping zip',
-      { '200': ok('The debug file (the seed answers 200 here)', ref('DebugFile')), ...errors(...WRITE_WITH_TOKEN) },
+      { '200': ok('The debug file (the seed answers 200 here)', ref('DebugFile')), ...errors(...UPLOAD_WITH_TOKEN) },
       {
         requestBody: uploadBody(
           { channel_key: str(), release_version: str('Required for Android; iOS takes it from the dSYM.'), build_version: str('Required for Android; iOS takes it from the dSYM.') },
@@ -1281,7 +1284,7 @@ const paths: Record<string, PathItem> = {
   '/api/debug_files/{id}': {
     parameters: [pathId('id', 'Debug file id')],
     get: op('getDebugFile', 'Debug files', 'Get a debug file', { '200': ok('The debug file', ref('DebugFile')), ...errors(...READ_WITH_TOKEN) }, { parameters: [param('channel_key')] }),
-    put: op('replaceDebugFile', 'Debug files', 'Replace the archive of a debug file', { '200': ok('Updated', ref('DebugFile')), ...errors(...WRITE_WITH_TOKEN) }, {
+    put: op('replaceDebugFile', 'Debug files', 'Replace the archive of a debug file', { '200': ok('Updated', ref('DebugFile')), ...errors(...UPLOAD_WITH_TOKEN) }, {
       requestBody: uploadBody({ channel_key: str(), release_version: str(), build_version: str() }, ['channel_key'], 'multipart/form-data, as the upload.'),
     }),
     delete: op('deleteDebugFile', 'Debug files', 'Delete a debug file', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }, {
@@ -1489,6 +1492,10 @@ export function openApiDocument(version: string): OpenApiDocument {
         Unprocessable: errorResponse('Invalid parameters; `entry` names the fields'),
         Unavailable: {
           ...errorResponse('A service or a dependency (database, storage, events) is unavailable; try again after Retry-After seconds'),
+          headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
+        },
+        StorageFull: {
+          ...errorResponse('Object storage has no room left; nothing of this request was kept. Try again after Retry-After seconds'),
           headers: { 'Retry-After': { required: true, description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } },
         },
         TooManyAttempts: {
