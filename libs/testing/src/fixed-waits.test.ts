@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fixedWaitsIn, testFiles } from './fixed-waits';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+// The fixed waits the suite still has (2026-11-28: 88, about 94 s in all): debt to pay down,
+// never to grow. A new test waits for a condition; a change that removes fixed waits lowers
+// this number in the same commit.
+const ALLOWANCE = 88;
+
+describe('fixed waits in the test suite', () => {
+  it('when the test files are scanned, then they hold no more fixed waits than the allowance', () => {
+    const waits = testFiles(ROOT)
+      .filter((file) => !file.endsWith(path.join('libs', 'testing', 'src', 'fixed-waits.test.ts')))
+      .flatMap((file) => fixedWaitsIn(fs.readFileSync(file, 'utf8'), path.relative(ROOT, file)));
+    const listing = waits.map((w) => `${w.file}:${w.line} ${w.ms} ms`).join('\n');
+    expect({ count: waits.length, withinAllowance: waits.length <= ALLOWANCE, listing: waits.length <= ALLOWANCE ? '' : listing }).toEqual({ count: waits.length, withinAllowance: true, listing: '' });
+  });
+
+  it('when a test sleeps a fixed time in any of the usual forms, then the scan counts it; a short polling step is not counted', () => {
+    const source = ['await sleep(1_000);', 'await new Promise((r) => setTimeout(r, 500));', 'await delay(250)', 'while (!done) await sleep(250);', 'await setTimeout(2000);'].join('\n');
+    expect(fixedWaitsIn(source).map((w) => [w.line, w.ms])).toEqual([
+      [1, 1000],
+      [2, 500],
+      [3, 250],
+      [5, 2000],
+    ]);
+  });
+});
