@@ -170,7 +170,7 @@ describe('console sessions over HTTP', () => {
 
   it('when another site posts a sign-in (login CSRF), then 403 in the contract shape and no session; the same origin and no Origin sign in', async () => {
     const user = await createUserWithToken(api, hangar.adminToken, 'logincsrf', 'member');
-    const crossSite = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: hangar.baseUrl, 'sec-fetch-site': 'same-site' }];
+    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: hangar.baseUrl, 'sec-fetch-site': 'same-site' }];
     for (const headers of crossSite) {
       const refused = await api('POST', '/api/sessions', { form: { email: user.email, password: 'long-enough-pw' }, headers });
       expect([headers, refused.status, Object.keys(refused.body)]).toEqual([headers, 403, ['error']]);

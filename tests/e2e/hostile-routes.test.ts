@@ -215,13 +215,14 @@ describe('hostile requests to every route', () => {
         .map((pairs) => pairs.map(([k, v]) => `${safeEncode(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`).join('&'));
 
     /** A body for one of the operation's documented media types (or a stray one), its fields bent. */
-    function bodyOf(op: Operation): fc.Arbitrary<{ type?: string; body?: Buffer | string | FormData } | undefined> {
+    type Body = { type?: string; body?: Buffer | string | FormData };
+    function bodyOf(op: Operation): fc.Arbitrary<Body | undefined> {
       const documented = op.bodies.length > 0 ? op.bodies : [{ type: 'application/json', fields: {} as Record<string, Schema> }];
       const fieldsOf = (fields: Record<string, Schema>) =>
         fc.dictionary(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...Object.keys(fields), 'token') }, fc.string({ maxLength: 8 })), hostileJson, { maxKeys: 6 });
-      return fc.oneof(
+      return fc.oneof<[fc.Arbitrary<undefined>, fc.Arbitrary<Body>]>(
         fc.constant(undefined),
-        fc.constantFrom(...documented).chain(({ type, fields }) => {
+        fc.constantFrom(...documented).chain(({ type, fields }): fc.Arbitrary<Body> => {
           if (type === 'application/json') {
             return fc.oneof(
               { weight: 5, arbitrary: fieldsOf(fields).map((o) => ({ type, body: JSON.stringify(o) })) },

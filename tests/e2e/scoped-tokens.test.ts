@@ -120,7 +120,8 @@ describe('scoped personal access tokens', () => {
     const appAdmin = (await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'app admin', scopes: 'admin,read', app_ids: String(apps.ci.id) } })).body.token as string;
     const count = async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body.length as number;
     const before = await count();
-    for (const form of [{ name: 'escape' }, { name: 'escape', scopes: 'read', app_ids: String(apps.other.id) }, { name: 'narrower', scopes: 'read', app_ids: String(apps.ci.id) }]) {
+    const forms: Record<string, string>[] = [{ name: 'escape' }, { name: 'escape', scopes: 'read', app_ids: String(apps.other.id) }, { name: 'narrower', scopes: 'read', app_ids: String(apps.ci.id) }];
+    for (const form of forms) {
       const refused = await api('POST', '/api/users/me/tokens', { token: appAdmin, form });
       expect([form, refused.status, refused.body]).toEqual([form, 403, { error: expect.stringMatching(/limited \(to apps .*\): it cannot createToken/) }]);
     }

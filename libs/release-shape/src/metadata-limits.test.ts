@@ -16,7 +16,7 @@ describe('release metadata limits', () => {
     // custom fields are at most 100, in 4 KiB of JSON (`{"name":"…","value":"…"},` is 24 bytes beside them).
     const release: releases.Release = {
       ...releases.Release.decode(new Uint8Array()),
-      name: text('name'), releaseType: text('release_type'), source: text('source'), branch: text('branch'), gitCommit: text('git_commit'),
+      appName: text('name'), releaseType: text('release_type'), source: text('source'), branch: text('branch'), gitCommit: text('git_commit'),
       ciUrl: text('ci_url'), releaseVersion: text('release_version'), buildVersion: text('build_version'),
       changelog: Array.from({ length: RELEASE_FIELD_LIMITS.changelog / 2 }, () => ({ message: 'x', author: '', email: '', date: '' })),
       customFields: Array.from({ length: 100 }, () => ({ name: 'x'.repeat(30), value: 'x'.repeat(12), icon: '' })),

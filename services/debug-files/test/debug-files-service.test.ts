@@ -335,7 +335,7 @@ describe('debug-files service over gRPC', () => {
       const { key } = await channelOf(dev, 'Android');
       await upload(dev, key, bigMapping(40), { releaseVersion: '1.0', buildVersion: '7' });
       const before = logLines.filter((l) => l.includes('retrace cancelled')).length;
-      const err = await failure(client.retrace({ actor: dev, channelKey: key, releaseVersion: '1.0', buildVersion: '7', stackTrace: trace }, { deadline: 300 }));
+      const err = await failure(client.retrace({ channelKey: key, releaseVersion: '1.0', buildVersion: '7', stackTrace: trace }, { deadline: 300 }));
       expect(err).toBeDefined();
       // The service's own work ends too: its cancelled retrace says so once it looks at the call's signal.
       await eventually(async () => logLines.filter((l) => l.includes('retrace cancelled')).length > before, 60_000);
@@ -345,7 +345,7 @@ describe('debug-files service over gRPC', () => {
       const dev = await newUser();
       const { key } = await channelOf(dev, 'Android');
       await upload(dev, key, bigMapping(56), { releaseVersion: '1.0', buildVersion: '8' });
-      const err = await failure(client.retrace({ actor: dev, channelKey: key, releaseVersion: '1.0', buildVersion: '8', stackTrace: trace }));
+      const err = await failure(client.retrace({ channelKey: key, releaseVersion: '1.0', buildVersion: '8', stackTrace: trace }));
       expect(err).toBeInstanceOf(PayloadTooLarge);
       expect((err as Error).message).toMatch(/more than the 50331648 a retrace reads/);
     });
