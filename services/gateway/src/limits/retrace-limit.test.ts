@@ -34,6 +34,13 @@ describe('retraces per address', () => {
     expect(served).toBe(3);
   });
 
+  it('when the wrapped clients are assigned back onto the object they came from (as main.ts does), then a retrace still reaches the service once', async () => {
+    served = 0;
+    const shared = { debugFiles: { retrace: async () => ({ stackTrace: `served ${++served}`, debugFileId: 1 }) } as unknown as Clients['debugFiles'] };
+    Object.assign(shared, limitingRetraces(shared, new LocalAttempts(), rule));
+    await expect(retrace(shared, '203.0.113.7')).resolves.toEqual({ stackTrace: 'served 1', debugFileId: 1 });
+  });
+
   it('when another address asks, then its own count applies', async () => {
     const limited = clients();
     for (let i = 0; i < 3; i++) await retrace(limited, '203.0.113.7');

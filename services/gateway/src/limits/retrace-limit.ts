@@ -12,6 +12,8 @@ import { TooManyAttempts } from './too-many-attempts';
  * answer is 429 with Retry-After before the debug-files service is asked.
  */
 export function limitingRetraces<C extends Pick<ServiceClients, 'debugFiles'>>(clients: C, attempts: AttemptCounter, rule: AttemptRule): C {
+  // Taken now: the caller assigns the result back onto `clients`, so `clients.debugFiles` later is this wrapper.
+  const debugFiles = clients.debugFiles;
   const retrace: C['debugFiles']['retrace'] = async (...args) => {
     const caller = currentCaller();
     if (caller.method !== '') {
@@ -19,7 +21,7 @@ export function limitingRetraces<C extends Pick<ServiceClients, 'debugFiles'>>(c
       if (waitMs > 0) throw new TooManyAttempts('Too many retraces from this address: try again later', Math.ceil(waitMs / 1000));
       await attempts.recordFailure(rule, caller.address);
     }
-    return clients.debugFiles.retrace(...args);
+    return debugFiles.retrace(...args);
   };
-  return { ...clients, debugFiles: { ...clients.debugFiles, retrace } };
+  return { ...clients, debugFiles: { ...debugFiles, retrace } };
 }
