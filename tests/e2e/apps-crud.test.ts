@@ -183,7 +183,7 @@ describe('apps, schemes, channels and collaborators over HTTP', () => {
         // Added by issue 20: the oldest release version installs may keep (update_check).
         min_supported_version: null,
       });
-      // A protected channel's custom key is as strong as a generated one (issue 32): 20+ characters.
+      // A protected channel's custom key is as strong as a generated one: 20+ characters.
       const slug = `key-${Date.now()}-abcdefgh`;
       const custom = await api('POST', `/api/schemes/${scheme.id}/channels`, {
         token: dev.token,

@@ -150,7 +150,7 @@ interface RouteCase {
    * shared fixture and must not.
    */
   writes?: Part[];
-  /** Account management (issue 32): a limited token (app limit, or scopes without `admin`) is refused, whatever its user may do. */
+  /** Account management: a limited token (app limit, or scopes without `admin`) is refused, whatever its user may do. */
   account?: true;
 }
 
@@ -333,7 +333,7 @@ function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | und
   if (access.kind === 'open') return route.ok;
   if (access.kind === 'sessionCookie') return 401;
   const owner = CALLERS.find((c) => c.name === 'owner')!;
-  // A limited token manages no account, not even its own (issue 32).
+  // A limited token manages no account, not even its own.
   if ((caller.name === 'ciUpload' || caller.name === 'otherApp') && route.account) return 403;
   if (caller.name === 'ciUpload') return scopes?.includes('upload') ? expectedStatus(route, owner, scopes) : 403;
   // The owner's session is revoked by the owner's own call, which comes first: for the owner's
@@ -764,7 +764,7 @@ function render(operations: Operation[], results: Map<string, Cell[]>): string {
     'suffices (`services/gateway/src/auth/route-scopes.ts`, shown in the OpenAPI document as',
     '`x-hangar-scopes`); a token without scopes has every right of its user. "—": no token is read.',
     '',
-    'Accounts (issue 32): a token never outgrows its limits. A *limited* token — one limited to',
+    'Accounts: a token never outgrows its limits. A *limited* token — one limited to',
     'apps, or with scopes but not `admin` — manages no account, whatever its user\'s role: it',
     'cannot change a password, email or role (its own included), create, change or delete users,',
     'list, search or read other users, make or revoke tokens, or end sessions (403). It may still',

@@ -12,7 +12,7 @@ const SHORT_DEADLINE_MS = 4_000;
 
 /**
  * Builds and their symbols, linked (issue 18, point 4): a release's answer lists the debug files
- * of its version and build (its anonymous install page does not: issue 32); a debug file's answer lists the releases of its
+ * of its version and build (its anonymous install page does not); a debug file's answer lists the releases of its
  * version and build. The fixture APK is 1.2.3 (5); its mapping is uploaded with those versions.
  */
 describe('builds and their debug files, linked', () => {
@@ -130,7 +130,7 @@ describe('builds and their debug files, linked', () => {
     it.each([
       ['phone', { width: 390, height: 844 }],
       ['desktop', { width: 1280, height: 900 }],
-    ])('when the release page is opened on a %s, then it lists none of the build\'s debug files: a mapping de-obfuscates the app for anyone with the link (issue 32)', async (label, viewport) => {
+    ])('when the release page is opened on a %s, then it lists none of the build\'s debug files: a mapping de-obfuscates the app for anyone with the link', async (label, viewport) => {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       expect((await page.goto(secondRelease.body.release_url))?.status()).toBe(200);

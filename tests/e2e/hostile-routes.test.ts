@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
- * No request takes a process down (issue 32), and a hostile suite that keeps looking for one:
+ * No request takes a process down, and a hostile suite that keeps looking for one:
  *
  * - a JSON body nested 20,000 deep once killed the gateway after its answer (the audit entry's
  *   JSON.stringify overflowed the stack outside any handler), cutting off every upload in flight;

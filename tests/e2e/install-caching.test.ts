@@ -6,7 +6,7 @@ import { RunningHangar, apiClient, fixturesDir, startHangar } from '@hangar/test
  * What a build announced to many testers costs on repeat views (issue 13,
  * point 6): the icon never changes at its URL, so it carries a year's
  * `immutable` freshness; the QR code encodes the page's absolute URL, which
- * depends on the host the request names (issue 32), so it is private, short-lived
+ * depends on the host the request names, so it is private, short-lived
  * and varies with those headers. Both carry an ETag, and a conditional request is
  * a 304 without a body.
  */

@@ -192,7 +192,7 @@ describe('install pages', () => {
     expect(icon.subarray(0, 4).toString('hex')).toBe('89504e47');
   });
 
-  // X-Forwarded-Proto / -Host are believed only from TRUSTED_PROXIES (issue 32): password-gate-and-proxies.test.ts.
+  // X-Forwarded-Proto / -Host are believed only from TRUSTED_PROXIES: password-gate-and-proxies.test.ts.
 
   it('when the channel page is opened, then it lists the channel builds newest first', async () => {
     const page = await browser.newPage();

@@ -87,7 +87,7 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       STORAGE_JANITOR_INTERVAL_MS: String(JANITOR_INTERVAL_MS),
       // Killing every process under load leaves about a quarter of packages/ orphaned (23 of 83 in
       // one run): past the janitor's default bound of 10 %, which refuses such a sweep as a sign of
-      // a wrong database (issue 33). Here the orphans are real, and their removal is the point.
+      // a wrong database. Here the orphans are real, and their removal is the point.
       STORAGE_JANITOR_MAX_SHARE: '1',
       HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_SECRET_KEY: 'e2e-kill-webhook-secret-key-0123456789abcdef',

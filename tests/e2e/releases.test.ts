@@ -310,7 +310,7 @@ describe('releases over HTTP', () => {
 
     it('when the changelog or custom fields are malformed, then 422 and nothing is stored', async () => {
       const before = await storedObjects('packages/');
-      // A JSON array of entries without a message: any other non-array text is a plain-text changelog (issue 32).
+      // A JSON array of entries without a message: any other non-array text is a plain-text changelog.
       const bad1 = await upload(fixture('android.apk'), { channel_key: channelKey, changelog: '[{"author":"no message"}]' });
       expect(bad1.status).toBe(422);
       expect(bad1.body.entry).toHaveProperty('changelog');
@@ -326,7 +326,7 @@ describe('releases over HTTP', () => {
       expect({ status: res.status, changelog: res.body.changelog, text: res.body.text_changelog }).toEqual({ status: 201, changelog: [{ message: changelog }], text: `- ${changelog}` });
     });
 
-    describe('issue 32: the form as Zealot takes it, and bounded metadata', () => {
+    describe('the form as Zealot takes it, and bounded metadata', () => {
       /** A multipart body exactly as given: parts in this order, each a field or the file. */
       async function sendParts(parts: Array<[string, string] | ['file', Buffer, string]>, path = '/api/apps/upload'): Promise<ApiResponse> {
         const form = new FormData();

@@ -132,7 +132,7 @@ describe('scoped personal access tokens', () => {
     expect((await api('POST', '/api/users/me/tokens', { token: adminScoped, form: { name: 'narrower', scopes: 'read' } })).status).toBe(201);
   });
 
-  it('when a limited token tries to outgrow its limits through the account, then every way is 403 and nothing changes (issue 32)', async () => {
+  it('when a limited token tries to outgrow its limits through the account, then every way is 403 and nothing changes', async () => {
     const victim = await createUserWithToken(api, hangar.adminToken, 'victim', 'member');
     const make = async (token: string, form: Record<string, string>) => {
       const res = await api('POST', '/api/users/me/tokens', { token, form: { name: 'limited', ...form } });
@@ -216,7 +216,7 @@ describe('scoped personal access tokens', () => {
       if (listed.find((t) => t.id === made.body.id)?.last_used_address) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    // The socket's peer, not the X-Forwarded-For a client wrote: no TRUSTED_PROXIES here (issue 32).
+    // The socket's peer, not the X-Forwarded-For a client wrote: no TRUSTED_PROXIES here.
     expect(listed.find((t) => t.id === made.body.id)).toMatchObject({ last_used_address: '127.0.0.1', last_used_at: expect.any(String), scopes: ['read'] });
     expect(listed.find((t) => t.id === owner.tokenId)).toMatchObject({ scopes: [], app_ids: [], expires_at: null });
   });

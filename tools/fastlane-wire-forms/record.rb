@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 #
 # Records the HTTP requests the fastlane Zealot plugin sends, byte for byte, so Hangar's tests can
-# replay what the plugin really sends (issue 32). The plugin's own code runs UNMODIFIED, loaded
+# replay what the plugin really sends. The plugin's own code runs UNMODIFIED, loaded
 # from the checkout given on the command line; only what fastlane itself would provide is stubbed
 # here: FastlaneCore::UI, Fastlane::Action, FastlaneCore::ConfigItem and the option resolution of
 # FastlaneCore::Configuration — including ConfigItem#auto_convert_value, which turns a String into

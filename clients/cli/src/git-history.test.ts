@@ -8,7 +8,7 @@ describe('fitChangelog', () => {
     expect(fitChangelog(entries)).toEqual({ json: JSON.stringify(entries), dropped: 0 });
   });
 
-  it('when they do not (issue 32: a 422 otherwise), then the newest that fit are sent and the count left out is told', () => {
+  it('when they do not (a 422 otherwise), then the newest that fit are sent and the count left out is told', () => {
     const entries = Array.from({ length: 500 }, (_, i) => entry(i));
     const { json, dropped } = fitChangelog(entries);
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(CHANGELOG_MAX_BYTES);

@@ -47,7 +47,7 @@ export function changelogSince(lastCommit: string | undefined, cwd: string): { e
   return { entries, range: range.join(' ') };
 }
 
-/** The server's limit on a changelog, in UTF-8 bytes (issue 32; docs/operations.md, Security). */
+/** The server's limit on a changelog, in UTF-8 bytes (docs/operations.md, Security). */
 export const CHANGELOG_MAX_BYTES = 6 * 1024;
 
 /**

@@ -82,7 +82,7 @@ export function isErrorCode(value: string): value is ErrorCode {
 export function domainErrorFrom(status: Status, message: string, code?: string, entry?: FieldErrors): DomainError {
   // A Hangar service sends its code with every refusal, so RESOURCE_EXHAUSTED without one is
   // gRPC's own: a message past the size limit ("Received message larger than max (… vs 4194304)").
-  // That is our bug, not the caller's limit: never a 429 quoting the transport (issue 32).
+  // That is our bug, not the caller's limit: never a 429 quoting the transport.
   if (status === Status.RESOURCE_EXHAUSTED && !(code && isErrorCode(code))) return new InternalError('Internal error');
   const resolved: ErrorCode = code && isErrorCode(code) ? code : (CODE_BY_GRPC_STATUS.get(status) ?? 'internal');
   return ERROR_MAPPINGS[resolved].create(message, entry);

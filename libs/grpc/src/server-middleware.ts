@@ -78,7 +78,7 @@ export function errorMiddleware(logger: Logger, classifiers: ErrorClassifier[] =
  * An error's message and field problems travel as HTTP/2 headers (grpc-message, trailers), and
  * they may echo a caller's value (a version, a debug id, a branch). Unbounded, a megabyte of it
  * went past what the client accepts in headers and the call failed, or hung until its deadline
- * (issue 32). Bounded in characters: percent-encoded UTF-8 they stay far under grpc-js's 8 KiB.
+ *. Bounded in characters: percent-encoded UTF-8 they stay far under grpc-js's 8 KiB.
  */
 const MAX_ERROR_MESSAGE_CHARS = 300;
 const MAX_ENTRY_FIELDS = 20;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assertClusterNotLost, clusterRecordOf, clusterRoot, moveCluster, recordCluster } from './postgres-location';
 
-/** Where the embedded PostgreSQL's files are, and what happens when they are gone (issue 33), on real folders. */
+/** Where the embedded PostgreSQL's files are, and what happens when they are gone, on real folders. */
 describe('postgres location', () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-location-'))));

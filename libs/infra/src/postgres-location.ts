@@ -5,7 +5,7 @@ import path from 'node:path';
 
 /**
  * Where the embedded PostgreSQL keeps its files, and what keeps them from being lost unnoticed
- * (issue 33). Never in a folder a system cleans (/tmp, /var/tmp: systemd-tmpfiles removes
+ *. Never in a folder a system cleans (/tmp, /var/tmp: systemd-tmpfiles removes
  * entries untouched for 30 days); a data directory that once held a cluster and holds none now
  * stops the start instead of getting an empty one — an empty database beside a bucket of builds
  * would make every build look orphaned.
@@ -13,7 +13,7 @@ import path from 'node:path';
 
 /** As root, when the postgres user cannot reach HANGAR_DATA_DIR: a folder of its own here, per data dir. */
 export const DURABLE_POSTGRES_ROOT = '/var/lib/hangar/postgres';
-/** Where Hangar before issue 33 put it (cleaned by systemd-tmpfiles): moved from on the next start. */
+/** Where an older Hangar put it (cleaned by systemd-tmpfiles): moved from on the next start. */
 export const VOLATILE_POSTGRES_ROOT = '/var/tmp/hangar-postgres';
 
 type Owner = { uid: number; gid: number };
@@ -29,7 +29,7 @@ const inCleanedFolder = (dir: string) => CLEANED_FOLDERS.some((c) => dir === c |
  * it runs as the postgres user — cannot reach it, e.g. a checkout under /root (mode 0700). Then
  * a folder of its own under /var/lib/hangar/postgres, named after `preferred` so every start
  * finds the same data, with a link at `preferred` pointing there. A link into
- * /var/tmp/hangar-postgres (before issue 33) is moved there first (copied, checked, recorded;
+ * /var/tmp/hangar-postgres (an older Hangar) is moved there first (copied, checked, recorded;
  * the old folder stays until the operator removes it). Answers `preferred`.
  */
 export function postgresRoot(preferred: string, owner: Owner | undefined, log: (line: string) => void): string {

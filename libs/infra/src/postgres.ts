@@ -102,7 +102,7 @@ export async function startEmbeddedPostgres(
   const binaries = embeddedBinaries();
   const owner = runAsUser();
   // A cluster once made here (recorded beside `root`, or a link to a folder now gone) and missing
-  // now is a refusal, never a fresh initdb (issue 33); a link left by postgresRoot: the data is where it points.
+  // now is a refusal, never a fresh initdb; a link left by postgresRoot: the data is where it points.
   assertClusterNotLost(root);
   const recordedAt = root;
   root = clusterRoot(root);

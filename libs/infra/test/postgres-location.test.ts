@@ -10,7 +10,7 @@ import { resolveInfrastructure } from '../src/infrastructure';
  * As root, PostgreSQL runs as the postgres user, who cannot reach a data dir
  * inside a folder of mode 0700 (a checkout under /root, say). The launcher
  * then keeps PostgreSQL's files under /var/lib/hangar/postgres (never /var/tmp,
- * which systemd-tmpfiles cleans: issue 33), linked from the data dir, rather
+ * which systemd-tmpfiles cleans), linked from the data dir, rather
  * than fail; as any other user it runs as that user and keeps them in the
  * data dir itself.
  */
@@ -53,7 +53,7 @@ describe('where the embedded PostgreSQL keeps its files', () => {
   }, 180_000);
 
   const asRoot = process.getuid?.() === 0;
-  (asRoot ? it : it.skip)('when a cluster is still in /var/tmp/hangar-postgres (before issue 33), then the next start moves it to /var/lib/hangar/postgres, verified, keeps the old copy, and the data is all there', async () => {
+  (asRoot ? it : it.skip)('when a cluster is still in /var/tmp/hangar-postgres (an older Hangar), then the next start moves it to /var/lib/hangar/postgres, verified, keeps the old copy, and the data is all there', async () => {
     const locked = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-locked-'));
     fs.chmodSync(locked, 0o700);
     const dataDir = path.join(locked, 'data');
@@ -79,7 +79,7 @@ describe('where the embedded PostgreSQL keeps its files', () => {
     try {
       expect(await start(1)).toBe(2);
       durable = fs.readlinkSync(link);
-      // Where Hangar before issue 33 kept it: the same folder name under /var/tmp, the link there.
+      // Where an older Hangar kept it: the same folder name under /var/tmp, the link there.
       old = path.join('/var/tmp/hangar-postgres', path.basename(durable));
       fs.mkdirSync(path.dirname(old), { recursive: true });
       fs.rmSync(old, { recursive: true, force: true });

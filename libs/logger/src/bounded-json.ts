@@ -1,5 +1,5 @@
 /**
- * Caller input walked or written out without trusting its shape (issue 32): `JSON.stringify` of a
+ * Caller input walked or written out without trusting its shape: `JSON.stringify` of a
  * body nested 20,000 deep throws `RangeError: Maximum call stack size exceeded`, and did so in the
  * gateway's audit middleware after the answer, outside any handler, taking the process down.
  * Everything that serialises or walks caller input goes through these two: neither recurses,

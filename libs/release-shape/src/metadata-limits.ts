@@ -1,5 +1,5 @@
 /**
- * The longest value, in UTF-8 bytes, each metadata field of a release may carry (issue 32).
+ * The longest value, in UTF-8 bytes, each metadata field of a release may carry.
  * Bounded so that a page of releases (100 at most) stays far below gRPC's 4 MiB message limit
  * whatever callers send: every field at its limit is at most about 26 KiB a release as stored (plain-text changelog of
  * one-character lines, the worst case). The gateway checks

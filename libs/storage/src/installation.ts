@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { ObjectStorage } from './object-storage';
 
 /**
- * An installation that knows itself (issue 33). At its first start Hangar writes one id into its
+ * An installation that knows itself. At its first start Hangar writes one id into its
  * database (a small `installation` collection of the service) and into its bucket (this marker
  * object); every start, and every janitor sweep, checks that both sides still agree. A database
  * that went missing, is empty, or is another one — a wrong MONGO_URL / MONGO_DB, a PostgreSQL

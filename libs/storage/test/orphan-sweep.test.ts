@@ -100,7 +100,7 @@ describe('ObjectStorage listing and aborting, and sweepOrphans', () => {
     });
 
     expect(await storage.exists(oldOrphan)).toBe(false);
-    // Moved, not gone: restorable from trash/ with its bytes (issue 33).
+    // Moved, not gone: restorable from trash/ with its bytes.
     const trashed: Buffer[] = [];
     for await (const chunk of await storage.getStream(`trash/${oldOrphan}`)) trashed.push(chunk as Buffer);
     expect(Buffer.concat(trashed).toString()).toBe(oldOrphan);

@@ -84,7 +84,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
       // Suites send unknown tokens on purpose, all from 127.0.0.1: the limit of
       // failed tokens per address is shown by limits-across-replicas.test.ts, which sets its own.
       TOKEN_MAX_FAILURES: '1000000',
-      // Unknown channel keys likewise (issue 32): shown by password-gate-and-proxies.test.ts, which sets its own.
+      // Unknown channel keys likewise: shown by password-gate-and-proxies.test.ts, which sets its own.
       CHANNEL_KEY_MAX_FAILURES: '1000000',
       RETRACE_MAX_CALLS: '1000000',
       // The image's default (302 to presigned URLs), which the suites' clients on this machine can

@@ -106,7 +106,7 @@ describe('debug-files service: the janitor runs by itself', () => {
 
   beforeAll(async () => {
     // The releases service makes the installation id and marks the bucket with it; debug-files
-    // joins it, and its janitor sweeps nothing until then (issue 33).
+    // joins it, and its janitor sweeps nothing until then.
     const bucketStorage = new ObjectStorage({ ...infra.s3, bucket });
     await bucketStorage.ensureBucket();
     await bucketStorage.putBuffer(INSTALLATION_MARKER, Buffer.from(JSON.stringify({ id: uniqueName('installation') })));

@@ -7,7 +7,7 @@ import { receiveUpload } from '../src/http/streamed-upload';
 const BOUNDARY = 'short-upload-boundary';
 
 /**
- * Found by the hostile sweep over every route (tests/e2e/hostile-routes.test.ts, issue 32): a
+ * Found by the hostile sweep over every route (tests/e2e/hostile-routes.test.ts): a
  * teardown whose whole file is shorter than the bytes its check looks at, and fails that check,
  * ended the gateway — the check's stream is then a copy of those bytes, and the refusal destroyed
  * it with an error nobody listened to ("Error: upload abandoned", uncaught).

@@ -13,7 +13,7 @@ import { errorHandler } from '../src/http/error-handler';
 import { receiveUpload } from '../src/http/streamed-upload';
 
 /**
- * A full disk under S3 (issue 32): versitygw on a 6 MiB tmpfs answers InsufficientStorage
+ * A full disk under S3: versitygw on a 6 MiB tmpfs answers InsufficientStorage
  * ("No space left on device"). An upload then gets 507 with Retry-After and "storage is full",
  * not a 400 blaming its body; once space is freed, uploads succeed again. Mounting needs root
  * (CI and this machine run as root); elsewhere the file says why it did not run.

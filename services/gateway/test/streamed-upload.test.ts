@@ -75,7 +75,7 @@ describe('receiveUpload', () => {
     await waitFor(async () => (await Promise.all(puts.map((put) => storage.exists(put.key)))).every((exists) => !exists), 15_000);
   }
 
-  describe('issue 32: what Zealot clients send', () => {
+  describe('what Zealot clients send', () => {
     it('when a form carries two file parts, then it is a 422 naming file and neither is kept', async () => {
       const req = multipartRequest();
       const before = storage.puts.length;

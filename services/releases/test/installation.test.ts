@@ -5,7 +5,7 @@ import { INSTALLATION_MARKER, InstallationMismatch, ObjectStorage, checkInstalla
 
 const infra = testInfrastructure();
 
-/** The installation id (issue 33) on the real S3 and MongoDB-wire servers: both sides, every outcome that matters. */
+/** The installation id on the real S3 and MongoDB-wire servers: both sides, every outcome that matters. */
 describe('checkInstallation', () => {
   const connections: Connection[] = [];
   afterAll(async () => {
@@ -59,7 +59,7 @@ describe('checkInstallation', () => {
     expect(await storage.exists('packages/a-build')).toBe(true);
   });
 
-  it('when a database without records meets a bucket of builds that has no id (before issue 33), then it refuses; with records, it makes the id', async () => {
+  it('when a database without records meets a bucket of builds that has no id (an older Hangar), then it refuses; with records, it makes the id', async () => {
     const { connection, storage, check } = await sides();
     await storage.putBuffer('packages/old-build', Buffer.from('x'));
     await expect(checkInstallation(check)).rejects.toThrow(/The database is empty but the bucket holds Hangar's objects/);

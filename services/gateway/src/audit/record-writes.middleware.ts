@@ -46,7 +46,7 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
       answer = body;
       return json(body);
     };
-    // Bounded (audit-entry.ts), and caught: it runs after the answer, outside any handler (issue 32).
+    // Bounded (audit-entry.ts), and caught: it runs after the answer, outside any handler.
     afterAnswer(res, 'close', publisher.logger, 'audit entry', () => {
       const status = res.writableFinished ? res.statusCode : 499;
       if (QUIET_WHEN_ALLOWED.has(match.operationId) && status < 400) return;

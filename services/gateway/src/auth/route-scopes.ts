@@ -135,7 +135,7 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
 };
 
 /**
- * Account management (issue 32): the operations a limited token — one with
+ * Account management: the operations a limited token — one with
  * an app limit, or with scopes but not `admin` — may not call, whatever its
  * user's role, so it cannot outgrow its limits by changing the account's
  * password, email or role, by making users or tokens, or by reading who else

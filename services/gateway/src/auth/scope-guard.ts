@@ -29,7 +29,7 @@ export function guardingScopes(client: UsersClient, operations: OperationIndex):
       }
     }
     if (grant && isLimitedGrant(grant)) {
-      // Account management needs a session or an unlimited token (issue 32).
+      // Account management needs a session or an unlimited token.
       const match = operations.match(caller.method, caller.path);
       const rule = match ? ACCOUNT_OPERATIONS[match.operationId] : undefined;
       const own = match?.params.id === 'me' || match?.params.id === String(user.id);

@@ -32,7 +32,7 @@ export function parseBodies({ maxBodyBytes, streamingPaths }: { maxBodyBytes: nu
 }
 
 /**
- * After parsing, before any route (issue 32): a body or query nested past MAX_INPUT_DEPTH is a
+ * After parsing, before any route: a body or query nested past MAX_INPUT_DEPTH is a
  * 400 — one nested 20,000 deep overflowed the stack of whatever walked it later (the audit entry,
  * after the answer, which ended the process) — and the body's fields have the types the document
  * gives them (documented-fields.ts).

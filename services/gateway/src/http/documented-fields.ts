@@ -38,7 +38,7 @@ const typesOf = (schema: Schema | undefined) => (schema?.type === undefined ? un
 const NESTED = new Set(['array', 'object']);
 
 /**
- * The shape rule of every parsed body, in one place (issue 32): a JSON or urlencoded body is the
+ * The shape rule of every parsed body, in one place: a JSON or urlencoded body is the
  * same fields a form sends, so a field the document gives as text is text and one it gives as a
  * number cannot be an array or an object (a JSON array where `token` goes reached the token's hash
  * as a 500), the items of a documented array are scalars, and `token` — read by every route that

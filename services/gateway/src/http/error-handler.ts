@@ -55,7 +55,7 @@ export function errorHandler(logger: Logger) {
 /**
  * An unknown error as the log keeps it: its type, message, stack and code, cut to size — not the
  * properties it carries, which may hold the caller's input (a parser's raw body, a value nested
- * 20,000 deep) or a secret (issue 32).
+ * 20,000 deep) or a secret.
  */
 function boundedError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { type: typeof err, message: boundedJson(err, { maxDepth: 2, maxChars: 500 }) };

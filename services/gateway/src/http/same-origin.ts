@@ -3,7 +3,7 @@ import { PermissionDenied } from '@hangar/errors';
 import { publicBaseUrl } from './base-url';
 
 /**
- * Login CSRF (issue 32): another site's page must not sign the browser in
+ * Login CSRF: another site's page must not sign the browser in
  * (a form POST to /api/sessions with the attacker's own credentials). A
  * browser names the page's origin in `Origin` on every cross-origin POST and
  * says `Sec-Fetch-Site`; a request that names another site is refused. Same

@@ -6,7 +6,7 @@ import { DomainError, InvalidArgument, MalformedRequest, isDomainError } from '@
 import type { ObjectStorage } from '@hangar/storage';
 import { Sha256PassThrough } from './sha256-pass-through';
 
-/** The limit of a file received before its sender's token (issue 32); `refusal` is thrown past it. */
+/** The limit of a file received before its sender's token; `refusal` is thrown past it. */
 export interface BeforeTokenLimit {
   maxBytes: number;
   refusal: () => DomainError;
@@ -96,7 +96,7 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
       // holding its multipart upload and part buffers. Ending it with an error makes storage
       // abort the multipart upload. Stored already: remove the object once that is over.
       // Listened to first: the stream may be the head check's copy of a short file, which nobody
-      // else listens to — its 'error' ended the gateway (issue 32, refused-short-upload.test.ts).
+      // else listens to — its 'error' ended the gateway (refused-short-upload.test.ts).
       fileStream?.on('error', () => undefined).destroy(new Error('upload abandoned'));
       void upload?.then((file) => storage.delete(file.objectKey)).catch(() => undefined);
       reject(err instanceof DomainError ? err : new MalformedRequest(`Malformed multipart body: ${(err as Error)?.message ?? err}`));

@@ -11,7 +11,7 @@ type KeyedClients = Pick<ServiceClients, 'apps' | 'releases' | 'debugFiles'>;
 
 /**
  * Wraps every call of the apps, releases and debug-files clients that carries a
- * `channelKey`, so that wrong channel keys count like wrong tokens (issue 32): an
+ * `channelKey`, so that wrong channel keys count like wrong tokens: an
  * address past `rule.maxFailures` unknown keys in the window is refused with 429 and
  * Retry-After — before the key is looked at, right or wrong — on every route that takes
  * a key (the API's versions / latest / version_exist / update_check, debug-file lists

@@ -171,7 +171,7 @@ const USER_PROPERTIES: Record<string, JsonSchema> = {
   updated_at: timestamp,
 };
 
-/** A changed password ends the user's console sessions (issue 32). */
+/** A changed password ends the user's console sessions. */
 const SESSIONS_ENDED: JsonSchema = {
   type: 'string',
   enum: ['all', 'others'],

@@ -15,7 +15,7 @@ const DELETED = { mesage: 'OK' };
 /**
  * Which sessions a password change ended: `others` when the user changed
  * their own password from a console session (that one stays signed in),
- * else `all` (issue 32).
+ * else `all`.
  */
 export function sessionsEnded(req: Request, userId: number): 'all' | 'others' {
   return userId === currentUser(req).id && req.session ? 'others' : 'all';

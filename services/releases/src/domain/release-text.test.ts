@@ -21,7 +21,7 @@ describe('changelog', () => {
     expect(() => parseChangelog('[{"author":"no message"}]')).toThrow(InvalidArgument);
   });
 
-  // Zealot stores any changelog that is not a JSON array of entries as text (issue 32): these were 422s.
+  // Zealot stores any changelog that is not a JSON array of entries as text: these were 422s.
   it.each(['2024', 'true', 'null', '3.14', '{"message":"x"}', '[1,2]', '["a"]', '[{"message":"x"'])('when the changelog is %s, then it is one plain-text entry', (raw) => {
     expect(parseChangelog(raw)).toEqual([{ message: raw }]);
   });
@@ -44,7 +44,7 @@ describe('custom fields', () => {
     ]);
   });
 
-  // What the fastlane plugin sends with its defaults, and with ZEALOT_CUSTOM_FIELDS=a,b (issue 32).
+  // What the fastlane plugin sends with its defaults, and with ZEALOT_CUSTOM_FIELDS=a,b.
   it.each(['["[]"]', '["a","b"]', '[1, null, true, []]'])('when custom_fields is %s, then its entries that are not objects are dropped', (raw) => {
     expect(parseCustomFields(raw)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { oversizedReleaseFields } from '@hangar/release-shape';
 /**
  * Refuses any metadata field past its limit (RELEASE_FIELD_LIMITS) before anything is read or
  * stored: an unbounded field once let one upload push a channel's page of releases past gRPC's
- * message limit, breaking it for everyone (issue 32). Form names, as the caller sent them.
+ * message limit, breaking it for everyone. Form names, as the caller sent them.
  */
 export function checkFieldLengths(fields: Partial<Record<string, string | undefined>>): void {
   const problems = oversizedReleaseFields(fields);

@@ -41,7 +41,7 @@ export async function getUser(deps: UsersDeps, actor: Actor, id: number): Promis
 }
 
 /**
- * A changed password ends the user's sessions (issue 32): all of them when
+ * A changed password ends the user's sessions: all of them when
  * someone else (an admin) set it, all but `keepSessionId` — the session the
  * user made the change from — when they set their own.
  */
