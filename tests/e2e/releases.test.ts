@@ -356,6 +356,17 @@ describe('releases over HTTP', () => {
         expect(await storedObjects('packages/')).toEqual(before);
       });
 
+      it('when the token comes after a debug file (curl -F file=@mapping.zip -F token=…), then it is stored; a wrong one is 401 and nothing is left', async () => {
+        const mapping = fs.readFileSync(path.join(fixturesDir(), 'proguards', 'single_mapping.zip'));
+        const fields: Array<[string, string]> = [['channel_key', channelKey], ['release_version', '4.5.6'], ['build_version', '456']];
+        const before = await storedObjects('debug-files/');
+        const wrong = await sendParts([['file', mapping, 'mapping.zip'], ...fields, ['token', 'not-a-token']], '/api/debug_files/upload');
+        expect(wrong.status).toBe(401);
+        expect(await storedObjects('debug-files/')).toEqual(before);
+        const res = await sendParts([['file', mapping, 'mapping.zip'], ...fields, ['token', admin]], '/api/debug_files/upload');
+        expect({ status: res.status, build: res.body.build_version }).toEqual({ status: 200, build: '456' });
+      });
+
       it('when a file sent before any token is past UPLOAD_MAX_BYTES_BEFORE_TOKEN, then 413 saying to send the token first, and nothing is stored', async () => {
         const before = await storedObjects('packages/');
         const res = await sendParts([['file', Buffer.alloc(3.8 * 1024 * 1024, 7), 'big.apk'], ['token', admin]]);

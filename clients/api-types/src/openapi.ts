@@ -3621,7 +3621,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description multipart/form-data; `token` and `channel_key` before the file are checked before anything is stored. Or finish a resumable upload: `upload_id` in place of `file`, in any of the three encodings. */
+        /** @description multipart/form-data; `token` and `channel_key` before the file are checked before anything is stored. A `token` after the file is taken too: the file is then held only up to UPLOAD_MAX_BYTES_BEFORE_TOKEN (413 past it) and removed unless the token is good (401). Or finish a resumable upload: `upload_id` in place of `file`, in any of the three encodings. */
         requestBody: {
             content: {
                 "application/json": {

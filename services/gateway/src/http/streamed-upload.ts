@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { DomainError, InvalidArgument, MalformedRequest, isDomainError } from '@hangar/errors';
+import { DomainError, InvalidArgument, MalformedRequest, PayloadTooLarge, isDomainError } from '@hangar/errors';
 import type { ObjectStorage } from '@hangar/storage';
 import { Sha256PassThrough } from './sha256-pass-through';
 
@@ -10,6 +10,20 @@ import { Sha256PassThrough } from './sha256-pass-through';
 export interface BeforeTokenLimit {
   maxBytes: number;
   refusal: () => DomainError;
+}
+
+/** UPLOAD_MAX_BYTES_BEFORE_TOKEN's default. */
+export const DEFAULT_MAX_BYTES_BEFORE_TOKEN = 64 * 1024 * 1024;
+
+/**
+ * The limit of a file whose token comes after it (`curl -F file=@… -F token=…`, which Zealot
+ * takes, since it reads the whole form first): past `maxBytes` the answer says to send the token first.
+ */
+export function beforeTokenLimit(maxBytes = DEFAULT_MAX_BYTES_BEFORE_TOKEN): BeforeTokenLimit {
+  return {
+    maxBytes,
+    refusal: () => new PayloadTooLarge(`A file of more than ${maxBytes} bytes needs its token first: send Authorization: Bearer <token>, ?token=, or the token field before the file`),
+  };
 }
 
 export interface UploadedFile {

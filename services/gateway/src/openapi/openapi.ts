@@ -1230,7 +1230,7 @@ const paths: Record<string, PathItem> = {
         requestBody: uploadBody(
           { channel_key: str(), release_version: str('Required for Android; iOS takes it from the dSYM.'), build_version: str('Required for Android; iOS takes it from the dSYM.') },
           ['channel_key'],
-          'multipart/form-data; `token` and `channel_key` before the file are checked before anything is stored.',
+          'multipart/form-data; `token` and `channel_key` before the file are checked before anything is stored. A `token` after the file is taken too: the file is then held only up to UPLOAD_MAX_BYTES_BEFORE_TOKEN (413 past it) and removed unless the token is good (401).',
         ),
       },
     ),

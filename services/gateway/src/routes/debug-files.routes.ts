@@ -7,7 +7,8 @@ import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identif
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
-import { StreamedUpload, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
+import { StreamedUpload, beforeTokenLimit, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
+import { readSessionCookie } from '../http/session-cookie';
 import { presentDebugFile } from '../presenters/debug-file.presenter';
 import type { ReleasesRouteOptions } from './releases.routes';
 import { finishUpload } from '../uploads/finish-upload';
@@ -31,11 +32,14 @@ const multipartOnly = (req: Request, _res: Response, next: NextFunction) => (isM
 export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFilesRouteOptions): Router {
   const router = Router();
   const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
+  const lateToken = beforeTokenLimit(options.maxBytesBeforeToken);
 
   // The token, the channel and the right to write to it are checked before a
   // byte is stored, from the header or query or from form fields sent before
   // the file part (Zealot clients send `token` and `channel_key` first). A key
-  // sent only after the file is checked by the service, and the file removed.
+  // sent only after the file is checked by the service, and the file removed;
+  // a token sent only after it (curl -F file=@… -F token=…) is checked once the
+  // form is read, the file held meanwhile up to UPLOAD_MAX_BYTES_BEFORE_TOKEN.
   // The fields are read as every field is (text, no NUL): a key that cannot be looked up is a 422 here.
   async function checkBeforeStoring(req: Request, raw: Record<string, unknown>): Promise<void> {
     const fields = readTextFields(raw, ['token', 'channel_key'] as const);
@@ -61,8 +65,19 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
       maxBytes: options.maxUploadBytes,
       keyPrefix: 'debug-files',
       onBytes: (bytes) => options.onUploadBytes?.('debug_file', bytes),
-      beforeFile: (fields) => checkBeforeStoring(req, fields),
+      beforeFile: async (fields) => {
+        if (!readToken(req) && fields.token === undefined && !readSessionCookie(req)) return lateToken;
+        await checkBeforeStoring(req, fields);
+      },
     });
+    if (upload.file?.beforeToken) {
+      try {
+        await checkBeforeStoring(req, upload.fields);
+      } catch (err) {
+        await options.storage.delete(upload.file.objectKey).catch(() => undefined);
+        throw err;
+      }
+    }
     if (!upload.file) {
       await checkBeforeStoring(req, upload.fields);
       if (upload.fields.upload_id === undefined) throw InvalidArgument.field('file', "can't be blank");

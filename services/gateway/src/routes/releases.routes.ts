@@ -1,5 +1,5 @@
 import { Request, Response, Router } from 'express';
-import { InvalidArgument, NotFound, PayloadTooLarge, isRefusal } from '@hangar/errors';
+import { InvalidArgument, NotFound, isRefusal } from '@hangar/errors';
 import { oversizedReleaseFields } from '@hangar/release-shape';
 import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
@@ -10,7 +10,7 @@ import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields, requiredQuery } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { readSessionCookie } from '../http/session-cookie';
-import { lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
+import { beforeTokenLimit, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
 import { sendRevalidated, sendRevalidatedBody } from '../http/revalidated';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
@@ -36,8 +36,6 @@ export interface ReleasesRouteOptions {
    */
   maxBytesBeforeToken?: number;
 }
-
-const DEFAULT_MAX_BYTES_BEFORE_TOKEN = 64 * 1024 * 1024;
 
 const UPLOAD_FIELDS = [
   'channel_key', 'name', 'password', 'release_type', 'source', 'changelog', 'branch', 'git_commit', 'ci_url',
@@ -99,11 +97,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.status(201).json(presentRelease(result, files?.get(result.id), base(req), zone(req)));
   }
 
-  const maxBytesBeforeToken = options.maxBytesBeforeToken ?? DEFAULT_MAX_BYTES_BEFORE_TOKEN;
-  const beforeTokenLimit = {
-    maxBytes: maxBytesBeforeToken,
-    refusal: () => new PayloadTooLarge(`A file of more than ${maxBytesBeforeToken} bytes needs its token first: send Authorization: Bearer <token>, ?token=, or the token field before the file`),
-  };
+  const lateToken = beforeTokenLimit(options.maxBytesBeforeToken);
 
   router.post('/api/apps/upload', async (req, res) => {
     lingerAfterEarlyResponse(req, res);
@@ -121,7 +115,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
       beforeFile: async (fields) => {
         // No token yet (it may follow the file, as Zealot allows): the file is stored up to a much
         // smaller limit and removed unless the token that comes turns out good.
-        if (!readToken(req) && fields.token === undefined && !readSessionCookie(req)) return beforeTokenLimit;
+        if (!readToken(req) && fields.token === undefined && !readSessionCookie(req)) return lateToken;
         await checkBeforeStoring(req, fields);
       },
     });
