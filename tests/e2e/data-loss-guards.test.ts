@@ -101,10 +101,14 @@ describe('the database and the bucket belong together', () => {
   it('when the database is dropped while Hangar runs, then the janitor refuses to sweep, says so, counts it, and every object stays where it was', async () => {
     const bucket = uniqueName('db-dropped');
     const prefix = uniqueName('dbdrop').replace(/-/g, '_');
-    const hangar = await startHangar({ S3_BUCKET: bucket, HANGAR_DB_PREFIX: prefix, STORAGE_JANITOR_GRACE_MS: '1000', STORAGE_JANITOR_INTERVAL_MS: '1000' });
+    // Longer than an upload takes on a loaded machine: a shorter grace lets a sweep take a package
+    // whose release is not recorded yet, before the database is dropped at all.
+    const graceMs = 10_000;
+    const hangar = await startHangar({ S3_BUCKET: bucket, HANGAR_DB_PREFIX: prefix, STORAGE_JANITOR_GRACE_MS: String(graceMs), STORAGE_JANITOR_INTERVAL_MS: '1000' });
     const mongo = new MongoClient(infra.mongoUrl);
     try {
       await upload(hangar);
+      const uploadedAt = Date.now();
       const before = await keysOf(bucket);
       expect(buildKeys(before).length).toBeGreaterThanOrEqual(2);
 
@@ -117,13 +121,22 @@ describe('the database and the bucket belong together', () => {
       expect(hangar.logOf('releases')).toMatch(refusedLine);
       expect(hangar.logOf('releases')).toMatch(/"level":"error".*The database is empty but the bucket holds Hangar's objects/);
 
-      let refusals = 0;
-      for (const port of hangar.metricsPortsOf('releases')) {
-        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-        for (const [, value] of text.matchAll(/^hangar_storage_janitor_refused_total\{[^}]*reason="installation"[^}]*\} (\d+)/gm)) refusals += Number(value);
-      }
-      expect(refusals).toBeGreaterThan(0);
-      // Several sweeps later still: every build file where it was, nothing even in trash/.
+      const refusals = async () => {
+        let total = 0;
+        for (const port of hangar.metricsPortsOf('releases')) {
+          const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+          for (const [, value] of text.matchAll(/^hangar_storage_janitor_refused_total\{[^}]*reason="installation"[^}]*\} (\d+)/gm)) total += Number(value);
+        }
+        return total;
+      };
+      expect(await refusals()).toBeGreaterThan(0);
+      // Then a sweep once the files are older than the grace, when a janitor without the guard would take them.
+      while (Date.now() < uploadedAt + graceMs + 1_000) await sleep(250);
+      const oldEnough = await refusals();
+      const sweepDeadline = Date.now() + 60_000;
+      while ((await refusals()) <= oldEnough && Date.now() < sweepDeadline) await sleep(250);
+      expect(await refusals()).toBeGreaterThan(oldEnough);
+      // Every build file where it was, nothing even in trash/.
       expect(await keysOf(bucket)).toEqual(before);
     } finally {
       await mongo.close();
