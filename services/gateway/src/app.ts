@@ -48,7 +48,7 @@ export interface AppOptions {
   /** `TRUSTED_PROXIES`: the peers whose X-Forwarded-* are believed (none when empty). */
   trustedProxies?: string[];
   /** Uploads, downloads and their storage. */
-  releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'> & Pick<UpdateCheckRouteOptions, 'updateChecks'>;
+  releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'> & Pick<UpdateCheckRouteOptions, 'updateChecks' | 'refused'>;
   install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
   /** The console's built files, served at `/`; absent: only the API and install pages. */
   consoleDir?: string;
@@ -76,7 +76,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(refuseNulInPath);
   if (audit) app.use(recordWrites(audit.publisher, audit.operations));
   // The route every installed build polls: first, so no other router is walked for it.
-  app.use(updateCheckRoutes(clients, { publicBaseUrl, updateChecks: releases.updateChecks }));
+  app.use(updateCheckRoutes(clients, { publicBaseUrl, updateChecks: releases.updateChecks, refused: releases.refused }));
   app.use(systemRoutes(clients, versionInfo));
   app.use(openApiRoutes(versionInfo.version));
   // Streams the archives of uploads and replacements: before the body parsers.

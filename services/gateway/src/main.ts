@@ -24,6 +24,7 @@ import { OperationIndex } from './auth/operation-of';
 import { guardingScopes } from './auth/scope-guard';
 import { limitingFailedTokens } from './limits/failed-token-limit';
 import { limitingFailedChannelKeys } from './limits/failed-channel-key-limit';
+import { RecentlyRefused } from './limits/refused-addresses';
 import { limitingRetraces } from './limits/retrace-limit';
 import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
   const operations = new OperationIndex(openApiDocument(config.HANGAR_VERSION).paths);
   clients.users = guardingScopes(clients.users, operations);
   clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
-  Object.assign(clients, limitingFailedChannelKeys(clients, attempts, { name: 'channel-key', maxFailures: config.CHANNEL_KEY_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }));
+  const refusedChannelKeys = new RecentlyRefused();
+  Object.assign(clients, limitingFailedChannelKeys(clients, attempts, { name: 'channel-key', maxFailures: config.CHANNEL_KEY_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, refusedChannelKeys));
   Object.assign(clients, limitingRetraces(clients, attempts, { name: 'retrace', maxFailures: config.RETRACE_MAX_CALLS, windowMs: config.RETRACE_WINDOW_MS }));
   await ensureAuditStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
   const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger);
@@ -105,6 +107,7 @@ async function main(): Promise<void> {
       uploadUrlTtlMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
       onUploadBytes: (kind, bytes) => uploadBytes.inc({ kind }, bytes),
       ...(updateChecks ? { updateChecks } : {}),
+      refused: refusedChannelKeys,
     },
     audit: { publisher: auditPublisher, operations },
     install: {
@@ -119,7 +122,7 @@ async function main(): Promise<void> {
     metrics,
   });
   // Held update checks are answered before express (routes/update-check.fast-path.ts).
-  const server = createServer(updateChecks ? withUpdateCheckFastPath(app, { updateChecks, logger, publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: compileTrustedProxies(config.TRUSTED_PROXIES), metrics }) : app);
+  const server = createServer(updateChecks ? withUpdateCheckFastPath(app, { updateChecks, logger, publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: compileTrustedProxies(config.TRUSTED_PROXIES), metrics, refused: refusedChannelKeys }) : app);
   // Idle keep-alive connections outlive the clients' own idle timeouts (and a
   // load balancer's 60 s), so a client never writes into a socket the server
   // is closing at that moment (EPIPE / "other side closed").

@@ -28,6 +28,22 @@ export function compileTrustedProxies(list: string[]): TrustProxy {
   return probe.get('trust proxy fn') as TrustProxy;
 }
 
+/**
+ * The client's address as express's `req.ip` gives it (proxy-addr's walk): the socket's
+ * peer, then each X-Forwarded-For hop from the right while the one before it is trusted.
+ */
+export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean)
+    .reverse();
+  const hops = [req.socket?.remoteAddress ?? '', ...forwarded];
+  let i = 0;
+  while (i < hops.length - 1 && trust(hops[i]!, i)) i++;
+  return hops[i]!;
+}
+
 /** The socket's peer is a trusted proxy: its X-Forwarded-Proto / -Host may be read. */
 export function fromTrustedProxy(req: IncomingMessage, trust: TrustProxy): boolean {
   const peer = req.socket?.remoteAddress;

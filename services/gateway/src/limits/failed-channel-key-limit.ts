@@ -2,6 +2,7 @@ import { NotFound } from '@hangar/errors';
 import type { ServiceClients } from '../clients/service-clients';
 import { currentCaller } from '../http/caller-context';
 import type { AttemptCounter, AttemptRule } from './attempt-rule';
+import type { RecentlyRefused } from './refused-addresses';
 import { TooManyAttempts } from './too-many-attempts';
 
 /** What the apps service answers for a key no live channel has (services/apps/src/domain/channel-lookup.ts), through any service. */
@@ -18,7 +19,7 @@ type KeyedClients = Pick<ServiceClients, 'apps' | 'releases' | 'debugFiles'>;
  * and downloads, retrace, symbol servers, install pages), counted across replicas.
  * Calls outside a request (no caller) are not limited.
  */
-export function limitingFailedChannelKeys<C extends KeyedClients>(clients: C, attempts: AttemptCounter, rule: AttemptRule): C {
+export function limitingFailedChannelKeys<C extends KeyedClients>(clients: C, attempts: AttemptCounter, rule: AttemptRule, refused?: RecentlyRefused): C {
   return { ...clients, apps: guard(clients.apps), releases: guard(clients.releases), debugFiles: guard(clients.debugFiles) };
 
   function guard<T extends object>(client: T): T {
@@ -30,7 +31,10 @@ export function limitingFailedChannelKeys<C extends KeyedClients>(clients: C, at
         const caller = currentCaller();
         if (typeof key !== 'string' || key.trim() === '' || caller.method === '') return (method as (...a: unknown[]) => unknown).call(client, request, ...rest);
         const waitMs = await attempts.retryAfterMs(rule, caller.address);
-        if (waitMs > 0) throw new TooManyAttempts('Too many requests with an unknown channel key from this address: try again later', Math.ceil(waitMs / 1000));
+        if (waitMs > 0) {
+          refused?.mark(caller.address, Math.ceil(waitMs / 1000));
+          throw new TooManyAttempts('Too many requests with an unknown channel key from this address: try again later', Math.ceil(waitMs / 1000));
+        }
         try {
           return await (method as (...a: unknown[]) => Promise<unknown>).call(client, request, ...rest);
         } catch (err) {

@@ -6,7 +6,8 @@ import type { releases } from '@hangar/proto';
 import { continueTrace } from '@hangar/telemetry';
 import type { CachedUpdateChecks } from '../clients/cached-update-checks';
 import { publicBaseUrl } from '../http/base-url';
-import { TRUST_NOBODY, type TrustProxy } from '../http/trusted-proxies';
+import { TRUST_NOBODY, clientAddress, type TrustProxy } from '../http/trusted-proxies';
+import type { RecentlyRefused } from '../limits/refused-addresses';
 import { logAnswered } from '../http/request-context.middleware';
 import { readSessionCookie } from '../http/session-cookie';
 import { etagMatches, type RevalidatedBody } from '../http/revalidated';
@@ -19,6 +20,8 @@ export interface UpdateCheckFastPathOptions {
   /** `TRUSTED_PROXIES` compiled: whose X-Forwarded-Proto / -Host build the answer's URLs (as express's `trust proxy`). */
   trustProxy?: TrustProxy;
   metrics?: Metrics;
+  /** Addresses refused by the channel-key limit lately: express answers them (429), not the held answer. */
+  refused?: RecentlyRefused;
 }
 
 /** The path, and the route label express gives it in the metrics. */
@@ -46,7 +49,7 @@ export function withUpdateCheckFastPath(app: RequestListener, options: UpdateChe
   return (req, res) => {
     const query = fastQuery(req);
     const view = { baseUrl: publicBaseUrl(req, options.publicBaseUrl, options.trustProxy ?? TRUST_NOBODY), timeZone: undefined };
-    if (!query || !options.updateChecks.holds(query, view)) {
+    if (!query || !options.updateChecks.holds(query, view) || options.refused?.has(clientAddress(req, options.trustProxy ?? TRUST_NOBODY))) {
       app(req, res);
       return;
     }

@@ -6,12 +6,18 @@ import { identifyIfToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { queryText, requiredQuery } from '../http/input';
 import { sendRevalidated, sendRevalidatedBody } from '../http/revalidated';
+import type { RecentlyRefused } from '../limits/refused-addresses';
 import { presentUpdateCheck } from '../presenters/release.presenter';
 
 export interface UpdateCheckRouteOptions {
   publicBaseUrl?: string;
   /** Update checks answered from memory while unchanged; absent: each asks the releases service. */
   updateChecks?: CachedUpdateChecks;
+  /**
+   * Addresses the channel-key limit refused lately: their checks skip the held answers and ask
+   * through the limited client, which answers 429 while the limit holds (limits/refused-addresses.ts).
+   */
+  refused?: RecentlyRefused;
 }
 
 /**
@@ -31,7 +37,7 @@ export function updateCheckRoutes(clients: ServiceClients, options: UpdateCheckR
     };
     const view = { baseUrl: publicBaseUrl(req, options.publicBaseUrl), timeZone: req.user?.timezone };
     const present = (answer: releases.UpdateCheck) => presentUpdateCheck(answer, view.baseUrl, view.timeZone);
-    if (options.updateChecks) sendRevalidatedBody(req, res, await options.updateChecks.answer(query, { ...view, present }));
+    if (options.updateChecks && !options.refused?.has(req.ip ?? '')) sendRevalidatedBody(req, res, await options.updateChecks.answer(query, { ...view, present }));
     else sendRevalidated(req, res, present(await clients.releases.checkForUpdate(query)));
   });
   return router;
