@@ -115,6 +115,8 @@ describe('webhooks over HTTP', () => {
         qrcode_url: `/api/releases/${uploaded.body.id}/qrcode`,
       },
     });
+    // The attempt is recorded once the receiver's answer is back, a moment after the call arrives.
+    await eventually(async () => (await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token })).body.some((d: { success: boolean }) => d.success), 30_000, 'the attempt recorded');
     const log = await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token });
     expect(log.body).toEqual([expect.objectContaining({ event: 'release.created', attempt: 1, status_code: 200, success: true, delivery_id: call!.headers['x-hangar-delivery'] })]);
   });
