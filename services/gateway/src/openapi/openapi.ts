@@ -77,6 +77,13 @@ const READ_WITH_KEY: ErrorStatus[] = [401, 404, 422, 503];
 /** Whatever stores bytes can also find the storage full (507). */
 const UPLOAD_WITH_TOKEN: ErrorStatus[] = [...WRITE_WITH_TOKEN, 507];
 
+/** The visit-password form both unlock routes take (by release id, and by channel key), and the pages they answer a refusal with. */
+const UNLOCK_FORM: RequestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } };
+const UNLOCK_PAGES: Operation['responses'] = {
+  '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
+  '404': { description: 'Not found page', content: { 'text/html': {} } },
+};
+
 const NO_TOKEN: Operation['security'] = [];
 /** Console routes about the session itself: only the session cookie is read. */
 const SESSION_ONLY: Operation['security'] = [{ session: [] }];
@@ -1390,13 +1397,12 @@ const paths: Record<string, PathItem> = {
       "Unlock the pages of a release's channel with its password (the release page's form: it names no channel key)",
       {
         '303': { description: 'Unlocked (or the channel has no password): a signed cookie is set; back to `next`', headers: { Location: { required: true, schema: { type: 'string' } } } },
-        '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
-        '404': { description: 'Not found page', content: { 'text/html': {} } },
+        ...UNLOCK_PAGES,
         '429': { description: 'Too many wrong passwords', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
       },
       {
         security: NO_TOKEN,
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } },
+        requestBody: UNLOCK_FORM,
       },
     ),
   },
@@ -1423,13 +1429,12 @@ const paths: Record<string, PathItem> = {
       "Unlock a channel's pages with its password",
       {
         '303': { description: 'Unlocked: a signed cookie is set; back to `next`', headers: { Location: { required: true, schema: { type: 'string' } } } },
-        '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
-        '404': { description: 'Not found page', content: { 'text/html': {} } },
+        ...UNLOCK_PAGES,
         '429': { description: 'Too many wrong passwords, or unknown channel keys from this address', content: { 'text/html': {} }, headers: { 'Retry-After': { required: true, schema: { type: 'string' } } } },
       },
       {
         security: NO_TOKEN,
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } },
+        requestBody: UNLOCK_FORM,
       },
     ),
   },
