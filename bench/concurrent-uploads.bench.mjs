@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Concurrent uploads (issue 9): N uploads of M MiB at once (default 20 × 50)
+// Concurrent uploads: N uploads of M MiB at once (default 20 × 50)
 // (a) straight into S3 and (b) through POST /api/apps/upload, in one run;
 // prints total throughput of both, the ratio, and the peak RSS (VmHWM) of
 // every Hangar process. Targets: (b)/(a) >= 0.7, no process above 300 MB.

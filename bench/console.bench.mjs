@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The console (issue 15): the apps page with 100 apps, from navigation until every app is
+// The console: the apps page with 100 apps, from navigation until every app is
 // listed and the filter answers a keystroke ("interactive"), in Chromium against Hangar
 // started as the README does; and the initial JavaScript the page loads, gzipped.
 // Targets: interactive within 1 s of navigation; initial JS <= 150 KB gzipped.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What counting downloads costs (issue 20, target < 2 % of download throughput), measured by
+// What counting downloads costs (target < 2 % of download throughput), measured by
 // restart pairs: one installation at a time, counting off then on (or on then off: the order
 // alternates, ABBA, so a drift of the machine falls on both alike), each a fresh start, in one
 // run. Each arm: GET /api/releases/:id/download (the 302 to storage: the cheapest answer, so

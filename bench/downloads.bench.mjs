@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Downloads counted and in-app update checks (issue 20), in one run:
+// Downloads counted and in-app update checks, in one run:
 //  (1) GET /api/releases/:id/download (the 302 to storage: the cheapest answer,
 //      so counting's share of each request is the largest it can be) on two
 //      installations side by side, DOWNLOAD_COUNTING=false and =true, in

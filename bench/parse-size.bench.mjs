@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 4 benchmark: parse time of a ~1 GiB apk vs a 3 MB apk, both parsed from S3 through
+// Parse time of a ~1 GiB apk vs a 3 MB apk, both parsed from S3 through
 // ObjectStorage.openRangeSource (ranged GETs, block cache), target: within 2x.
 //
 //   npx tsc -b libs/parsers libs/storage && node bench/parse-size.bench.mjs

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Reads at any size (issue 13), in one run:
+// Reads at any size, in one run:
 //   1. the old engine (FerretDB on SQLite) at BENCH_SQLITE_RELEASES (20k): one
 //      request at a time, median of BENCH_SEQUENTIAL_N, to show the factor;
 //   2. the default engine (FerretDB on PostgreSQL, as `npm run up` starts it)

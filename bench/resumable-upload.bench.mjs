@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Upload paths at wire speed (issue 14), the same file in one run:
+// Upload paths at wire speed, the same file in one run:
 //   (a) one direct S3 PUT (a presigned URL, streamed from disk: no signing, one request)
 //   (a2) a multipart upload straight to S3 by this script: 16 MiB parts, four at once, then the
 //        completion — no Hangar at all. Every mode below is a multipart upload to S3 (a build's
@@ -16,8 +16,8 @@
 // the gateway's peak RSS is reset before each mode (/proc/<pid>/clear_refs) and read after.
 // Each mode's CPU time is printed too, by where it went (the client — this script or the CLI
 // processes it ran —, the gateway, the services, the S3 server, the database and NATS), with the
-// SHA-256 rate of one core of this machine: every Hangar mode hashes every byte (issue 14, point
-// 2), and on a CPU without SHA extensions that, not the network, is what bounds it. Beside each
+// SHA-256 rate of one core of this machine: every Hangar mode hashes every byte (the
+// release records its SHA-256), and on a CPU without SHA extensions that, not the network, is what bounds it. Beside each
 // target the bench prints the mode's ceiling here (bench/lib/ceiling.mjs): the ratio a Hangar
 // with no cost but receiving and hashing every byte (and the CLI's own hash of it) would reach,
 // built from this run's own CPU figures. A target above its ceiling cannot be met on this machine.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What tracing costs when no collector is configured (issue 17): the same read
+// What tracing costs when no collector is configured: the same read
 // load — GET /api/apps/versions of one channel under BENCH_CONNECTIONS
 // connections, BENCH_DURATION_S seconds a turn — against Hangar started with the
 // OpenTelemetry SDK (spans made, trace ids in the logs, no exporter) and with

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Upload throughput (issue 4): the same file (default 1 GiB) (a) put straight
+// Upload throughput: the same file (default 1 GiB) (a) put straight
 // into S3 with the minio client and (b) posted through POST /api/apps/upload,
 // in one run; prints both throughputs, their ratio, and the peak RSS of the
 // gateway and the releases service (VmHWM). Targets: (b)/(a) >= 0.7, gateway

@@ -1,5 +1,5 @@
 // Counting's work measured part by part, each alone and repeated until its cost stands well
-// above the noise (issue 20). End to end, on against off, two installations on one 2-core
+// above the noise. End to end, on against off, two installations on one 2-core
 // machine differ by 5–7 % however long they run and a fresh one by more (docs/performance.md):
 // a 2 % effect cannot be read there. Counting is two parts, and each is measured here for real:
 //  - per download, in the gateway: count() — the client's hash and a tally in memory, the

@@ -8,7 +8,7 @@ import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName } from '
 const RETRACE_JAR = '/usr/share/java/proguard-retrace.jar';
 
 /**
- * Android retrace over HTTP (issue 18, point 3): a crash tool posts the channel key, the build's
+ * Android retrace over HTTP: a crash tool posts the channel key, the build's
  * versions and the obfuscated trace; Hangar answers what ProGuard's ReTrace prints with the
  * mapping stored for that build.
  */

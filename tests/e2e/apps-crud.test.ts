@@ -180,7 +180,7 @@ describe('apps, schemes, channels and collaborators over HTTP', () => {
         bundle_id: '*',
         git_url: null,
         has_password: false,
-        // Added by issue 20: the oldest release version installs may keep (update_check).
+        // Added field: the oldest release version installs may keep (update_check).
         min_supported_version: null,
       });
       // A protected channel's custom key is as strong as a generated one: 20+ characters.

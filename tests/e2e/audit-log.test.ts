@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 
 /**
- * Issue 16 point 3: every write through the API — allowed or refused — lands
+ * Every write through the API — allowed or refused — lands
  * in the audit log off the request path (gateway → JetStream → users
  * service), never with a secret; admins read it with filters, an app's admins
  * their app's entries; each entry also goes out as `audit.recorded`.

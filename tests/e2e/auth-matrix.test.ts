@@ -327,7 +327,7 @@ const elf = { buildId: '', debug: Buffer.alloc(0) };
 /** A PDB linked by lld from a MinGW build in beforeAll, with its symbol-server id (llvm-pdbutil's GUID and age). */
 const pdb = { id: '', data: Buffer.alloc(0) };
 
-/** Scoped tokens (issue 16): the owner's answer, narrowed by the route's scopes or the token's app. */
+/** Scoped tokens: the owner's answer, narrowed by the route's scopes or the token's app. */
 function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | undefined): number {
   const access = route.access;
   if (access.kind === 'open') return route.ok;

@@ -11,7 +11,7 @@ const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'test-output', 'build-sy
 const SHORT_DEADLINE_MS = 4_000;
 
 /**
- * Builds and their symbols, linked (issue 18, point 4): a release's answer lists the debug files
+ * Builds and their symbols, linked: a release's answer lists the debug files
  * of its version and build (its anonymous install page does not); a debug file's answer lists the releases of its
  * version and build. The fixture APK is 1.2.3 (5); its mapping is uploaded with those versions.
  */

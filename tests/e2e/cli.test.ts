@@ -62,7 +62,7 @@ describe('the hangar CLI', () => {
     expect(fs.readdirSync(path.join(home.cacheDir, 'uploads'))).toEqual([]);
   });
 
-  it("when an upload finishes, then the release shows the SHA-256 the server computed, equal to the file's (issue 14 point 2)", () => {
+  it("when an upload finishes, then the release shows the SHA-256 the server computed, equal to the file's", () => {
     expect(first.sha256).toBe(sha256Of(apk));
   });
 

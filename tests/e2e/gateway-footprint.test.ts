@@ -3,7 +3,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '@hangar/infra';
 
 /**
- * The gateway at rest holds only what every request may need (issue 14: its resident memory
+ * The gateway at rest holds only what every request may need (its resident memory
  * counts against every upload). The package parsers (teardown's head check), the QR code
  * library, openid-client (single sign-on) and the OpenTelemetry exporters and
  * instrumentations (a collector) are loaded when first used, not at start.

@@ -10,7 +10,7 @@ import { build as buildPlist } from 'plist';
 import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, storedZip, uniqueName, testS3Client } from '@hangar/testing';
 
 /**
- * Hostile input over HTTP (issue 9): a corpus of malformed packages made with real tools or by
+ * Hostile input over HTTP: a corpus of malformed packages made with real tools or by
  * editing real fixtures, and property-based requests (query parameters, multipart bodies). Every
  * answer is below 500 and, when it is an error, carries a message; nothing refused is left in
  * storage; the gateway and the services neither crash (their pids stay the same: the supervisor
@@ -200,7 +200,7 @@ describe('hostile input over HTTP', () => {
       expect(keys.filter((key) => key.includes('..') || key.includes('etc/passwd'))).toEqual([]);
     });
 
-    // Issue 32: a changelog is bounded in bytes (6 KiB, RELEASE_FIELD_LIMITS), so a page of releases stays
+    // A changelog is bounded in bytes (6 KiB, RELEASE_FIELD_LIMITS), so a page of releases stays
     // under gRPC's message limit; 10,000 lines, once accepted, are past it.
     it('when the changelog is at its 6 KiB limit, then the build is accepted with every line; one byte more is refused with nothing stored', async () => {
       // CRLF line ends: a form's encoder turns a lone LF into CRLF, so these are the bytes sent.

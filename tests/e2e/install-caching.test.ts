@@ -3,8 +3,7 @@ import path from 'node:path';
 import { RunningHangar, apiClient, fixturesDir, startHangar } from '@hangar/testing';
 
 /**
- * What a build announced to many testers costs on repeat views (issue 13,
- * point 6): the icon never changes at its URL, so it carries a year's
+ * What a build announced to many testers costs on repeat views: the icon never changes at its URL, so it carries a year's
  * `immutable` freshness; the QR code encodes the page's absolute URL, which
  * depends on the host the request names, so it is private, short-lived
  * and varies with those headers. Both carry an ETag, and a conditional request is

@@ -7,7 +7,7 @@ import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
 /**
- * Issue 9, resilience point 1: each process is killed with SIGKILL in turn — gateway, users,
+ * Each process is killed with SIGKILL in turn — gateway, users,
  * apps, releases, debug-files, webhooks — while uploads (real packages, debug archives) and reads run.
  * While a backend is down the gateway answers 503 in the contract's shape within the gRPC
  * deadline; the launcher's supervisor brings the process back; afterwards every acknowledged

@@ -7,7 +7,7 @@ const UNLOCK_MAX_FAILURES = 5;
 const CHANNEL_KEY_MAX_FAILURES = 6;
 
 /**
- * Issue 16 point 4: failed-attempt limits hold with two gateway replicas in
+ * Failed-attempt limits hold with two gateway replicas in
  * front of the same services — the same number of tries as one replica
  * gives, whichever replica each try reaches. Each scenario comes from its
  * own address (X-Forwarded-For, believed because TRUSTED_PROXIES names

@@ -13,7 +13,7 @@ function shown(res: ApiResponse): string {
 }
 
 /**
- * Issue 32, trust at the edges: the password gate holds — no page a visitor without
+ * Trust at the edges: the password gate holds — no page a visitor without
  * the password can reach names the protected channel's key (the credential of its
  * API), and the gate unlocks by release id — and X-Forwarded-* are believed only
  * from TRUSTED_PROXIES (none by default): limits, URLs and QR codes use the real

@@ -320,7 +320,7 @@ describe('releases over HTTP', () => {
       expect(await storedObjects('packages/')).toEqual(before);
     });
 
-    // Issue 32: Zealot stores these as text; they were 422s after the package was streamed and parsed.
+    // Zealot stores these as text; they were 422s after the package was streamed and parsed.
     it.each(['2024', 'true', 'null', '3.14', '{"message":"an object"}'])('when the changelog is %s, then it is kept as one line of text', async (changelog) => {
       const res = await upload(fixture('android.apk'), { channel_key: channelKey, changelog });
       expect({ status: res.status, changelog: res.body.changelog, text: res.body.text_changelog }).toEqual({ status: 201, changelog: [{ message: changelog }], text: `- ${changelog}` });

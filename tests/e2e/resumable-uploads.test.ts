@@ -8,7 +8,7 @@ import * as tus from 'tus-js-client';
 import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testS3Client, uniqueName } from '@hangar/testing';
 
 /**
- * Resumable uploads over tus 1.0 (issue 14): a tus client no one here wrote (tus-js-client)
+ * Resumable uploads over tus 1.0: a tus client no one here wrote (tus-js-client)
  * sends a build in pieces, in parallel parts, and the finishing call turns it into exactly one
  * release whose bytes are the source's. The protocol's refusals change nothing.
  */

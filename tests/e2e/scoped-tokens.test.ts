@@ -4,7 +4,7 @@ import * as tus from 'tus-js-client';
 import { ApiClient, ApiResponse, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
- * Issue 16 point 2: a personal access token limited to scopes and apps. A CI
+ * A personal access token limited to scopes and apps. A CI
  * token scoped to `upload` on one app uploads builds and debug files there —
  * multipart, resumable through a tus client no one here wrote, direct — and
  * checks versions, and is refused everything else in the contract's shape,

@@ -6,7 +6,7 @@ import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/tes
 import { eventually } from './webhook-receiver';
 
 /**
- * Issue 33, point 4: the servers `npm run up` starts for itself — PostgreSQL, FerretDB, versitygw,
+ * The servers `npm run up` starts for itself — PostgreSQL, FerretDB, versitygw,
  * nats-server — are supervised. Each is killed with SIGKILL in turn (what the OOM killer does) under
  * a light steady load of uploads and reads, in one Hangar that started all four itself (its own
  * ports, not the suite's servers). While one is down, /api/health answers 503 and names the

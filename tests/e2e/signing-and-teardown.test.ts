@@ -14,7 +14,7 @@ const RETENTION_DAYS = 0.0004; // about 35 s
 const GiB = 1024 * 1024 * 1024;
 
 /**
- * Issue 20, points 3 and 4 over HTTP: the signing details of real packages in
+ * Signing details and teardown over HTTP: the signing details of real packages in
  * the Release shape and on the install page, and teardown — a package read
  * without a release, kept for its uploader only, deleted with its file once
  * it expires; a multi-GiB non-package refused before it is stored.

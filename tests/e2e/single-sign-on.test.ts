@@ -9,7 +9,7 @@ const PROVIDER_NAME = 'Example ID';
 const STATE_TTL_MS = 20_000;
 
 /**
- * Single sign-on through OpenID Connect (issue 16) against a real OpenID
+ * Single sign-on through OpenID Connect against a real OpenID
  * Provider (oidc-provider, started here) and Hangar started as the README
  * does, driven in Chromium through the provider's own login form: first-time
  * provisioning with the default role, an existing account matched by email,

@@ -6,7 +6,7 @@ import type { LoggedQuery } from '@hangar/mongo';
 import { explainRecordedQuery, listQuerySites, testInfrastructure, type QuerySite } from '@hangar/testing';
 
 /**
- * The plan check (issue 13): every query Hangar's code makes is answered from
+ * The plan check: every query Hangar's code makes is answered from
  * an index on the default engine. `npm test` runs the unit, component and
  * end-to-end suites with HANGAR_QUERY_LOG_DIR set, so every service records
  * the queries it sends and the code that sent them (libs/mongo query-log.ts);
@@ -26,7 +26,7 @@ const WHOLE_COLLECTION_BY_DESIGN: Record<string, string> = {
   [`AppsRepository.page|apps|${LIVE_ONLY}`]:
     "a global admin's list of every app: every live app matches. FerretDB 1.24 cannot push the sort and limit down; on MongoDB the { createdAt, _id } index serves the page",
   [`UsersRepository.page|users|${LIVE_ONLY}`]: "an admin's list of every user: every live user matches (as above, the _id index serves the page on MongoDB)",
-  // Issue 17: the one-time move of webhooks out of the apps service carries every record it kept.
+  // The one-time move of webhooks out of the apps service carries every record it kept.
   'LegacyWebhooksRepository.webhooks|webhooks|{}': 'the move of webhooks to their own service reads every legacy webhook, once',
   'LegacyWebhooksRepository.deliveries|webhook_deliveries|{}': 'the move of webhooks to their own service reads every legacy delivery, once',
   'LegacyWebhooksRepository.attempts|webhook_attempts|{}': 'the move of webhooks to their own service reads every legacy attempt (the delivery log), once',

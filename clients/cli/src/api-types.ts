@@ -4,7 +4,7 @@ import type { components, paths } from '@hangar/api-types';
 type Schemas = components['schemas'];
 
 /**
- * A build. `sha256` (the server's hash of the bytes it received, issue 14) is read when the
+ * A build. `sha256` (the server's hash of the bytes it received) is read when the
  * server sends it; the document does not name it yet.
  */
 export type Release = Schemas['Release'] & { sha256?: string };

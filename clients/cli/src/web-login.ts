@@ -13,7 +13,7 @@ interface CreatedToken {
 }
 
 /**
- * `hangar login --web` (issue 16): single sign-on through the browser, for a
+ * `hangar login --web`: single sign-on through the browser, for a
  * Hangar with an identity provider. A server on a loopback port waits for the
  * browser; Hangar's sign-in is started with that port and the SHA-256 of a
  * verifier that never leaves this process. After the provider, Hangar sends

@@ -4,7 +4,7 @@ import { DEFAULT_SUBJECT_PREFIX } from './event-registry';
 import { ensureStream } from './jetstream-setup';
 
 /**
- * One write through the HTTP API, as the gateway saw it (issue 16): who, what,
+ * One write through the HTTP API, as the gateway saw it: who, what,
  * when, from where, and how it ended — never a secret (the gateway redacts
  * password, token and secret fields before this is made). Internal: the
  * gateway publishes it to the audit stream, the users service stores it and

@@ -5,7 +5,7 @@ import { ensureStream } from './jetstream-setup';
 
 /**
  * Downloads and iOS manifest fetches, as the gateway reports them to the
- * releases service (issue 20). Internal: not part of the public events
+ * releases service. Internal: not part of the public events
  * contract (docs/events.md), which gets the aggregated `release.downloaded`.
  * The gateway adds downloads up in memory for a moment and publishes the sums
  * (one message for a whole storm, not one per download: a message per

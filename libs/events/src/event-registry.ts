@@ -54,7 +54,7 @@ export const EVENT_REGISTRY = {
     schema: z.object({ release_id: id, app_id: id, scheme_id: id, channel_id: id }),
   },
   /**
-   * Downloads counted (issue 20), aggregated: at most one per release per
+   * Downloads counted, aggregated: at most one per release per
    * minute, carrying the count since the previous one. Zealot's webhook name
    * for it is `download_events` (accepted in a webhook's `events`).
    */
@@ -82,7 +82,7 @@ export const EVENT_REGISTRY = {
       release_version: z.string(),
       build_version: z.string(),
       uuids: z.array(z.string()),
-      // Added with the symbol servers (issue 18); optional so events recorded before still pass.
+      // Added with the symbol servers; optional so events recorded before still pass.
       /** dsym | proguard | elf | breakpad | pdb | pe */
       kind: z.string().optional(),
       /** Each id with what it is, as symbol servers are asked by it. */
@@ -96,7 +96,7 @@ export const EVENT_REGISTRY = {
   },
   /**
    * A write through the HTTP API, allowed or refused, once stored in the
-   * audit log (issue 16): for a SIEM. Never a secret: redacted fields say
+   * audit log: for a SIEM. Never a secret: redacted fields say
    * `[redacted]`.
    */
   'audit.recorded': {

@@ -80,7 +80,7 @@ describe('gRPC server and client helpers', () => {
     expect(Object.keys(error)).not.toContain('cause');
   });
 
-  // Issue 32: the message and entry travel in grpc-message / trailers; past the client's metadata
+  // The message and entry travel in grpc-message / trailers; past the client's metadata
   // limit the call never ended for it, and the gateway answered 503 after its whole deadline.
   it('when an error carries a caller\'s oversized value, then the client gets the same error at once, its text bounded', async () => {
     const slow = createServiceClient(users.UsersServiceDefinition, target, { defaultDeadlineMs: 30_000 });

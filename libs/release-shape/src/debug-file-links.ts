@@ -10,8 +10,8 @@ export function debugFileUrl(baseUrl: string, id: number, channelKey: string): s
 }
 
 /**
- * A release's `debug_files`: the debug files of its version and build in its channel (issue 18,
- * "builds and their symbols, linked"). `debug_ids` are the ids debuggers ask with (Mach-O UUIDs,
+ * A release's `debug_files`: the debug files of its version and build in its channel
+ * (builds and their symbols, linked). `debug_ids` are the ids debuggers ask with (Mach-O UUIDs,
  * GNU build-ids, PDB GUID+age, Breakpad module ids), lowercased, without repeats.
  */
 export function debugFileLinks(files: debugFiles.DebugFile[], baseUrl: string, channelKey?: string) {

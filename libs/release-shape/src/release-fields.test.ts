@@ -31,7 +31,7 @@ describe('the Release shape', () => {
         'id', 'version', 'app_name', 'bundle_id', 'release_version', 'build_version', 'release_type', 'source', 'branch', 'git_commit', 'ci_url',
         'size', 'platform', 'device_type', 'min_os_version', 'icon_url', 'release_url', 'install_url', 'qrcode_url', 'changelog', 'text_changelog',
         'custom_fields', 'created_at', 'signing', 'android',
-        // Added by issue 20.
+        // Added to the seed's fields: the package's hash, mandatory updates, download counts.
         'sha256', 'mandatory', 'download_count',
       ].sort(),
     );

@@ -55,10 +55,10 @@ export function releaseFields(release: releases.Release, baseUrl: string, create
     text_changelog: release.changelog.map((e) => `- ${e.message}`).join('\n'),
     custom_fields: release.customFields.map((f) => ({ name: f.name, value: f.value, ...(f.icon ? { icon: f.icon } : {}) })),
     created_at: createdAt,
-    // Added fields (issue 20): who signed the build and, for Android, what it asks of the device.
+    // Added fields: who signed the build and, for Android, what it asks of the device.
     signing: signingFields(metadata, now),
     android: androidFields(metadata, release.platform),
-    // Added with issue 20 (additive): the package's SHA-256 as uploaded (null for builds
+    // Added to the seed's fields (additive): the package's SHA-256 as uploaded (null for builds
     // uploaded before it was recorded), whether older installs must update to it, and how
     // often it was downloaded or installed through Hangar.
     sha256: release.sha256 || null,

@@ -98,7 +98,7 @@ export class ObjectStorage {
     this.partConcurrency = config.partConcurrency ?? 2;
     // Every upload of the process fills its parts from this pool: uploadMemoryBytes bounds them all.
     // 32 MiB (four 8 MiB parts) by default: the gateway's peak RSS under uploads is its rest
-    // plus this plus socket chunks awaiting collection; 96 MiB put it at 250–270 MiB (issue 14).
+    // plus this plus socket chunks awaiting collection; 96 MiB put it at 250–270 MiB.
     this.partPool = new PartPool(this.partSize, Math.max(1, Math.floor((config.uploadMemoryBytes ?? DEFAULT_UPLOAD_MEMORY_BYTES) / this.partSize)));
   }
 

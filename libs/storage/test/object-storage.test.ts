@@ -346,7 +346,7 @@ async function signatureRecordingProxy(target: string): Promise<{ endpoint: stri
 }
 
 /**
- * Parts are not hashed a second time just to be signed (issue 14): over plain http the minio
+ * Parts are not hashed a second time just to be signed: over plain http the minio
  * client put each part's SHA-256 into its signature, one more pass over every uploaded byte.
  */
 describe('how parts are signed', () => {

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 
 /**
- * Byte-level tools for the hostile-input tests (issue 9): damage real packages the way a bad
+ * Byte-level tools for the hostile-input tests: damage real packages the way a bad
  * disk, a cut download or an attacker would, and pack members into a standard zip. Everything
  * here is deterministic in its inputs, so a fast-check counterexample replays exactly.
  */

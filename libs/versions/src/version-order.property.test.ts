@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { compareReleases, compareVersions, versionSortKey } from './version-order';
 
-// Hostile input, property-based (issue 9): version ordering is a total order on whatever versions
+// Hostile input, property-based: version ordering is a total order on whatever versions
 // CI sends, and the stored sort key reproduces it byte for byte (the database answers "newer
 // than" with a range scan over that key).
 

@@ -31,7 +31,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
   await syncIndexes(connection);
 
   const storage = await openStorage(config, metrics);
-  // Issue 33: the releases service makes the installation id; this one joins it, and refuses to
+  // The releases service makes the installation id; this one joins it, and refuses to
   // start beside a bucket whose id or debug files its database does not hold.
   const installation = await guardInstallation({
     storage,

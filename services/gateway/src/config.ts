@@ -77,7 +77,7 @@ const schema = z.object({
   HTTP_IDLE_TIMEOUT_MS: milliseconds(300_000),
   /** Downloads redirect to presigned storage URLs; off: the gateway streams them (storage not reachable by clients). */
   DOWNLOAD_REDIRECT: booleanFlag(true),
-  /** Count downloads and iOS manifest fetches (issue 20), off the request path. */
+  /** Count downloads and iOS manifest fetches, off the request path. */
   DOWNLOAD_COUNTING: booleanFlag(true),
   /** Downloads are added up this long before one NATS message reports them (a killed gateway loses at most this much). */
   DOWNLOAD_FLUSH_MS: milliseconds(1000),
@@ -111,7 +111,7 @@ const schema = z.object({
   RETRACE_MAX_CALLS: z.coerce.number().int().min(1).default(120),
   RETRACE_WINDOW_MS: milliseconds(60 * 1000).refine((ms) => ms > 0 && ms <= MAX_ATTEMPT_WINDOW_MS, 'must be more than 0 and at most a day'),
   /**
-   * OpenID Connect sign-in for the console (issue 16; docs/operations.md, Single
+   * OpenID Connect sign-in for the console (docs/operations.md, Single
    * sign-on): on when issuer, client id and secret are all set. The provider's
    * redirect URI to register is `<OIDC_REDIRECT_BASE_URL>/api/sessions/oidc/callback`.
    */

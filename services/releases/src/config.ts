@@ -31,7 +31,7 @@ const fields = z.object({
   CHANNEL_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
   /** The longest a cached copy is used without being read again, whatever the generations say. */
   CACHE_MAX_AGE_MS: milliseconds(60_000),
-  /** At most one release.downloaded per release per this interval (issue 20: a minute). */
+  /** At most one release.downloaded per release per this interval (a minute). */
   DOWNLOAD_NOTICE_INTERVAL_MS: milliseconds(60_000),
   /** How long an upload waits for a worker's answer. */
   PARSE_TIMEOUT_MS: milliseconds(120_000),

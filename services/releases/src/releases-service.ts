@@ -47,7 +47,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
   await syncIndexes(connection);
 
   const storage = await openStorage(config, metrics);
-  // Issue 33: this database and this bucket must be one installation before anything runs —
+  // This database and this bucket must be one installation before anything runs —
   // an empty or other database beside a bucket of Hangar's objects stops the start here.
   const installation = await guardInstallation({
     storage,

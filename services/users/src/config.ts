@@ -13,7 +13,7 @@ const schema = z.object({
   HANGAR_ADMIN_EMAIL: z.email().default('admin@hangar.local'),
   HANGAR_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters (docs/operations.md, Passwords)').optional(),
   HANGAR_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Audit entries older than this many days are removed (issue 16). */
+  /** Audit entries older than this many days are removed. */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Time between retention sweeps; 0 turns them off. */
   AUDIT_SWEEP_INTERVAL_MS: milliseconds(3_600_000),

@@ -9,7 +9,7 @@ import { recordAuditEntry, utcDay } from '../src/domain/audit-log';
 import { sweepAuditEntries } from '../src/jobs/audit-retention.job';
 import { usersServiceUnderTest } from './users-service-under-test';
 
-/** The audit store of issue 16 in the users service: fed from the audit stream, read over gRPC, pruned past retention. */
+/** The audit log's store in the users service: fed from the audit stream, read over gRPC, pruned past retention. */
 describe('audit log in the users service', () => {
   const infra = testInfrastructure();
   // The database is kept: the plan check (tests/plans) explains the queries

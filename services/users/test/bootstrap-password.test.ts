@@ -9,7 +9,7 @@ import { bootstrapAdmin } from '../src/domain/bootstrap-admin';
 import { RunningUsersService, startUsersService } from '../src/users-service';
 
 /**
- * Issue 16 point 5, on a database of its own: the bootstrap admin only
+ * On a database of its own: the bootstrap admin only
  * exists on an empty one.
  */
 describe('bootstrap admin with a generated password', () => {

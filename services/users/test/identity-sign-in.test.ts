@@ -1,7 +1,7 @@
 import { usersServiceUnderTest } from './users-service-under-test';
 
 /**
- * Single sign-on's side in the users service (issue 16), through the real gRPC
+ * Single sign-on's side in the users service, through the real gRPC
  * client: a verified identity signs in the live user with that email or
  * creates one with the default role; with SSO only, a password signs in
  * global admins alone. Its queries go to the plan check like every suite's.

@@ -61,7 +61,7 @@ class Receiver {
 const verify = (body: string, header: unknown, secret: string) => header === `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
- * Issue 17: webhooks moved out of the apps service. Records written into the
+ * Webhooks moved out of the apps service. Records written into the
  * apps database as the apps service stored them before the move, and an
  * event stream its old consumers had read part of; then the webhooks service
  * starts for the first time and serves them, signs with the old secrets,

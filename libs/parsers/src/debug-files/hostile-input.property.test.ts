@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip, fixturesDir } from '@hangar/testing';
 import { DebugFileParseError, parseDebugFile, type ParsedDebugFile } from './index';
 
-// Hostile input, property-based (issue 9): a debug-file upload of any bytes either parses to the
+// Hostile input, property-based: a debug-file upload of any bytes either parses to the
 // documented shape or is refused with DebugFileParseError — never another error, never a hang.
 // Seeds are the real dSYM and ProGuard archives; the fixed-case rejections stay in
 // parse-debug-file.test.ts.
@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (const method of ['debug', 'warn', 'error'] as const) jest.spyOn(console, method).mockImplementation(() => undefined);
   workDir = await mkdtemp(join(tmpdir(), 'hangar-hostile-debug-'));
   for (const archive of ARCHIVES) seeds.set(archive, await readFile(join(FIXTURES, archive)));
-  // Linux (issue 18): a gcc -g binary and its objcopy --only-keep-debug half, made here.
+  // Linux: a gcc -g binary and its objcopy --only-keep-debug half, made here.
   await writeFile(join(workDir, 'app.c'), 'int add(int a, int b) { return a + b; }\nint main(void) { return add(1, 2) - 3; }\n');
   execFileSync('gcc', ['-g', '-Wl,--build-id', '-o', join(workDir, 'app'), join(workDir, 'app.c')]);
   execFileSync('objcopy', ['--only-keep-debug', join(workDir, 'app'), join(workDir, 'app.debug')]);

@@ -4,7 +4,7 @@ import vm from 'node:vm';
  * Runs a synchronous third-party decoder with a CPU-time limit. app-info-parser's binary-XML and
  * resource-table decoders loop on chunk sizes read from the file (`cursor = start + chunkSize`),
  * so a chunk claiming size 0 or a negative size spins forever — found by the hostile-input
- * property tests (issue 9). A synchronous loop cannot be stopped from the outside, and it would
+ * property tests. A synchronous loop cannot be stopped from the outside, and it would
  * freeze the whole releases service (the parsing workers run in its process). V8's script
  * timeout can stop it: the decoder is called from a tiny script run with `timeout`, and an
  * overrun surfaces as an error (code ERR_SCRIPT_EXECUTION_TIMEOUT) the caller turns into a

@@ -9,7 +9,7 @@ import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, 
 import { buildHfsPlusDisk, wrapAsDmg, writeMacApp } from '../../test/mac-disk-image';
 import { couldBePackage, detectPackageFormat, PackageParseError, PACKAGE_HEAD_BYTES, parsePackage, UnknownPackageError, type ParsedPackage } from './index';
 
-// Hostile input, property-based (issue 9): whatever bytes arrive, every package parser either
+// Hostile input, property-based: whatever bytes arrive, every package parser either
 // answers with a well-formed ParsedPackage or rejects with PackageParseError / UnknownPackageError
 // — never another error type, never a hang, and the source is always closed. The seeds are real
 // packages (the shared fixtures, plus one per other format made with that format's own tool) so

@@ -66,7 +66,7 @@ export async function parsePackage(source: string | ByteSource, opts: ParseOptio
 
 // Real names, ids and versions are tens of characters; details a few KiB. A package claiming a
 // 16 MB CFBundleVersion parsed fine but its reply overflowed the parsing worker's NATS message
-// (max_payload 1 MiB), which crashed the releases service (issue 9, hostile input). Such values
+// (max_payload 1 MiB), which crashed the releases service (hostile input). Such values
 // are as broken as a bad header: refused here, with the field named.
 const MAX_FIELD_CHARS = 4096;
 const MAX_DETAILS_JSON_CHARS = 256 * 1024;

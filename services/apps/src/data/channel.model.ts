@@ -12,7 +12,7 @@ export interface ChannelDocument extends OutboxFields {
   deviceType: string;
   bundleId: string;
   gitUrl?: string | null;
-  /** In-app update checks: installs with an older release version must update (issue 20). */
+  /** In-app update checks: installs with an older release version must update. */
   minSupportedVersion?: string | null;
   /** scrypt hash of the visit password; never leaves the service. */
   passwordHash?: string | null;

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 
 /**
  * The records the apps service kept for webhooks before they moved to the
- * webhooks service (issue 17), read as they were stored — no model: nothing
+ * webhooks service, read as they were stored — no model: nothing
  * here writes them any more. Read once, by the webhooks service's move, then
  * dropped.
  */

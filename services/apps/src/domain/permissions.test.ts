@@ -49,7 +49,7 @@ describe('app permissions (PRODUCT §2)', () => {
     expect(() => requireCan(actor('member'), 'admin', 'app.delete')).not.toThrow();
   });
 
-  describe('tokens limited to some apps (issue 16)', () => {
+  describe('tokens limited to some apps', () => {
     const limited = (role: string, appIds: number[]) => ({ userId: 7, role, appIds });
 
     it('when a token is limited to other apps, then even a global admin is refused on this one', () => {

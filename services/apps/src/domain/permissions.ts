@@ -12,7 +12,7 @@ export interface Actor {
   userId: number;
   /** Global role: admin | developer | member. */
   role: string;
-  /** Apps the caller's token is limited to; empty: every app (issue 16, scoped tokens). */
+  /** Apps the caller's token is limited to; empty: every app (scoped tokens). */
   appIds: number[];
 }
 

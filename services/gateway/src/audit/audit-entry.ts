@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntryMessage } from '@hangar/events';
 import { boundedJson } from '@hangar/logger';
 
-/** Field names whose values are secrets: never in the audit log (issue 16). */
+/** Field names whose values are secrets: never in the audit log. */
 const SECRET_FIELD = /pass(word)?|token|secret|credential|session|verifier|^code$/i;
 const MAX_VALUE = 300;
 const MAX_FIELDS = 100;

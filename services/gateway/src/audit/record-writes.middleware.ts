@@ -21,7 +21,7 @@ const RECORDED_GETS = new Set(['/api/sessions/oidc/callback']);
 
 /**
  * Every write through the API, allowed or refused, goes to the audit log once
- * its answer is sent (issue 16): who (the authenticated user and token, when
+ * its answer is sent: who (the authenticated user and token, when
  * known), the operation and its resource ids, the body's fields (secrets
  * redacted), the address, the request id and the status — sign-ins too,
  * whatever token they read. The install pages' unlock is no API write (its

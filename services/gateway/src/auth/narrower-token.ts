@@ -4,7 +4,7 @@ import type { users } from '@hangar/proto';
 /**
  * A limited token may make tokens only as limited as itself: never more
  * scopes, never another app, never an app-wide one — else an app-limited
- * `admin` token could mint an unlimited token (issue 16).
+ * `admin` token could mint an unlimited token.
  */
 export function requireNoBroaderThan(grant: users.TokenGrant | undefined, limits: users.TokenLimits | undefined): void {
   if (!grant) return;

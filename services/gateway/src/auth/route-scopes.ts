@@ -1,6 +1,6 @@
 /**
  * What a scoped personal access token needs for each operation of the HTTP
- * API (issue 16), by the OpenAPI operationId: the one table the gateway
+ * API, by the OpenAPI operationId: the one table the gateway
  * enforces (auth/scope-guard.ts), the OpenAPI document shows
  * (`x-hangar-scopes`) and docs/auth-matrix.md lists. A token with any of an
  * operation's scopes may call it — and still needs its user's rights there.

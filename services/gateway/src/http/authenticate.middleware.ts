@@ -29,8 +29,11 @@ export function readToken(req: Request): string | undefined {
 }
 
 /**
- * Resolves the token on every request (no cache), so a revoked token stops
- * working at once on every gateway replica.
+ * Resolves the token through the users client, which main.ts wraps in the token
+ * cache (clients/cached-authentication.ts, on unless AUTH_CACHE_SIZE=0). A cached
+ * digest is used only while the users generation in NATS KV is unchanged, and the
+ * users service bumps it after every user or token write, before it answers: a
+ * revoked token is refused on the next request on every gateway replica.
  */
 export function authenticate(clients: ServiceClients) {
   return async (req: Request, _res: Response, next: NextFunction) => {
@@ -50,7 +53,7 @@ export function currentUser(req: Request): users.User {
 
 export function actorOf(req: Request): { userId: number; role: string; appLimit?: { appIds: number[] } } {
   const user = currentUser(req);
-  // A token limited to some apps carries them to every service (issue 16).
+  // A token limited to some apps carries them to every service.
   const appIds = user.grant?.appIds ?? [];
   return { userId: user.id, role: user.role, ...(appIds.length ? { appLimit: { appIds } } : {}) };
 }

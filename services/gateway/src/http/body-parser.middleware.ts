@@ -74,13 +74,13 @@ function parseMultipartFields(req: Request): Promise<Record<string, string>> {
       fields[name] = value;
     });
     // Errors of a drained file part (a body cut inside it) are reported by the parser itself;
-    // unlistened, they crashed the gateway (issue 9).
+    // unlistened, they crashed the gateway.
     parser.on('file', (_name, stream) => stream.on('error', () => undefined).resume());
     parser.on('partsLimit', () => parser.emit('error', new MalformedRequest('Too many form parts')));
     parser.on('fieldsLimit', () => parser.emit('error', new MalformedRequest('Too many form fields')));
     parser.once('close', () => resolve(fields));
     // `on`, not `once`: busboy emits 'error' once per malformed part header; a second one with no
-    // listener crashed the gateway (issue 9). Rejecting twice is harmless.
+    // listener crashed the gateway. Rejecting twice is harmless.
     parser.on('error', (err: Error) => {
       req.unpipe(parser);
       req.resume();

@@ -5,7 +5,7 @@ import { parseId, queryText, readTextFields, requireFields } from './input';
 import { MAX_PER_PAGE, parsePage, setPageHeaders } from './pagination';
 import { sanitizeFileName } from './streamed-upload';
 
-// Hostile input, property-based (issue 9): the gateway's input helpers answer every value with a
+// Hostile input, property-based: the gateway's input helpers answer every value with a
 // result or an InvalidArgument (422) — never another error, which the error edge turns into a 500.
 
 const anyText = fc.oneof(

@@ -48,7 +48,7 @@ export function setPageHeaders(req: Request, res: Response, { page, perPage }: P
   links.push(link(last, 'last'));
   const header = links.join(', ');
   // Four copies of a long query made response headers that clients and proxies refuse (fetch:
-  // "Headers Overflow" past 16 KiB; nginx's default buffer is 4-8 KiB, a 502): issue 9. Such a
+  // "Headers Overflow" past 16 KiB; nginx's default buffer is 4-8 KiB, a 502). Such a
   // request gets its page without links; X-Total-Count still tells how many there are.
   if (header.length <= MAX_LINK_HEADER) res.setHeader('Link', header);
 }

@@ -123,10 +123,10 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
 
     parser.on('file', (name, stream: Readable, info) => {
       // A body cut inside a file part destroys that part's stream with an error; unlistened, it
-      // crashed the gateway (issue 9). The parser reports the same problem to `fail` below.
+      // crashed the gateway. The parser reports the same problem to `fail` below.
       stream.on('error', () => undefined);
       // Busboy may still emit parts it had buffered after `fail` unpiped it; a file stored then
-      // would have no one to remove it (the orphan object issue 9's property test once found).
+      // would have no one to remove it (an orphan object the hostile-input property test once found).
       if (settled || name !== fileField || upload) {
         stream.resume();
         // A second file part was dropped silently: which package was meant? Nothing is kept.
@@ -175,7 +175,7 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
     parser.on('filesLimit', () => fail(InvalidArgument.field(fileField, 'was sent with other files: send one file per upload')));
     parser.on('fieldsLimit', () => fail(new MalformedRequest('Too many form fields')));
     // `on`, not `once`: busboy emits 'error' once per malformed part header, so a body with two
-    // of them crashed the gateway with an unhandled 'error' event (issue 9); `fail` settles once.
+    // of them crashed the gateway with an unhandled 'error' event; `fail` settles once.
     parser.on('error', fail);
     parser.once('close', () => {
       if (settled) return;

@@ -10,7 +10,7 @@ const CAS_TRIES = 20;
 
 /**
  * Failed attempts counted in a NATS KV bucket every gateway replica shares,
- * so N replicas allow what one does (issue 16): each key holds the times of
+ * so N replicas allow what one does: each key holds the times of
  * its recent failures, appended with compare-and-set on the entry's revision
  * (a concurrent append from another replica makes ours retry, never lose
  * one). Keys are SHA-256 digests: no address or channel is stored readable.

@@ -16,7 +16,7 @@ interface GrantRecord {
 const GRANT_TTL_MS = 2 * 60 * 1000;
 
 /**
- * `hangar login --web` (issue 16): after a verified single sign-on, the
+ * `hangar login --web`: after a verified single sign-on, the
  * browser is sent to the CLI's loopback port with a one-time code, and the
  * CLI trades it — with the verifier whose SHA-256 it sent at the start (PKCE,
  * RFC 7636, between Hangar and its own CLI) — for a personal access token.

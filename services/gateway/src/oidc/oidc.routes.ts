@@ -33,7 +33,7 @@ export interface SingleSignOn {
 }
 
 /**
- * OpenID Connect sign-in for the console (issue 16): the public options the
+ * OpenID Connect sign-in for the console: the public options the
  * sign-in page reads, the start (a redirect to the provider) and the callback
  * (the provider's answer verified, the user found by subject, else by verified email, or
  * created, a session exactly like a password sign-in's).

@@ -157,7 +157,7 @@ const DELETED = ok('Deleted', ref('Deleted'));
 
 const USER_ROLES = ['admin', 'developer', 'member'] as const;
 
-/** What a token may do and where it was last used (issue 16). */
+/** What a token may do and where it was last used. */
 const TOKEN_LIMIT_FIELDS: Record<string, JsonSchema> = {
   last_used_at: { ...timestamp, type: ['string', 'null'], description: 'Last use, to within a minute (and the token cache\'s age, AUTH_CACHE_MAX_AGE_MS).' },
   last_used_address: { type: ['string', 'null'], description: 'The client address of the last use (X-Forwarded-For as the gateway trusts it).' },
@@ -1466,7 +1466,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'System' },
       { name: 'Users' },
       { name: 'Tokens' },
-      { name: 'Audit', description: 'Who wrote what, allowed or refused (issue 16): read only, kept AUDIT_RETENTION_DAYS.' },
+      { name: 'Audit', description: 'Who wrote what, allowed or refused: read only, kept AUDIT_RETENTION_DAYS.' },
       { name: 'Sessions', description: 'Console sign-in: a session cookie in place of a token.' },
       { name: 'Apps' },
       { name: 'Schemes' },

@@ -9,7 +9,7 @@ import { parsePage, setPageHeaders } from '../http/pagination';
 import { presentAuditEntry } from '../presenters/audit.presenter';
 
 /**
- * The audit log (issue 16), read only: no route writes or removes an entry.
+ * The audit log, read only: no route writes or removes an entry.
  * Global admins read it all; an app's admins read that app's entries
  * (`app_id` required), checked by the apps service first.
  */

@@ -10,7 +10,7 @@ import type { ReleasesRouteOptions } from './releases.routes';
 const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
 
 /**
- * Teardown (issue 20): any signed-in user posts a package and reads what its release would show,
+ * Teardown: any signed-in user posts a package and reads what its release would show,
  * without creating one. The file streams into storage like an upload, under `teardowns/`, after
  * two checks that cost nothing: the token before the file, and the file's first bytes — a
  * multi-GiB file that cannot be a package is refused before it is stored.

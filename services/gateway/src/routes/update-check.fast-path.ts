@@ -29,7 +29,7 @@ const PATH = '/api/apps/update_check';
 
 /**
  * In-app update checks answered before express, when the gateway already holds
- * the answer (issue 20: every installed build polls this). Through express a
+ * the answer (every installed build polls this). Through express a
  * check cost about 310 µs of the gateway's CPU, bare Node answers a request
  * in about 55 (docs/performance.md): the middleware chain, the router and
  * express's response helpers were most of it, for a request that needs none

@@ -21,7 +21,7 @@ export interface UpdateCheckRouteOptions {
 }
 
 /**
- * In-app update checks (issue 20): what every installed build polls, so it is
+ * In-app update checks: what every installed build polls, so it is
  * mounted ahead of the other routers — express tries each router's layers in
  * turn, and walking the ten before it cost a fifth of an update check's CPU.
  */

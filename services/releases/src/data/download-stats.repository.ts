@@ -12,7 +12,7 @@ export interface ReleaseOwner {
 }
 
 /**
- * Download counts (issue 20), written by the downloads consumer
+ * Download counts, written by the downloads consumer
  * (events/downloads.consumer.ts). What keeps them exact are inserts, the one
  * write FerretDB keeps atomic (docs/decisions.md): a message is claimed by
  * its stream sequence before it is counted. Distinct clients are a sketch per

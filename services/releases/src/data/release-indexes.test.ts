@@ -3,7 +3,7 @@ import { releaseModel } from './release.model';
 
 /**
  * Every release query has an index that serves it: its equality fields first, then its sort
- * (issue 4: fast with a million releases). The plan check (tests/plans) explains the queries
+ * (fast with a million releases). The plan check (tests/plans) explains the queries
  * themselves on the default engine; this keeps the declarations, which MongoDB uses with
  * the sort too, from drifting away from the queries in releases.repository.ts.
  */

@@ -31,7 +31,7 @@ export interface ReleaseDocument extends OutboxFields {
   iconKey?: string;
   /** Parsed details as JSON text: keys like entitlements contain dots, which FerretDB refuses. */
   metadataJson: string;
-  /** Lowercase hex SHA-256 of the package, hashed by the gateway as it streamed ('' before issue 20). */
+  /** Lowercase hex SHA-256 of the package, hashed by the gateway as it streamed ('' for builds uploaded before the hash was recorded). */
   sha256: string;
   /** Installs of older builds must update to this one (update_check). */
   mandatory: boolean;

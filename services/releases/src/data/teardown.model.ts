@@ -1,6 +1,6 @@
 import { Connection, Schema } from 'mongoose';
 
-/** A package read without a release (issue 20, teardown), kept for its uploader until it expires. */
+/** A package read without a release (teardown), kept for its uploader until it expires. */
 export interface TeardownDocument {
   /** Random base62: unguessable, since it names the result in URLs. */
   _id: string;

@@ -13,7 +13,7 @@ export interface ReleasesDeps {
   releases: ReleasesRepository;
   /** The version queries, from each channel's live releases kept in memory while unchanged. */
   channelReleases: ChannelReleases;
-  /** Download counts (issue 20), written by the downloads consumer. */
+  /** Download counts, written by the downloads consumer. */
   downloadStats: DownloadStatsRepository;
   /** Each channel's download counts, kept in memory while unchanged. */
   downloadCounts: DownloadCounts;

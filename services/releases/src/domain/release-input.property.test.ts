@@ -3,7 +3,7 @@ import { InvalidArgument } from '@hangar/errors';
 import { parseChangelog, textChangelog } from './changelog';
 import { parseCustomFields } from './custom-fields';
 
-// Hostile input, property-based (issue 9): the upload's text fields are parsed to their documented
+// Hostile input, property-based: the upload's text fields are parsed to their documented
 // shapes or refused with InvalidArgument (422). Version ordering has its properties in
 // libs/versions (version-order.property.test.ts).
 

@@ -71,7 +71,7 @@ export function startParseWorker({ nc, storage, logger, prefix, concurrency, met
       msg.respond(JSON.stringify(reply));
     } catch (err) {
       // A reply the connection refuses (over NATS max_payload) threw out of this handler, and the
-      // unhandled rejection ended the whole releases service (issue 9). The parser now bounds
+      // unhandled rejection ended the whole releases service. The parser now bounds
       // what it returns; should a reply still not fit, the uploader gets a refusal, not an outage.
       log.error({ err }, 'parse reply could not be sent');
       try {

@@ -2,7 +2,7 @@ import { Connection, Schema } from 'mongoose';
 import { OutboxFields, outboxSchemaFields } from '@hangar/events';
 
 /**
- * One write through the HTTP API (issue 16). Appended by the audit consumer,
+ * One write through the HTTP API. Appended by the audit consumer,
  * removed only by the retention job: no RPC edits an entry.
  */
 export interface AuditEntryDocument extends OutboxFields {

@@ -23,7 +23,7 @@ export interface VerifiedIdentity {
 const NAME_TRIES = 3;
 
 /**
- * Single sign-on (issue 16): the gateway has verified the ID token, the email
+ * Single sign-on: the gateway has verified the ID token, the email
  * and its domain. The person is found by the provider's issuer and subject
  * first — the one name of theirs that never changes hands (OIDC Core 5.7) —
  * so a new email at the provider keeps their account. A person the provider

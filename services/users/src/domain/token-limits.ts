@@ -1,7 +1,7 @@
 import { FieldErrors, InvalidArgument } from '@hangar/errors';
 
 /**
- * What a personal access token may be limited to (issue 16). A scope names a
+ * What a personal access token may be limited to. A scope names a
  * kind of work; which routes each allows is the gateway's table
  * (services/gateway/src/auth/route-scopes.ts).
  */

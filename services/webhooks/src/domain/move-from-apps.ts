@@ -21,7 +21,7 @@ export interface MoveOutcome {
 const date = (ms: number) => new Date(ms);
 
 /**
- * Issue 17: webhooks left the apps service. Once per installation, before
+ * Webhooks left the apps service. Once per installation, before
  * this service serves or sends anything, every webhook (its secret still
  * sealed under the same WEBHOOK_SECRET_KEY), delivery (pending ones with
  * their schedule, so retries in progress continue here) and attempt (the

@@ -41,8 +41,8 @@ export interface Channel {
   gitUrl?: string | undefined;
   hasPassword: boolean;
   /**
-   * In-app update checks: a build older than this release version must update
-   * (issue 20). Empty: no minimum.
+   * In-app update checks: a build older than this release version must update.
+   * Empty: no minimum.
    */
   minSupportedVersion: string;
 }
@@ -4924,7 +4924,7 @@ export const AppsServiceDefinition = {
       options: {},
     },
     /**
-     * The one-time move of webhooks into the webhooks service (issue 17): every
+     * The one-time move of webhooks into the webhooks service: every
      * webhook, delivery and attempt record this service kept before, streamed;
      * nothing once they are dropped. Only the webhooks service calls these.
      */
@@ -5001,7 +5001,7 @@ export interface AppsServiceImplementation<CallContextExt = {}> {
    */
   describeApp(request: DescribeAppRequest, context: CallContext & CallContextExt): Promise<App>;
   /**
-   * The one-time move of webhooks into the webhooks service (issue 17): every
+   * The one-time move of webhooks into the webhooks service: every
    * webhook, delivery and attempt record this service kept before, streamed;
    * nothing once they are dropped. Only the webhooks service calls these.
    */
@@ -5066,7 +5066,7 @@ export interface AppsServiceClient<CallOptionsExt = {}> {
    */
   describeApp(request: DescribeAppRequest, options?: CallOptions & CallOptionsExt): Promise<App>;
   /**
-   * The one-time move of webhooks into the webhooks service (issue 17): every
+   * The one-time move of webhooks into the webhooks service: every
    * webhook, delivery and attempt record this service kept before, streamed;
    * nothing once they are dropped. Only the webhooks service calls these.
    */

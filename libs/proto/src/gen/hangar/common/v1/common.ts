@@ -21,7 +21,7 @@ export interface Actor {
   role: string;
   /**
    * Set when the caller's token is limited to some apps: anything on another
-   * app is refused, whatever the roles (issue 16, scoped tokens).
+   * app is refused, whatever the roles (scoped tokens).
    */
   appLimit?: AppLimit | undefined;
 }
@@ -41,7 +41,7 @@ export interface Empty {
 
 /**
  * One build of a channel, as releases and debug files both name it: what links a
- * release to the debug files of its version and build (issue 18).
+ * release to the debug files of its version and build.
  */
 export interface BuildRef {
   channelId: number;

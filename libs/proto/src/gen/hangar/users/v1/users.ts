@@ -4106,7 +4106,7 @@ export const UsersServiceDefinition = {
       options: {},
     },
     /**
-     * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+     * The audit log of writes through the HTTP API: read only, no RPC edits it.
      * Global admins read all; others must name an app the gateway checked they administer.
      */
     listAuditEntries: {
@@ -4203,7 +4203,7 @@ export interface UsersServiceImplementation<CallContextExt = {}> {
   listTokens(request: ListTokensRequest, context: CallContext & CallContextExt): Promise<TokenList>;
   revokeToken(request: RevokeTokenRequest, context: CallContext & CallContextExt): Promise<Empty>;
   /**
-   * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+   * The audit log of writes through the HTTP API: read only, no RPC edits it.
    * Global admins read all; others must name an app the gateway checked they administer.
    */
   listAuditEntries(request: ListAuditEntriesRequest, context: CallContext & CallContextExt): Promise<AuditEntryList>;
@@ -4253,7 +4253,7 @@ export interface UsersServiceClient<CallOptionsExt = {}> {
   listTokens(request: ListTokensRequest, options?: CallOptions & CallOptionsExt): Promise<TokenList>;
   revokeToken(request: RevokeTokenRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
   /**
-   * The audit log of writes through the HTTP API (issue 16): read only, no RPC edits it.
+   * The audit log of writes through the HTTP API: read only, no RPC edits it.
    * Global admins read all; others must name an app the gateway checked they administer.
    */
   listAuditEntries(request: ListAuditEntriesRequest, options?: CallOptions & CallOptionsExt): Promise<AuditEntryList>;
