@@ -71,7 +71,8 @@ const runJest = (title, args, env) => {
   const run = spawnSync('npx', ['jest', '--ci', '--maxWorkers=2', '--json', `--outputFile=${resultsFile}`, ...args], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, HANGAR_QUERY_LOG_DIR: queryLogDir, ...env },
+    // HANGAR_TEST_BUILT: built above, so the end-to-end setup does not build again.
+    env: { ...process.env, HANGAR_QUERY_LOG_DIR: queryLogDir, HANGAR_TEST_BUILT: '1', ...env },
   });
   const counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
   return { title, status: run.status ?? 1, counts, wallMs: Date.now() - started };

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
 
 /** Debian's libproguard-java: ProGuard 6.2.2's own ReTrace (libs/testing/system-tools.json). */
 const RETRACE_JAR = '/usr/share/java/proguard-retrace.jar';
@@ -34,7 +34,7 @@ describe('POST /api/debug_files/retrace', () => {
   }
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-retrace') });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     const token = hangar.adminToken;
     const app = await api('POST', '/api/apps', { token, form: { name: uniqueName('retrace') } });

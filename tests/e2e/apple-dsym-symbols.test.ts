@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, createUserWithToken, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
 
 /**
  * A crash report names a Mach-O UUID and an address; the dSYM holding that UUID is fetched from
@@ -20,7 +20,7 @@ describe('Apple dSYMs by UUID over HTTP', () => {
   let android: string;
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-dsym-uuid') });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('dsym-uuid') } });

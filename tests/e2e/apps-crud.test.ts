@@ -1,4 +1,4 @@
-import { RunningHangar, apiClient, startHangar } from '@hangar/testing';
+import { RunningHangar, apiClient, sharedHangar } from '@hangar/testing';
 
 /**
  * Apps, schemes, channels and collaborators through HTTP: create → list →
@@ -11,7 +11,7 @@ describe('apps, schemes, channels and collaborators over HTTP', () => {
   let admin: string;
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
   });

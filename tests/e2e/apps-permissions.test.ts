@@ -1,4 +1,4 @@
-import { ApiClient, ApiResponse, RunningHangar, apiClient, createUserWithToken, startHangar } from '@hangar/testing';
+import { ApiClient, ApiResponse, RunningHangar, apiClient, createUserWithToken, sharedHangar } from '@hangar/testing';
 
 /**
  * The permission matrix of PRODUCT §2 over HTTP: every apps / schemes /
@@ -90,7 +90,7 @@ describe('apps permission matrix over HTTP', () => {
   const createUser = (label: string, role: string) => createUserWithToken(api, hangar.adminToken, label, role);
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     const me = await api('GET', '/api/users/me', { token: hangar.adminToken });
     tokens.globalAdmin = hangar.adminToken;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import path from 'node:path';
-import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, sharedHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 
 /**
  * Every write through the API — allowed or refused — lands
@@ -32,7 +32,7 @@ describe('the audit log', () => {
 
   beforeAll(async () => {
     // A webhook to a local address (nothing listens: none is delivered here).
-    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     owner = await createUserWithToken(api, hangar.adminToken, 'audit-owner', 'developer');
     member = await createUserWithToken(api, hangar.adminToken, 'audit-member', 'member');

@@ -1,4 +1,4 @@
-import { RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, createUserWithToken, sharedHangar, uniqueName } from '@hangar/testing';
 
 /**
  * Breakpad `.sym` files uploaded through the ordinary debug-file upload and read back in
@@ -25,7 +25,7 @@ describe('Breakpad symbol layout over HTTP', () => {
   }
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-breakpad') });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     ({ windows, linux } = await channels());

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
 import { CliHome, cliHome, runCli, startCli } from './cli-runner';
 import { sampledRanges } from '../../clients/cli/src/file-digest';
 import { CuttingProxy } from './cutting-proxy';
@@ -18,7 +18,7 @@ describe('the hangar CLI under faults', () => {
   let work: string;
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-cli-faults') });
+    hangar = await sharedHangar();
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-cli-faults-'));
   });
 
@@ -106,7 +106,7 @@ describe('the hangar CLI under faults', () => {
         const padded = path.join(work, 'unknown-24mb.bin');
         writeRandomFile(padded, 24 * 1024 * 1024);
 
-        const first = await runCli(['upload', apk, '--json', '--chunk-size', '1'], env);
+        const first = await runCli(['upload', apk, '--json', '--name', uniqueName('Faults'), '--chunk-size', '1'], env);
         expect({ seed, code: first.code, stderr: first.code === 0 ? '' : first.stderr }).toEqual({ seed, code: 0, stderr: '' });
         const apkRelease = JSON.parse(first.stdout);
         const channelKey: string = apkRelease.channel.slug;
@@ -153,7 +153,7 @@ describe('the hangar CLI under faults', () => {
       const home: CliHome = cliHome();
       const env = { ...home.env, HANGAR_URL: url, HANGAR_TOKEN: hangar.adminToken };
       try {
-        const seedRun = await runCli(['upload', path.join(fixturesDir(), 'apps', 'android.apk'), '--json'], { ...env, HANGAR_URL: hangar.baseUrl });
+        const seedRun = await runCli(['upload', path.join(fixturesDir(), 'apps', 'android.apk'), '--json', '--name', uniqueName('Faults')], { ...env, HANGAR_URL: hangar.baseUrl });
         expect(seedRun.code).toBe(0);
         const channelKey: string = JSON.parse(seedRun.stdout).channel.slug;
         const size = 12 * 1024 * 1024;
@@ -205,7 +205,7 @@ describe('the hangar CLI under faults', () => {
       const env = { ...home.env, HANGAR_URL: url, HANGAR_TOKEN: hangar.adminToken };
       const CHUNK_MIB = 8;
       try {
-        const seedRun = await runCli(['upload', path.join(fixturesDir(), 'apps', 'android.apk'), '--json'], env);
+        const seedRun = await runCli(['upload', path.join(fixturesDir(), 'apps', 'android.apk'), '--json', '--name', uniqueName('Faults')], env);
         expect(seedRun.code).toBe(0);
         const channelKey: string = JSON.parse(seedRun.stdout).channel.slug;
         const big = path.join(work, 'big-200mb.bin');

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, fixturesDir, sharedHangar, startHangar, uniqueName } from '@hangar/testing';
 import { CliHome, CliResult, cliHome, runCli } from './cli-runner';
 import { CuttingProxy } from './cutting-proxy';
 
@@ -22,7 +22,7 @@ describe('the hangar CLI', () => {
   const sha256Of = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-cli') });
+    hangar = await sharedHangar();
     home = cliHome();
     env = { ...home.env, HANGAR_URL: hangar.baseUrl, HANGAR_TOKEN: hangar.adminToken };
   });
@@ -48,7 +48,7 @@ describe('the hangar CLI', () => {
   let first: any;
 
   it('when a real package is uploaded without a channel key, then one release is created from the same bytes, and --json prints it', async () => {
-    const run = await runCli(['upload', apk, '--json', '--changelog', 'first build\nsecond line', '--branch', 'main', '--git-commit', 'abc123'], env);
+    const run = await runCli(['upload', apk, '--json', '--name', uniqueName('CLI'), '--changelog', 'first build\nsecond line', '--branch', 'main', '--git-commit', 'abc123'], env);
     expectSuccess(run);
     first = JSON.parse(run.stdout);
     channelKey = first.channel.slug;

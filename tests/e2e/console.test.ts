@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
 import { launchChromium, lookAt, signIn } from './console/console-browser';
 
 /**
@@ -23,7 +23,7 @@ describe('the console in a browser', () => {
   const apk = path.join(fixturesDir(), 'apps', 'android.apk');
 
   beforeAll(async () => {
-    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     [developer, member] = await Promise.all([createUserWithToken(api, hangar.adminToken, 'dev', 'developer'), createUserWithToken(api, hangar.adminToken, 'member', 'member')]);
     const app = await api('POST', '/api/apps', { token: developer.token, json: { name: appName } });

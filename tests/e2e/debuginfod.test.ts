@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, apiClient, createUserWithToken, startHangar, testS3Client, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, createUserWithToken, sharedHangar, testS3Client, uniqueName } from '@hangar/testing';
 
 /**
  * Linux symbols served where debuggers look: a binary built here with `gcc -g`, split with
@@ -13,7 +13,6 @@ import { RunningHangar, apiClient, createUserWithToken, startHangar, testS3Clien
 describe('debuginfod over HTTP', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-debuginfod-'));
   const SOURCE = 'int add(int a, int b)\n{\n  return a + b;\n}\n\nint main(void)\n{\n  return add(1, 2) - 3;\n}\n';
-  const bucket = uniqueName('e2e-debuginfod');
   let hangar: RunningHangar;
   let api: ReturnType<typeof apiClient>;
   let admin: string;
@@ -57,7 +56,7 @@ describe('debuginfod over HTTP', () => {
     debugFile = fs.readFileSync(path.join(workDir, 'app.debug'));
     executable = fs.readFileSync(strippedPath);
 
-    hangar = await startHangar({ S3_BUCKET: bucket });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     linux = await newLinuxChannel();
@@ -177,7 +176,7 @@ describe('debuginfod over HTTP', () => {
 
     async function storedKeys(): Promise<string[]> {
       const names: string[] = [];
-      for await (const item of testS3Client().listObjectsV2(bucket, 'debug-files/', true)) if (item.name) names.push(item.name);
+      for await (const item of testS3Client().listObjectsV2(hangar.bucket, 'debug-files/', true)) if (item.name) names.push(item.name);
       return names.sort();
     }
 

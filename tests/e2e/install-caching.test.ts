@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunningHangar, apiClient, fixturesDir, startHangar } from '@hangar/testing';
+import { RunningHangar, apiClient, fixturesDir, sharedHangar } from '@hangar/testing';
 
 /**
  * What a build announced to many testers costs on repeat views: the icon never changes at its URL, so it carries a year's
@@ -14,7 +14,7 @@ describe('install pages: validators on immutable content', () => {
   let releaseId: number;
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     const api = apiClient(hangar.baseUrl);
     const apk = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));
     const up = await api('POST', '/api/apps/upload', { form: { token: hangar.adminToken }, files: { file: { data: apk, fileName: 'android.apk' } } });

@@ -4,7 +4,7 @@ import jsQR from 'jsqr';
 import plist from 'plist';
 import { PNG } from 'pngjs';
 import { Browser, chromium } from 'playwright-core';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, fetchChecked, uniqueName, validateResponse } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, sharedHangar, testInfrastructure, fetchChecked, uniqueName, validateResponse } from '@hangar/testing';
 
 /** The little of the DOM these tests read inside the page (the suite compiles without DOM types). */
 interface BrowserGlobals {
@@ -40,7 +40,7 @@ describe('install pages', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-install') });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     android = await upload('android.apk', {
       name: `Pages ${Date.now()}`,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, apiClient, createUserWithToken, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, createUserWithToken, sharedHangar, uniqueName } from '@hangar/testing';
 
 /**
  * Windows symbols in the Microsoft symbol-server layout. A MinGW-w64 build linked by lld writes
@@ -30,7 +30,7 @@ describe('Microsoft symbol server layout over HTTP', () => {
     // GUID fields 1–3 are stored little-endian; the path spells them big-endian, then the age in hex.
     idFromExe = [guid.subarray(0, 4).reverse(), guid.subarray(4, 6).reverse(), guid.subarray(6, 8).reverse(), guid.subarray(8)].map((b) => b.toString('hex').toUpperCase()).join('') + age.toString(16).toUpperCase();
 
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-pdb') });
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
     const app = await api('POST', '/api/apps', { token: admin, form: { name: uniqueName('windows-symbols') } });

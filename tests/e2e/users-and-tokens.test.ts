@@ -1,4 +1,4 @@
-import { ApiResponse, RunningHangar, apiClient, startHangar } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, sharedHangar } from '@hangar/testing';
 
 /**
  * Users and personal access tokens through every layer: HTTP → gateway →
@@ -10,7 +10,7 @@ describe('users and tokens over HTTP', () => {
   let admin: string;
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     admin = hangar.adminToken;
   });

@@ -13,6 +13,10 @@ export interface RunningHangar {
   dataDir: string;
   /** Everything the launcher printed so far. */
   output(): string;
+  /** Its S3 bucket (its own: the storage janitors remove what its databases do not know). */
+  bucket: string;
+  /** The launcher's own pid (`node scripts/up.mjs`): SIGINT to it stops the whole Hangar. */
+  launcherPid: number;
   /** How many processes of every service and of the gateway run (HANGAR_REPLICAS). */
   replicas: number;
   /** Pid of one replica (0: the first) of one of the launcher's processes (from its run/ folder). */
@@ -50,6 +54,12 @@ export interface StartOptions {
   dataDir?: string;
   /** Leave the data dir in place on stop(), for a later start on it. */
   keepDataDir?: boolean;
+  /**
+   * Write the launcher's output to this file instead of reading it through pipes, and
+   * let the jest worker exit while it runs (shared-hangar.ts: a Hangar that outlives
+   * the test file that started it must hold nothing of that file's context).
+   */
+  outputFile?: string;
 }
 
 /**
@@ -69,6 +79,8 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
   const adminToken = `hgr_${uniqueName('e2e-admin-token').replace(/[^A-Za-z0-9]/g, '')}`;
   const adminPassword = 'e2e-admin-password';
   const prefix = uniqueName('e2e').replace(/-/g, '_');
+  const bucket = extraEnv.S3_BUCKET ?? uniqueName('e2e-bucket');
+  const outputFd = options.outputFile ? fs.openSync(options.outputFile, 'a', 0o600) : undefined;
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'up.mjs')], {
     cwd: REPO_ROOT,
     env: {
@@ -80,7 +92,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
       HANGAR_ADMIN_TOKEN: adminToken,
       HANGAR_ADMIN_PASSWORD: adminPassword,
       HANGAR_ADMIN_EMAIL: 'admin@e2e.test',
-      S3_BUCKET: uniqueName('e2e-bucket'),
+      S3_BUCKET: bucket,
       // Suites send unknown tokens on purpose, all from 127.0.0.1: the limit of
       // failed tokens per address is shown by limits-across-replicas.test.ts, which sets its own.
       TOKEN_MAX_FAILURES: '1000000',
@@ -94,11 +106,17 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
       ...extraEnv,
       HANGAR_REPLICAS: String(replicas),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: outputFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', outputFd, outputFd],
   });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  let piped = '';
+  child.stdout?.on('data', (d: Buffer) => (piped += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (piped += d.toString()));
+  if (outputFd !== undefined) {
+    fs.closeSync(outputFd);
+    child.unref();
+  }
+  const outputFile = options.outputFile;
+  const output = () => (outputFile ? fs.readFileSync(outputFile, 'utf8') : piped);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -108,9 +126,9 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
   // (with the logs) is gone once CI's machine is.
   const startFailure = (what: string) => {
     const logged = problemLines(dataDir);
-    return new Error(`${what}:\n${output}${logged ? `\nIts processes logged:\n${logged}` : ''}`);
+    return new Error(`${what}:\n${output()}${logged ? `\nIts processes logged:\n${logged}` : ''}`);
   };
-  while (!output.includes(`Hangar is running at ${baseUrl}`)) {
+  while (!output().includes(`Hangar is running at ${baseUrl}`)) {
     if (child.exitCode !== null) throw startFailure('Hangar exited during start');
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -129,7 +147,9 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     adminToken,
     adminPassword,
     dataDir,
-    output: () => output,
+    launcherPid: child.pid!,
+    bucket,
+    output,
     replicas,
     pidOf: (name, replica = 0) => runFile(name, replica, 'pid'),
     pidsOf,

@@ -1,5 +1,6 @@
 export * from './test-infrastructure';
 export * from './hangar-process';
+export * from './shared-hangar';
 export * from './http-client';
 export * from './api-users';
 export * from './hostile-bytes';

@@ -17,6 +17,8 @@ type InfraHolder = { __hangarInfra?: Infrastructure };
 export default async function globalSetup(): Promise<void> {
   const holder = globalThis as InfraHolder;
   if (holder.__hangarInfra) return;
+  // The run the workers' shared Hangars belong to (shared-hangar.ts), stopped by the teardown.
+  process.env.HANGAR_JEST_RUN_PID = String(process.pid);
   const infra = await resolveInfrastructure({
     dataDir: process.env.HANGAR_TEST_DATA_DIR ?? path.join(REPO_ROOT, '.hangar', 'test'),
     log: (line) => process.stderr.write(`${line}\n`),
