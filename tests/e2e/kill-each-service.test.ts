@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, fixturesDir, startHangar, testInfrastructure, uniqueName, testS3Client } from '@hangar/testing';
+import { RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName, testS3Client } from '@hangar/testing';
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
 /**
@@ -227,6 +227,49 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       return undefined;
     }
   }
+
+  it('when the webhooks process is killed in the middle of deliveries, then after its restart every delivery succeeds once and no attempt is sent twice', async () => {
+    const api = apiClient(hangar.baseUrl);
+    const app = (await api('POST', '/api/apps', { token, json: { name: uniqueName('Hooked') } })).body;
+    const { body: hook } = await api('POST', `/api/apps/${app.id}/webhooks`, { token, json: { url: receiver.url('/slow'), events: ['scheme.deleted'] } });
+    const schemes = [];
+    for (let i = 0; i < 8; i++) schemes.push((await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: `S${i}` } })).body);
+    receiver.delays.set('/slow', 1_500);
+    for (const s of schemes) expect((await api('DELETE', `/api/schemes/${s.id}`, { token })).status).toBe(200);
+    await receiver.waitFor('/slow', 2);
+    // Every replica of it (HANGAR_E2E_REPLICAS): no other process may take the deliveries over meanwhile.
+    const restarted = hangar.restartEvery('webhooks', 'SIGKILL', 30_000);
+    receiver.delays.delete('/slow');
+    await restarted;
+
+    // Every delivery ends with exactly one successful attempt.
+    const log = async () => {
+      const res = await api('GET', `/api/webhooks/${hook.id}/deliveries?per_page=100`, { token });
+      return res.status === 200 ? (res.body as { delivery_id: string; attempt: number; success: boolean; error: string | null }[]) : [];
+    };
+    await eventually(async () => {
+      const rows = await log();
+      const ids = new Set(rows.map((r) => r.delivery_id));
+      return ids.size === 8 && [...ids].every((id) => rows.some((r) => r.delivery_id === id && r.success));
+    }, 90_000, 'every delivery succeeded');
+    await new Promise((r) => setTimeout(r, 2_000));
+    const rows = await log();
+    const byDelivery = new Map<string, typeof rows>();
+    for (const r of rows) byDelivery.set(r.delivery_id, [...(byDelivery.get(r.delivery_id) ?? []), r]);
+    expect(byDelivery.size).toBe(8);
+    for (const [, attempts] of byDelivery) {
+      expect(attempts.filter((a) => a.success)).toHaveLength(1);
+      // Attempt numbers are distinct: none was made twice.
+      expect(new Set(attempts.map((a) => a.attempt)).size).toBe(attempts.length);
+    }
+    // The receiver saw every delivery, and no (delivery, attempt) twice.
+    const seen = receiver.on('/slow').map((c) => `${c.headers['x-hangar-delivery']}#${c.headers['x-hangar-attempt']}`);
+    expect(new Set(receiver.on('/slow').map((c) => c.headers['x-hangar-delivery'])).size).toBe(8);
+    expect(new Set(seen).size).toBe(seen.length);
+    // Each scheme.deleted event made exactly one delivery.
+    const eventIds = receiver.on('/slow').map((c) => JSON.parse(c.body).event_id as string);
+    expect(new Set(eventIds).size).toBe(8);
+  });
 
   it('when each process is killed under load, then the gateway answers 503 within the deadline, the process comes back, and nothing is lost or left behind', async () => {
     currentPhase = 'warmup';

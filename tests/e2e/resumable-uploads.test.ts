@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, testS3Client, uniqueName } from '@hangar/testing';
+import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, sharedHangar, startHangar, testS3Client, uniqueName } from '@hangar/testing';
 
 /**
  * Resumable uploads over tus 1.0: a tus client no one here wrote (tus-js-client)
@@ -74,7 +74,7 @@ describe('resumable uploads (tus 1.0)', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-tus-'));
     apk = paddedApk(dir);
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     developer = await createUserWithToken(api, hangar.adminToken, 'tus-dev', 'developer');
     stranger = await createUserWithToken(api, hangar.adminToken, 'tus-stranger', 'developer');
