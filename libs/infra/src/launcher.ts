@@ -6,9 +6,10 @@ import { checkHealth } from '@hangar/grpc';
 import { restrictFilesToOwner } from './child-processes';
 import { localAdminCredentials, localServiceSecrets } from './admin-credentials';
 import { REPO_ROOT } from './go-tools';
-import { Infrastructure, resolveInfrastructure } from './infrastructure';
+import { Infrastructure, portFromEnv, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
 import { databasePrefixSetting } from './database-prefix';
+import { assertPortsFree, portsToBind } from './port-check';
 import { downloadRedirectSetting } from './download-redirect';
 import { grpcTargetVariable, replicaName, replicasSetting } from './replicas';
 import { RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
@@ -33,13 +34,15 @@ const SAME_SIGNAL_MS = 1_000;
  */
 export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dataDir = path.resolve(env.HANGAR_DATA_DIR || path.join(REPO_ROOT, '.hangar'));
-  const httpPort = Number(env.HANGAR_PORT || 8080);
+  const httpPort = portFromEnv(env, 'HANGAR_PORT', 8080);
   const httpHost = env.HTTP_HOST ?? '127.0.0.1';
   const logsDir = path.join(dataDir, 'logs');
   const runDir = path.join(dataDir, 'run');
   const toConsole = env.HANGAR_LOG_TO_CONSOLE === '1';
   const replicas = replicasSetting(env);
   const dbPrefix = databasePrefixSetting(env);
+  // Before anything starts or any file of a run (perhaps one still running) is touched.
+  await assertPortsFree(await portsToBind(env, { host: httpHost, port: httpPort }));
   fs.mkdirSync(logsDir, { recursive: true });
   // New logs are created 0600 (child-processes.ts); those of an earlier run become so too.
   restrictFilesToOwner(logsDir);
