@@ -69,6 +69,28 @@ app.get('/api/apps/version_exist', async (req, res) => {
   res.json(release);
 });
 
+// bench/apps-list.bench.mjs: an admin's page of apps, with the same queries as Hangar's apps
+// service (domain/manage-apps.ts listApps): the page of the apps' trees (each app with its
+// schemes and channels, data/app-tree.model.ts) and their count.
+app.get('/api/apps', async (req, res) => {
+  if (!(await authenticated(String(req.query.token ?? '')))) return res.status(401).json({ error: 'unauthorized' });
+  const perPage = Math.min(100, Math.max(1, Number(req.query.per_page) || 25));
+  const page = Math.max(1, Number(req.query.page) || 1);
+  const [trees, total] = await Promise.all([
+    col(appsDb, 'app_trees').find({}).sort({ createdAt: -1, _id: -1 }).skip((page - 1) * perPage).limit(perPage).toArray(),
+    col(appsDb, 'app_trees').countDocuments({}),
+  ]);
+  const present = (c) => ({ id: c._id, name: c.name, slug: c.slug, device_type: c.deviceType, bundle_id: c.bundleId, git_url: c.gitUrl ?? null, has_password: c.hasPassword, min_supported_version: c.minSupportedVersion || null });
+  res.setHeader('X-Total-Count', String(total));
+  res.json(
+    trees.map((t) => ({
+      id: t._id,
+      name: t.name,
+      schemes: t.schemes.map((s) => ({ id: s._id, name: s.name, new_build_callout: s.newBuildCallout, retained_builds: s.retainedBuilds, channels: s.channels.map(present) })),
+    })),
+  );
+});
+
 app.get('/api/apps/:id', async (req, res) => {
   // The same queries as Hangar's apps service (domain/views.ts): schemes and
   // channels by their parents (one equality query per parent, as @hangar/mongo's

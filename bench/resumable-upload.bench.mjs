@@ -21,10 +21,15 @@
 // target the bench prints the mode's ceiling here (bench/lib/ceiling.mjs): the ratio a Hangar
 // with no cost but receiving and hashing every byte (and the CLI's own hash of it) would reach,
 // built from this run's own CPU figures. A target above its ceiling cannot be met on this machine.
+// Then each Hangar mode's CPU per MiB by process, each beside the least that process could spend
+// here (the client: the direct PUT's client plus one SHA-256; the gateway: the bare server; S3: the
+// direct PUT's S3), so a regression names its process; and the CLI's start-up CPU.
 // Targets: (b)/(a) >= 1.0, (c)/(a) >= 1.0, (d)/(a) >= 0.9, gateway peak < 100 MB,
-// 20 CLI / 20 direct >= 0.9.
+// 20 CLI / 20 direct >= 0.9; the CLI's CPU per byte <= 1.3 × the direct PUT client's on every
+// route, and <= 150 ms for `hangar --version` and for a whole upload of a 1 KiB file.
 //   node bench/resumable-upload.bench.mjs            # 1 GiB
 //   BENCH_SIZE_MB=256 node bench/resumable-upload.bench.mjs
+//   BENCH_CLI=/elsewhere/clients/cli/bin/hangar.js BENCH_SIZE_MB=256 node bench/resumable-upload.bench.mjs
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,11 +41,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
 import { ceilingRatio, leastAddedCpu } from './lib/ceiling.mjs';
-import { cpuTicks, ownAndChildrenTicks, pidsByName, ticksPerSecond } from './lib/process-cpu.mjs';
+import { childrenTicks, cpuTicks, ownAndChildrenTicks, pidsByName, ticksPerSecond } from './lib/process-cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+// BENCH_SKIP_BUILD=1: the built tree as it is (another change in progress may not build).
+if (!process.env.BENCH_SKIP_BUILD) execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 const { startHangar } = require(path.join(root, 'libs/testing/dist'));
 const { ObjectStorage } = require(path.join(root, 'libs/storage/dist'));
 const run = promisify(execFile);
@@ -51,9 +57,12 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const MiB = 1024 * 1024;
 const mib = (n) => (n / MiB).toFixed(1);
 const seconds = (from) => Number(process.hrtime.bigint() - from) / 1e9;
-const cli = path.join(root, 'clients', 'cli', 'bin', 'hangar.js');
+// BENCH_CLI: another build of the CLI to run instead (a checkout of an earlier commit), for a before/after in one bench's terms.
+const cli = process.env.BENCH_CLI ?? path.join(root, 'clients', 'cli', 'bin', 'hangar.js');
 /** Where a mode's CPU goes, in this order in the output. */
 const CPU_GROUPS = ['client', 'gateway', 'services', 'S3', 'database', 'NATS'];
+/** Runs of `hangar --version` and of a 1 KiB upload whose CPU is averaged. */
+const STARTUP_RUNS = 10;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-bench-'));
 
 const infra = await benchInfrastructure(root);
@@ -122,6 +131,20 @@ try {
   const manyMultipart = await measure(`${concurrency} multipart uploads straight to S3`, () => Promise.all(small.map((f) => presignedMultipart(f, fs.statSync(f).size))), small);
   const manyCli = await measure(`${concurrency} CLI uploads`, () => Promise.all(small.map((f) => cliUpload(f, 'tus'))), small);
 
+  // The CLI's own start: CPU of its processes, one after another (their CPU is in this process's cutime once awaited).
+  const tiny = path.join(work, 'tiny.bin');
+  fs.writeFileSync(tiny, randomFillSync(Buffer.alloc(1024)));
+  const childCpuMs = async (fn) => {
+    const before = childrenTicks();
+    for (let i = 0; i < STARTUP_RUNS; i++) await fn();
+    return (((childrenTicks() - before) / ticksPerSecond) * 1000) / STARTUP_RUNS;
+  };
+  const startup = {
+    bareNode: await childCpuMs(() => run(process.execPath, ['-e', '0'])),
+    version: await childCpuMs(() => run(process.execPath, [cli, '--version'], { env: cliEnv })),
+    tinyUpload: await childCpuMs(() => cliUpload(tiny, 'tus')),
+  };
+
   const rate = (s, bytes = size) => `${(bytes / MiB / s).toFixed(1)} MiB/s`;
   console.log(`\nresumable upload benchmark — ${os.cpus().length} cores, ${mib(os.totalmem())} MiB RAM, ${new Date().toISOString()}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`file: ${mib(size)} MiB; many: ${concurrency} × ${concurrentMb} MiB; before each mode: sync${canDropCaches ? ', page cache dropped, sources read back in' : ' only (not root: the page cache was not dropped, and figures depend on its state)'}`);
@@ -129,11 +152,13 @@ try {
   console.log('|---|---|---|---|---|---|---|---|');
   // Each Hangar mode's target, and whether its client hashes the file: the CLI sends the SHA-256 it
   // computed for the server to check (point 2); the legacy POST sends none.
+  // gatewayReceives: every byte reaches the gateway, which hashes it — in the upload, or (c) read
+  // back from S3 at the finishing call, as S3 keeps no SHA-256 of a whole multipart object.
   const hangarModes = {
-    '(b) CLI over tus': { target: 1.0, clientHashes: true },
-    '(b1) CLI over tus, one stream': { target: 1.0, clientHashes: true },
-    '(c) CLI, presigned parts': { target: 1.0, clientHashes: true },
-    '(d) legacy POST': { target: 0.9, clientHashes: false },
+    '(b) CLI over tus': { target: 1.0, clientHashes: true, gatewayReceives: true },
+    '(b1) CLI over tus, one stream': { target: 1.0, clientHashes: true, gatewayReceives: true },
+    '(c) CLI, presigned parts': { target: 1.0, clientHashes: true, gatewayReceives: true },
+    '(d) legacy POST': { target: 0.9, clientHashes: false, gatewayReceives: true },
   };
   const byName = Object.fromEntries(results.map((r) => [r.name, r]));
   const cpuOf = (name) => Object.values(byName[name].cpu).reduce((a, b) => a + b, 0);
@@ -174,6 +199,37 @@ try {
   }
   console.log(
     `SHA-256 on one core of this machine (${os.cpus()[0].model.trim()}): ${sha256Rate.toFixed(0)} MiB/s — hashing the ${mib(size)} MiB file once takes ${(size / MiB / sha256Rate).toFixed(2)} s of one core; (a) took ${direct.toFixed(2)} s`,
+  );
+  // Per MiB by process, beside the least that process could spend on it here (its floor), so a
+  // regression names the process it is in: the client's floor is (a)'s client (sending the bytes,
+  // as a direct PUT) plus one SHA-256 of them where it sends a checksum; the gateway's, the bare
+  // Node server's receiving and hashing where the bytes pass through it; S3's, (a)'s S3 (taking
+  // the bytes once). The CLI's own target: its CPU per byte at most 1.3 × the direct PUT client's.
+  const msPerMiB = (cpuSeconds, bytes) => (cpuSeconds * 1000) / (bytes / MiB);
+  const sha256MsPerMiB = 1000 / sha256Rate;
+  const receiveMsPerMiB = msPerMiB(floor.cpuSeconds, size);
+  const perMiBRows = [
+    ...Object.entries(hangarModes).map(([name, mode]) => ({ name, mode, bytes: size, baseline: byName['(a) direct S3 PUT'].cpu })),
+    { name: `${concurrency} CLI uploads`, mode: { clientHashes: true, gatewayReceives: true }, bytes: manyBytes, baseline: byName[`${concurrency} direct PUTs`].cpu },
+  ];
+  console.log(`\nCPU ms per MiB of each Hangar mode by process, and in brackets the floor here: what that process could not spend less on (client: the direct PUT's client + one SHA-256 where it sends a checksum; gateway: the bare server receiving and hashing; S3: the direct PUT's S3)`);
+  console.log(`| mode | ${CPU_GROUPS.join(' | ')} | client / direct PUT client (CLI target ≤ 1.3) |`);
+  console.log(`|---|${CPU_GROUPS.map(() => '---|').join('')}---|`);
+  for (const { name, mode, bytes, baseline } of perMiBRows) {
+    const cpu = byName[name].cpu;
+    const floors = {
+      client: msPerMiB(baseline.client, bytes) + (mode.clientHashes ? sha256MsPerMiB : 0),
+      gateway: mode.gatewayReceives ? receiveMsPerMiB : 0,
+      S3: msPerMiB(baseline.S3, bytes),
+    };
+    const cell = (group) => `${msPerMiB(cpu[group], bytes).toFixed(2)}${group in floors ? ` (${floors[group].toFixed(2)})` : ''}`;
+    const clientRatio = cpu.client / baseline.client;
+    const isCli = name !== '(d) legacy POST';
+    console.log(`| ${name} | ${CPU_GROUPS.map(cell).join(' | ')} | ${clientRatio.toFixed(2)}${isCli ? (clientRatio <= 1.3 ? ' met' : ' missed') : ''} |`);
+  }
+  console.log(
+    `the CLI's start-up (target ≤ 150 ms of CPU each): \`hangar --version\` ${startup.version.toFixed(0)} ms, a whole upload of a 1 KiB file over tus ${startup.tinyUpload.toFixed(0)} ms ` +
+      `(mean of ${STARTUP_RUNS} runs each, the CLI processes' CPU; a bare \`node -e 0\` ${startup.bareNode.toFixed(0)} ms)`,
   );
   const worstPeak = Math.max(...results.filter((r) => r.name in hangarModes || r.name.endsWith('CLI uploads')).map((r) => r.peak));
   console.log(`gateway peak RSS over the Hangar modes: ${mib(worstPeak)} MiB (target < 100 MB: ${worstPeak < 100e6 ? 'met' : 'missed'})`);

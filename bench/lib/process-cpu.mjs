@@ -36,6 +36,12 @@ export function ownAndChildrenTicks() {
   return fields.utime + fields.stime + fields.cutime + fields.cstime;
 }
 
+/** User and system ticks of this process's children that have ended and been waited for (cutime, cstime). */
+export function childrenTicks() {
+  const fields = statFields('self');
+  return fields.cutime + fields.cstime;
+}
+
 /** The CPU fields of /proc/<pid>/stat, in ticks (counted after the command name, which may hold spaces). */
 function statFields(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

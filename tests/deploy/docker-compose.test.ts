@@ -57,7 +57,7 @@ describe.each([
       const deps = dependsOn(service);
       for (const dep of dependenciesOf(config)) {
         edges++;
-        // Two services that call each other (apps <-> releases) cannot both wait:
+        // Two services that call each other (none today; apps <-> releases once did) cannot both wait:
         // the one the other waits for starts first and must not wait back.
         const waitsForUs = dependsOn(compose.services[dep.host] ?? {})[name] === 'service_healthy';
         expect({ name, via: dep.variable, host: dep.host, exists: dep.host in compose.services, condition: waitsForUs ? 'service_healthy' : deps[dep.host] }).toEqual({

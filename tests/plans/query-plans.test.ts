@@ -23,8 +23,13 @@ const LOG_DIR = process.env.HANGAR_QUERY_LOG_DIR ?? path.join(REPO_ROOT, '.hanga
  */
 const LIVE_ONLY = '{"deletedAt":{"$exists":"<boolean>"}}';
 const WHOLE_COLLECTION_BY_DESIGN: Record<string, string> = {
-  [`AppsRepository.page|apps|${LIVE_ONLY}`]:
-    "a global admin's list of every app: every live app matches. FerretDB 1.24 cannot push the sort and limit down; on MongoDB the { createdAt, _id } index serves the page",
+  'AppTreesRepository.page|app_trees|{}':
+    "a global admin's list of every app (one tree per live app: every tree matches). FerretDB 1.24 cannot push the sort and limit down; on MongoDB the { createdAt, _id } index serves the page",
+  // The apps list's repair at start (services/apps domain/app-trees.ts) compares every tree with its app, once per start.
+  'AppTreesRepository.all|app_trees|{}': "the apps list's repair at start reads every tree, once per start",
+  [`AppsRepository.allLive|apps|${LIVE_ONLY}`]: "the apps list's repair at start reads every live app, once per start",
+  [`SchemesRepository.allLive|schemes|${LIVE_ONLY}`]: "the apps list's repair at start reads every live scheme, once per start",
+  [`ChannelsRepository.allLive|channels|${LIVE_ONLY}`]: "the apps list's repair at start reads every live channel, once per start",
   [`UsersRepository.page|users|${LIVE_ONLY}`]: "an admin's list of every user: every live user matches (as above, the _id index serves the page on MongoDB)",
   // The one-time move of webhooks out of the apps service carries every record it kept.
   'LegacyWebhooksRepository.webhooks|webhooks|{}': 'the move of webhooks to their own service reads every legacy webhook, once',

@@ -5,7 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const main = path.join(__dirname, '..', 'dist', 'main.js');
+const dist = path.join(__dirname, '..', 'dist');
+const main = path.join(dist, 'main.js');
 if (!fs.existsSync(main)) {
   const { spawnSync } = require('node:child_process');
   const root = path.join(__dirname, '..');
@@ -13,4 +14,23 @@ if (!fs.existsSync(main)) {
   const built = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', root], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-require(main);
+require(bundled() ?? main);
+
+/**
+ * dist/ joined into one file (bin/bundle.js: a fifth of the CLI's start-up CPU was loading ~40
+ * files), rebuilt when a build of dist/ is newer than it (tsc -b rewrites tsconfig.tsbuildinfo
+ * whenever it writes dist/). Where it cannot be written, dist/ is run as it is.
+ */
+function bundled() {
+  const bundle = path.join(dist, 'hangar.bundle.js');
+  const mtime = (file) => fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  const bundleTime = mtime(bundle);
+  const buildTime = mtime(path.join(__dirname, '..', 'tsconfig.tsbuildinfo')) ?? mtime(main);
+  if (bundleTime !== undefined && buildTime !== undefined && bundleTime >= buildTime) return bundle;
+  try {
+    require('./bundle.js').writeBundle(main, bundle);
+    return bundle;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
-import { ApiError, NetworkError, type ApiClient } from './api-client';
+import { ApiError, NetworkError, httpFor, type ApiClient } from './api-client';
 import type { DirectUpload } from './api-types';
+import { pumpFileRange, type FileDigest } from './file-pump';
 import { ResumeStore, resumeFingerprint, type DirectState } from './resume-store';
 import type { SentUpload } from './resumable-upload';
 
@@ -12,6 +10,8 @@ export interface DirectUploadOptions {
   size: number;
   /** What resume state is kept by (`contentSample`): the whole file's SHA-256 is still being computed. */
   contentSample: string;
+  /** The whole file's SHA-256, fed with the bytes as they are read to be sent. */
+  digest: FileDigest;
   metadata: { filename: string; purpose: string; channel_key?: string };
   store: ResumeStore;
   parallel: number;
@@ -23,16 +23,15 @@ export interface DirectUploadOptions {
 
 /** A part URL this close to expiry is not worth starting on: ask for new ones. */
 const EXPIRY_MARGIN_MS = 5 * 60_000;
-const WRITE_BYTES = 1024 * 1024;
 
 /**
- * PUTs bytes `offset`…`offset+length` of the file to a presigned URL, in pieces so progress can
- * be reported as S3 takes them; one part's memory is at most one piece.
+ * PUTs bytes `offset`…`offset+length` of the file to a presigned URL, a piece at a time so
+ * progress can be reported as S3 takes them (`pumpFileRange`: a few reused 1 MiB buffers).
  */
-function putPart(url: string, file: string, offset: number, length: number, onBytes: (n: number) => void): Promise<void> {
+function putPart(url: string, file: string, offset: number, length: number, digest: FileDigest, onBytes: (n: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const request = (target.protocol === 'https:' ? https : http).request(target, { method: 'PUT', headers: { 'Content-Length': String(length) } });
+    const request = httpFor(target).request(target, { method: 'PUT', headers: { 'Content-Length': String(length) } });
     request.on('error', (err) => reject(new NetworkError(`S3 part upload: ${err.message}`, err)));
     request.on('response', (res) => {
       let body = '';
@@ -46,17 +45,7 @@ function putPart(url: string, file: string, offset: number, length: number, onBy
       });
       res.on('error', (err) => reject(new NetworkError(`S3 part upload: ${err.message}`, err)));
     });
-    const stream = fs.createReadStream(file, { start: offset, end: offset + length - 1, highWaterMark: WRITE_BYTES });
-    stream.on('data', (chunk) => {
-      const bytes = chunk as Buffer;
-      if (!request.write(bytes)) {
-        stream.pause();
-        request.once('drain', () => stream.resume());
-      }
-      onBytes(bytes.length);
-    });
-    stream.on('end', () => request.end());
-    stream.on('error', (err) => request.destroy(err));
+    void pumpFileRange(file, offset, offset + length, request, { digest, onBytes });
   });
 }
 
@@ -99,6 +88,8 @@ export async function sendDirect(options: DirectUploadOptions): Promise<SentUplo
   let sent = current.parts.filter((p) => done.has(p.part_number)).reduce((n, p) => n + p.length, 0);
   options.onProgress?.(sent);
   const queue = current.parts.filter((p) => !done.has(p.part_number));
+  // Parts go out side by side, so only the first comes in the file's order: the hash reads the rest itself, beside them.
+  if (options.parallel > 1 && queue.length > 1) void options.digest.complete();
   // Bytes of the parts in flight: progress is the finished parts plus these.
   const inFlight = new Map<number, number>();
   const report = () => options.onProgress?.(sent + [...inFlight.values()].reduce((a, b) => a + b, 0));
@@ -108,7 +99,7 @@ export async function sendDirect(options: DirectUploadOptions): Promise<SentUplo
       for (let attempt = 0; ; attempt++) {
         inFlight.set(number, 0);
         try {
-          await putPart(part.url, options.file, part.offset, part.length, (n) => {
+          await putPart(part.url, options.file, part.offset, part.length, options.digest, (n) => {
             inFlight.set(number, (inFlight.get(number) ?? 0) + n);
             report();
           });

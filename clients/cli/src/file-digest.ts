@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 
-/** Hex SHA-256 of a file, read as a stream (builds can be gigabytes). */
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 const SAMPLES = 64;
 const SAMPLE_BYTES = 64 * 1024;
 
@@ -25,17 +18,18 @@ export function sampledRanges(size: number): { offset: number; length: number }[
  * file that differs only outside the samples resumes bytes of the other file: the server's
  * SHA-256 then refuses the finishing call, and the CLI sends the file again from the start.
  */
-export async function contentSample(file: string, size: number): Promise<string> {
+export function contentSample(file: string, size: number): string {
   const hash = createHash('sha256').update(`${size}:`);
-  const handle = await fs.promises.open(file, 'r');
+  const fd = fs.openSync(file, 'r');
   try {
+    // 64 reads of 64 KiB, a millisecond: synchronous reads cost less than as many promises.
+    const buffer = Buffer.allocUnsafe(size <= SAMPLES * SAMPLE_BYTES ? size : SAMPLE_BYTES);
     for (const { offset, length } of sampledRanges(size)) {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
+      const bytesRead = fs.readSync(fd, buffer, 0, length, offset);
       hash.update(buffer.subarray(0, bytesRead));
     }
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
   return hash.digest('hex');
 }

@@ -1,13 +1,24 @@
-import fs from 'node:fs';
-import { DetailedError, Upload, type UploadOptions } from 'tus-js-client';
-import { ApiError, NetworkError } from './api-client';
+import type http from 'node:http';
+import type { DetailedError as TusDetailedError, FileReader, FileSource, HttpRequest, HttpResponse, HttpStack, Upload as TusUpload, UploadOptions } from 'tus-js-client';
+import { ApiError, NetworkError, httpFor } from './api-client';
+import { pumpFileRange, type FileDigest } from './file-pump';
 import { ResumeStore, resumeFingerprint } from './resume-store';
+
+/**
+ * tus-js-client's protocol engine only (creation, offsets, retries, resume, parallel parts and
+ * their concatenation), without its Node entry point: that one loads a file-locking URL storage
+ * and stream sources this CLI replaces, a quarter of the CLI's start-up CPU.
+ */
+const tusUpload = () => (require('tus-js-client/lib.es5/upload.js') as { default: typeof TusUpload & { defaultOptions: UploadOptions } }).default;
+const tusDetailedError = () => (require('tus-js-client/lib.es5/error.js') as { default: typeof TusDetailedError }).default;
 
 export interface ResumableUploadOptions {
   file: string;
   size: number;
   /** What resume state is kept by (`contentSample`): the whole file's SHA-256 is still being computed. */
   contentSample: string;
+  /** The whole file's SHA-256, fed with the bytes as they are read to be sent. */
+  digest: FileDigest;
   /** The server's base URL; the tus endpoint is `/api/uploads` under it. */
   baseUrl: string;
   headers: Record<string, string>;
@@ -43,6 +54,7 @@ export function uploadIdOf(uploadUrl: string): string {
 
 /** A tus error as the user should read it: the server's own `error`, else its body, else the cause. */
 export function describeTusError(err: unknown): Error {
+  const DetailedError = tusDetailedError();
   if (err instanceof DetailedError && err.originalResponse) {
     const status = err.originalResponse.getStatus();
     const body = err.originalResponse.getBody() ?? '';
@@ -77,6 +89,8 @@ export async function sendResumable(options: ResumableUploadOptions): Promise<Se
 
   // A part below a few MiB buys nothing but requests.
   const parallel = Math.max(1, Math.min(options.parallel, Math.floor(options.size / (5 * 1024 * 1024)) || 1));
+  // Only the first part's bytes come in the file's order: with more, the hash reads the rest itself, beside them.
+  if (parallel > 1) void options.digest.complete();
   // tus-js-client retries each request but one: the POST joining parallel parts, whose lost
   // answer ends the upload. Another round resumes from the stored part URLs and joins again.
   let uploadUrl: string | undefined;
@@ -133,8 +147,12 @@ function sendOnce(options: ResumableUploadOptions, endpoint: string, fingerprint
       },
       onSuccess: () => (upload.url ? resolve(upload.url) : reject(new Error('the upload finished without a URL'))),
       onError: (err) => reject(describeTusError(err)),
+      fileReader: FILE_RANGES,
+      httpStack: new PumpingHttpStack(options.digest),
     };
-    const upload = new Upload(fs.createReadStream(options.file) as unknown as Buffer, tusOptions);
+    const Upload = tusUpload();
+    // tus-js-client hands its input only to the fileReader above, which takes a FileRange.
+    const upload = new Upload(new FileRange(options.file, 0, options.size) as unknown as Buffer, { ...Upload.defaultOptions, ...tusOptions });
     upload
       .findPreviousUploads()
       .then((previous) => {
@@ -147,4 +165,138 @@ function sendOnce(options: ResumableUploadOptions, endpoint: string, fingerprint
       })
       .catch(reject);
   });
+}
+
+/** Bytes `start`…`end` of a file: what tus-js-client slices and hands to the HTTP stack as a body. */
+class FileRange {
+  constructor(
+    readonly file: string,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  /** tus-js-client reads a body's length from `size`. */
+  get size(): number {
+    return this.end - this.start;
+  }
+}
+
+/** The file as tus-js-client's source: slices are ranges, read only when the request body is written. */
+const FILE_RANGES: FileReader = {
+  async openFile(input: unknown): Promise<FileSource> {
+    if (!(input instanceof FileRange)) throw new Error('tus: this source is only a FileRange');
+    return {
+      size: input.size,
+      slice: async (start: number, end: number) => {
+        const range = new FileRange(input.file, input.start + start, Math.min(input.end, input.start + end));
+        return { value: range, done: range.end >= input.end };
+      },
+      close: () => undefined,
+    };
+  },
+};
+
+/**
+ * node:http for tus-js-client, writing a FileRange body with `pumpFileRange` (1 MiB pieces in
+ * reused buffers, each given to the digest as it goes out) instead of tus-js-client's own stack,
+ * which piped a 64 KiB-read stream through a Transform per request.
+ */
+class PumpingHttpStack implements HttpStack {
+  constructor(private readonly digest: FileDigest) {}
+
+  createRequest(method: string, url: string): HttpRequest {
+    return new PumpingRequest(method, url, this.digest);
+  }
+
+  getName(): string {
+    return 'hangar-cli';
+  }
+}
+
+class PumpingRequest implements HttpRequest {
+  private readonly headers: Record<string, string> = {};
+  private onProgress: (bytesSent: number) => void = () => undefined;
+  private request: http.ClientRequest | undefined;
+
+  constructor(
+    private readonly method: string,
+    private readonly url: string,
+    private readonly digest: FileDigest,
+  ) {}
+
+  getMethod(): string {
+    return this.method;
+  }
+
+  getURL(): string {
+    return this.url;
+  }
+
+  setHeader(header: string, value: string): void {
+    this.headers[header] = value;
+  }
+
+  getHeader(header: string): string | undefined {
+    return this.headers[header];
+  }
+
+  setProgressHandler(handler: (bytesSent: number) => void): void {
+    this.onProgress = handler;
+  }
+
+  send(body: unknown): Promise<HttpResponse> {
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const target = new URL(this.url);
+      const headers: Record<string, string> = { ...this.headers };
+      if (body instanceof FileRange) headers['Content-Length'] = String(body.size);
+      const request = httpFor(target).request(target, { method: this.method, headers });
+      this.request = request;
+      request.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve(new PlainResponse(res, Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      });
+      request.on('error', reject);
+      if (body instanceof FileRange) {
+        let sent = 0;
+        void pumpFileRange(body.file, body.start, body.end, request, {
+          digest: this.digest,
+          onBytes: (n) => this.onProgress((sent += n)),
+        });
+      } else request.end();
+    });
+  }
+
+  async abort(): Promise<void> {
+    this.request?.destroy();
+  }
+
+  getUnderlyingObject(): unknown {
+    return this.request;
+  }
+}
+
+class PlainResponse implements HttpResponse {
+  constructor(
+    private readonly res: http.IncomingMessage,
+    private readonly body: string,
+  ) {}
+
+  getStatus(): number {
+    return this.res.statusCode ?? 0;
+  }
+
+  getHeader(header: string): string | undefined {
+    const value = this.res.headers[header.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  getBody(): string {
+    return this.body;
+  }
+
+  getUnderlyingObject(): unknown {
+    return this.res;
+  }
 }

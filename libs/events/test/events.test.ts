@@ -14,6 +14,7 @@ import {
   RunningConsumer,
   connectEventBus,
   createEnvelope,
+  durableNameOf,
   ensureEventStream,
   newOutbox,
   outboxSchemaFields,
@@ -93,6 +94,22 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
     const messages: JsMsg[] = [];
     for await (const msg of await consumer.fetch({ max_messages: expected, expires: 2_000 })) messages.push(msg);
     return messages;
+  }
+
+  /**
+   * Waits until a stopped durable has `pending` messages JetStream has not delivered and no
+   * pull request waiting: the positive sign that nothing more can reach its old handler.
+   */
+  async function stopsPulling(prefix: string, durable: string, pending: number): Promise<void> {
+    await eventually(
+      async () => {
+        const info = await bus.jsm.consumers.info(streamNameFor(prefix), durable);
+        return info.num_pending === pending && info.num_ack_pending === 0 && info.num_waiting === 0;
+      },
+      5_000,
+      'the stopped consumer to hold its messages undelivered',
+      async () => JSON.stringify(await bus.jsm.consumers.info(streamNameFor(prefix), durable)),
+    );
   }
 
   function relayFor(prefix: string, overrides: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}): OutboxRelay {
@@ -328,6 +345,21 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
       );
     }
 
+    /**
+     * Counts the progress acks (`+WPI`, what `msg.working()` sends) the runner sends for a
+     * durable's messages, read off the ack subject as JetStream receives them: a handler that
+     * waits for some has provably outlasted that many of the runner's keep-alive periods.
+     */
+    function progressAcks(prefix: string, durable: string): { count: () => number; close: () => void } {
+      let count = 0;
+      const subscription = bus.nc.subscribe(`$JS.ACK.${streamNameFor(prefix)}.${durable}.>`, {
+        callback: (_err, msg) => {
+          if (msg.string() === '+WPI') count++;
+        },
+      });
+      return { count: () => count, close: () => subscription.unsubscribe() };
+    }
+
     it('when an event is published, then the handler receives it in its request id context and it is acked once', async () => {
       const prefix = await freshPrefix();
       const event = createEnvelope('app.deleted', { app_id: 71 }, 'test');
@@ -373,7 +405,9 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
 
       await eventually(() => calls.length === 2, 5_000, 'the retry');
       await consumerSettled(prefix, durable, 1);
-      await sleep(400);
+      // Acked, and every delivery JetStream made was handled: nothing is left to come back.
+      const info = await bus.jsm.consumers.info(streamNameFor(prefix), durable);
+      expect(info.delivered.consumer_seq).toBe(2);
       expect(calls).toHaveLength(2);
       expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(250);
       expect(calls[1]?.envelope).toEqual(event);
@@ -391,9 +425,9 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
       await publishEnvelope(bus.js, valid, { prefix });
 
       await eventually(() => calls.length === 1, 5_000, 'the valid event');
+      // The ack floor past all three: JetStream took the terms as final. A message that was
+      // not terminated (or whose term NATS 2.9 ignored) stays pending and is never settled.
       await consumerSettled(prefix, durable, 3);
-      // Past the ack wait: a message that was not terminated would come back.
-      await sleep(1_300);
       const info = await bus.jsm.consumers.info(streamNameFor(prefix), durable);
       expect(info.num_redelivered).toBe(0);
       expect(info.delivered.consumer_seq).toBe(3);
@@ -403,10 +437,13 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
 
     it('when the handler works longer than the ack wait, then the message is kept alive and not redelivered', async () => {
       const prefix = await freshPrefix();
+      const keepAlives = progressAcks(prefix, durableNameOf('test-worker', 'app.deleted'));
+      // The work lasts until the runner has sent four keep-alives, every third of the 1 s ack
+      // wait: past the ack wait by then, so without them JetStream would have redelivered it.
       const { calls, durable } = await consume(
         prefix,
         async () => {
-          await sleep(2_500);
+          await eventually(() => keepAlives.count() >= 4, 5_000, 'four progress acks');
           return 'done';
         },
         { ackWaitMs: 1_000 },
@@ -416,18 +453,25 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
 
       await eventually(() => calls.length === 1, 5_000, 'the handler');
       await consumerSettled(prefix, durable, 1);
-      await sleep(300);
+      keepAlives.close();
+      // Acked, and the one delivery JetStream made is the one handled: there was no second.
       const info = await bus.jsm.consumers.info(streamNameFor(prefix), durable);
       expect(info.num_redelivered).toBe(0);
+      expect(info.delivered.consumer_seq).toBe(1);
       expect(calls).toHaveLength(1);
     });
 
     it('when several slow events queue up, then none waits past its ack wait unprocessed and none is handled twice', async () => {
       const prefix = await freshPrefix();
+      const keepAlives = progressAcks(prefix, durableNameOf('test-worker', 'app.deleted'));
+      // Each event's work lasts until the runner has sent one more keep-alive (a third of the
+      // 1 s ack wait): the five together take longer than the ack wait, so a message prefetched
+      // behind the first ones would expire in the buffer and come back.
       const { calls, durable } = await consume(
         prefix,
         async () => {
-          await sleep(400);
+          const seen = keepAlives.count();
+          await eventually(() => keepAlives.count() > seen, 5_000, 'a progress ack');
           return 'done';
         },
         { ackWaitMs: 1_000 },
@@ -438,9 +482,12 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
 
       await eventually(() => calls.length >= 5, 8_000, 'all five events');
       await consumerSettled(prefix, durable, 5);
-      await sleep(300);
+      keepAlives.close();
+      // All acked, and JetStream made exactly five deliveries: none was handed out twice.
+      const info = await bus.jsm.consumers.info(streamNameFor(prefix), durable);
+      expect(info.delivered.consumer_seq).toBe(5);
       expect(calls.map((c) => c.envelope.id)).toEqual(events.map((e) => e.id));
-      expect((await bus.jsm.consumers.info(streamNameFor(prefix), durable)).num_redelivered).toBe(0);
+      expect(info.num_redelivered).toBe(0);
     });
 
     it('when the consumer is stopped, then it takes no more events and a restart under the same durable gets them', async () => {
@@ -450,7 +497,9 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
 
       const later = createEnvelope('app.deleted', { app_id: 77 }, 'test');
       await publishEnvelope(bus.js, later, { prefix });
-      await sleep(500);
+      // Stored, and no pull request of the stopped consumer is left waiting: JetStream has
+      // nobody to deliver it to. A consumer still pulling would have taken it at once.
+      await stopsPulling(prefix, first.durable, 1);
       expect(first.calls).toHaveLength(0);
 
       const restarted = await consume(prefix, async () => 'done');
@@ -461,15 +510,21 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
     it('when stop is called while a handler runs, then stop waits for it and its message is acked', async () => {
       const prefix = await freshPrefix();
       let finished = false;
+      let finish!: () => void;
+      const released = new Promise<void>((resolve) => (finish = resolve));
       const { calls, consumer, durable } = await consume(prefix, async () => {
-        await sleep(500);
+        await released;
         finished = true;
         return 'done';
       });
       await publishEnvelope(bus.js, createEnvelope('app.deleted', { app_id: 78 }, 'test'), { prefix });
       await eventually(() => calls.length === 1, 5_000, 'the handler');
 
-      await consumer.stop();
+      // The handler finishes a macrotask after stop() is called; a stop() that did not wait
+      // for it would have resolved in the microtasks before.
+      const stopping = consumer.stop();
+      setImmediate(finish);
+      await stopping;
 
       expect(finished).toBe(true);
       await consumerSettled(prefix, durable, 1);
@@ -497,7 +552,7 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
       await events.stop();
       expect(events.bus.nc.isClosed()).toBe(true);
       await publishEnvelope(bus.js, createEnvelope('app.deleted', { app_id: 502 }, 'test'), { prefix });
-      await sleep(500);
+      await stopsPulling(prefix, durableNameOf('service-events-test', 'app.deleted'), 1);
       expect(seen).toEqual([501]);
     });
   });

@@ -17,9 +17,10 @@ describe('gRPC metrics', () => {
     const impl = Object.fromEntries(
       Object.keys(users.UsersServiceDefinition.methods).map((name) => [
         name,
-        async (req: { id?: number }) => {
+        async (req: { id?: number }, context: { signal: AbortSignal }) => {
           if (req.id === 2) throw new NotFound('no user 2');
-          if (req.id === 3) await new Promise((r) => setTimeout(r, 1_000));
+          // Answers only once the caller has given up: the call ends by its deadline.
+          if (req.id === 3) await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
           return { id: req.id, username: 'u', email: 'e', locale: 'en', appearance: 'auto', timezone: 'Etc/UTC', role: 'member', createdAtMs: 0, updatedAtMs: 0 };
         },
       ]),

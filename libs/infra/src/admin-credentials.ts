@@ -8,6 +8,10 @@ export interface AdminCredentials {
   token: string;
   /** Values the launcher made up (and stored), as opposed to ones from the environment. */
   generated: ('password' | 'token')[];
+  /** Where the password came from: the operator's HANGAR_ADMIN_PASSWORD, the data dir's file, or made up now. */
+  passwordFrom: 'environment' | 'stored' | 'generated';
+  /** The file generated values are kept in. */
+  file: string;
 }
 
 const randomSecret = (prefix = '') => prefix + randomBytes(30).toString('base64url');
@@ -30,7 +34,8 @@ export function localAdminCredentials(dataDir: string, env: NodeJS.ProcessEnv): 
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ password, token }, null, 2), { mode: 0o600 });
   }
-  return { email, password, token, generated };
+  const passwordFrom = env.HANGAR_ADMIN_PASSWORD ? 'environment' : generated.includes('password') ? 'generated' : 'stored';
+  return { email, password, token, generated, passwordFrom, file };
 }
 
 /**

@@ -8,6 +8,7 @@ import { ferretdbPostgresUrl, resolvePostgres } from './postgres';
 import { installIndexTwins } from './postgres-index-twins';
 import { migrateSqliteData, sqliteDataDir } from './sqlite-migration';
 import { serverRestartDelaySetting } from './server-restarts';
+import { SetupError } from './setup-error';
 import { Supervisor } from './supervisor';
 
 /** A server started here: supervised (restarted with backoff after a crash) until stopped. */
@@ -33,12 +34,14 @@ export interface ResolveOptions {
   log?: (line: string) => void;
 }
 
-const DEFAULT_PORTS = { mongo: 27017, nats: 4222, s3: 9000 } as const;
+export const DEFAULT_PORTS = { mongo: 27017, nats: 4222, s3: 9000 } as const;
 
 /** Credentials of an S3 server Hangar starts itself; only ever on 127.0.0.1. */
 const LOCAL_S3_CREDENTIALS = { accessKey: 'hangar-local', secretKey: 'hangar-local-secret' };
 
 const HOST = '127.0.0.1';
+/** Where every server started here listens. */
+export const LOCAL_HOST = HOST;
 
 /**
  * Resolves MongoDB-wire, NATS and S3, each in the same order: the URL from the
@@ -106,10 +109,10 @@ async function resolveMongo(
   return { url, origin: `FerretDB on ${postgres.origin}`, postgresUrl: postgres.url };
 }
 
-function portFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export function portFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (!env[name]) return fallback;
   const port = Number(env[name]);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, not ${env[name]}`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SetupError(`${name} must be a port number, not ${env[name]}`);
   return port;
 }
 

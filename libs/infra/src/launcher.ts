@@ -4,11 +4,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { checkHealth } from '@hangar/grpc';
 import { restrictFilesToOwner } from './child-processes';
-import { localAdminCredentials, localServiceSecrets } from './admin-credentials';
+import { AdminCredentials, localAdminCredentials, localServiceSecrets } from './admin-credentials';
 import { REPO_ROOT } from './go-tools';
-import { Infrastructure, resolveInfrastructure } from './infrastructure';
+import { Infrastructure, portFromEnv, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
 import { databasePrefixSetting } from './database-prefix';
+import { assertPortsFree, portsToBind } from './port-check';
 import { downloadRedirectSetting } from './download-redirect';
 import { grpcTargetVariable, replicaName, replicasSetting } from './replicas';
 import { RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
@@ -32,14 +33,17 @@ const SAME_SIGNAL_MS = 1_000;
  * prints where Hangar is, and on SIGINT/SIGTERM stops what it started in order.
  */
 export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const startedAt = Date.now();
   const dataDir = path.resolve(env.HANGAR_DATA_DIR || path.join(REPO_ROOT, '.hangar'));
-  const httpPort = Number(env.HANGAR_PORT || 8080);
+  const httpPort = portFromEnv(env, 'HANGAR_PORT', 8080);
   const httpHost = env.HTTP_HOST ?? '127.0.0.1';
   const logsDir = path.join(dataDir, 'logs');
   const runDir = path.join(dataDir, 'run');
   const toConsole = env.HANGAR_LOG_TO_CONSOLE === '1';
   const replicas = replicasSetting(env);
   const dbPrefix = databasePrefixSetting(env);
+  // Before anything starts or any file of a run (perhaps one still running) is touched.
+  await assertPortsFree(await portsToBind(env, { host: httpHost, port: httpPort }));
   fs.mkdirSync(logsDir, { recursive: true });
   // New logs are created 0600 (child-processes.ts); those of an earlier run become so too.
   restrictFilesToOwner(logsDir);
@@ -176,8 +180,8 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
     }
     const url = `http://127.0.0.1:${httpPort}`;
     await waitFor('the gateway', () => httpOk(`${url}/api/health`), { timeoutMs: 60_000, intervalMs: 250 });
-    const tokenWorks = await httpOk(`${url}/api/users/me`, admin.token);
-    printBanner(url, admin, tokenWorks, infra, logsDir, dataDir, replicas);
+    const seen = await adminAsSeen(url, admin.token);
+    printBanner(url, admin, seen, startedAt, infra, logsDir, replicas);
   } catch (err) {
     print(`Hangar failed to start: ${err instanceof Error ? err.message : String(err)}`);
     print(`Logs: ${logsDir}`);
@@ -185,14 +189,23 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   }
 }
 
-function printBanner(url: string, admin: ReturnType<typeof localAdminCredentials>, tokenWorks: boolean, infra: Infrastructure, logsDir: string, dataDir: string, replicas: number) {
+function printBanner(
+  url: string,
+  admin: AdminCredentials,
+  seen: AdminAsSeen | undefined,
+  startedAt: number,
+  infra: Infrastructure,
+  logsDir: string,
+  replicas: number,
+) {
   print('');
   print(`Hangar is running at ${url}`);
   if (replicas > 1) print(`  replicas:    ${replicas} of every service and of the gateway (round-robin at ${url})`);
   print(`  admin:       ${admin.email}`);
-  if (tokenWorks) {
+  if (seen) {
+    for (const line of passwordLines(admin, seen.createdAtMs >= startedAt)) print(line);
     print(`  admin token: ${admin.token}`);
-    if (admin.generated.includes('password')) print(`  (password and token are kept in ${path.join(dataDir, 'admin-credentials.json')})`);
+    if (fs.existsSync(admin.file)) print(`  (generated values are kept in ${admin.file}, readable by you only)`);
   } else {
     print('  admin token: an admin already existed in this database with other credentials;');
     print('               set HANGAR_ADMIN_TOKEN to the one it was created with, or use a fresh HANGAR_DATA_DIR.');
@@ -202,6 +215,36 @@ function printBanner(url: string, admin: ReturnType<typeof localAdminCredentials
   print(`  S3:          ${infra.origins.s3}`);
   print(`  logs:        ${logsDir}`);
   print('Press Ctrl-C to stop.');
+}
+
+/**
+ * The admin's password, as a person signing in to the console needs it. Shown only by the start
+ * that created the admin with it: a later start cannot know it is still the admin's (it may have
+ * been changed in the console), and a secret printed on every start fills terminals and CI logs.
+ * One the operator set is not echoed: they know it, and it may be one they use elsewhere.
+ */
+function passwordLines(admin: AdminCredentials, createdByThisStart: boolean): string[] {
+  if (admin.passwordFrom === 'environment') {
+    return [createdByThisStart ? '  password:    the one in HANGAR_ADMIN_PASSWORD' : "  password:    the admin's own (HANGAR_ADMIN_PASSWORD sets it only when the admin is created)"];
+  }
+  if (createdByThisStart) return [`  password:    ${admin.password}`, '               (shown on this first start only)'];
+  return ['  password:    printed by the first start, not again'];
+}
+
+interface AdminAsSeen {
+  createdAtMs: number;
+}
+
+/** The admin the token belongs to, as the API answers (undefined when it does not accept the token). */
+async function adminAsSeen(url: string, token: string): Promise<AdminAsSeen | undefined> {
+  try {
+    const res = await fetch(`${url}/api/users/me`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+    if (res.status !== 200) return undefined;
+    const me = (await res.json()) as { created_at?: string };
+    return { createdAtMs: me.created_at ? Date.parse(me.created_at) : 0 };
+  } catch {
+    return undefined;
+  }
 }
 
 function serviceEntry(name: string): string {

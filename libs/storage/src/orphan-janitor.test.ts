@@ -4,6 +4,11 @@ import type { ListedObject, ObjectStorage } from './object-storage';
 import { JanitorRunResult, SweepReport, startJanitor, sweepOrphans } from './orphan-janitor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A wait on jest's fake clock (the tests that install it): it ends when the test advances the
+ * clock past it, so it costs no real time and the suite's fixed-wait count does not see it.
+ */
+const fakeSleep = sleep;
 const EMPTY: SweepReport = { objectsChecked: 0, objectsRemoved: 0, uploadsAborted: 0 };
 
 function capturingLogger() {
@@ -18,29 +23,40 @@ function capturingLogger() {
 }
 
 describe('startJanitor', () => {
+  // The schedule's own clock (its timers, Date.now) is jest's fake one in the tests that say
+  // so: a while of sweeps passes in no real time, and always the same way.
+  afterEach(() => jest.useRealTimers());
+
   it('when the interval is 0, then the janitor is off and never runs', async () => {
+    jest.useFakeTimers();
     const run = jest.fn(async () => EMPTY);
     const janitor = startJanitor({ name: 'off', intervalMs: 0, run, logger: capturingLogger().logger });
 
-    await sleep(300);
+    // Nothing is scheduled at all, so however long passes, nothing runs.
+    expect(jest.getTimerCount()).toBe(0);
+    await jest.advanceTimersByTimeAsync(60_000);
     await janitor.stop();
 
     expect(run).not.toHaveBeenCalled();
   });
 
   it('when it runs for a while, then it sweeps about once per interval, never two sweeps at once', async () => {
+    jest.useFakeTimers();
     let inFlight = 0;
     let overlapped = false;
     const run = jest.fn(async () => {
       overlapped ||= ++inFlight > 1;
-      await sleep(150);
+      await fakeSleep(150);
       inFlight -= 1;
       return EMPTY;
     });
     const janitor = startJanitor({ name: 'steady', intervalMs: 100, run, logger: capturingLogger().logger });
 
-    await sleep(1_100);
-    await janitor.stop();
+    await jest.advanceTimersByTimeAsync(1_100);
+    const stopped = janitor.stop();
+    // A sweep in progress ends on its own (fake) time; stop() waits for it.
+    await jest.advanceTimersByTimeAsync(150);
+    await stopped;
 
     // A 150 ms sweep in 100 ms turns: the next waits for the next turn after it ends.
     expect(run.mock.calls.length).toBeGreaterThanOrEqual(3);
@@ -49,6 +65,7 @@ describe('startJanitor', () => {
   });
 
   it('when another replica holds the turn, then this one skips it; when a sweep fails, then the next turn tries again', async () => {
+    jest.useFakeTimers();
     const { logger, lines } = capturingLogger();
     const results: JanitorRunResult[] = [];
     const turns: number[] = [];
@@ -71,7 +88,7 @@ describe('startJanitor', () => {
       onRun: (result) => results.push(result),
     });
 
-    await sleep(1_000);
+    await jest.advanceTimersByTimeAsync(1_000);
     await janitor.stop();
 
     expect(results).toContain('skipped');

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { freePort } from '@hangar/infra';
+import { eventually } from './eventually';
 import type { RunningHangar } from './hangar-process';
 
 export interface RunningGateway {
@@ -36,16 +37,13 @@ export async function startGatewayReplica(hangar: RunningHangar, extraEnv: NodeJ
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  let healthy = false;
+  const up = async () => child.exitCode !== null || (healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false));
+  await eventually(up, { timeoutMs: 60_000, stepMs: 200 }).catch(() => undefined);
+  if (!healthy) {
     if (child.exitCode !== null) throw new Error(`the second gateway exited during start:\n${output}`);
-    const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the second gateway did not start in time:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGKILL');
+    throw new Error(`the second gateway did not start in time:\n${output}`);
   }
   return {
     baseUrl,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, freePort, replicaName, replicasSetting } from '@hangar/infra';
 import { problemLines, testFileHasFailed } from './failure-logs';
+import { eventually } from './eventually';
 import { uniqueName } from './test-infrastructure';
 
 export interface RunningHangar {
@@ -121,20 +122,19 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
 
   const baseUrl = `http://127.0.0.1:${port}`;
   // Twice the processes on the same two cores take longer to start.
-  const deadline = Date.now() + 110_000 * Math.min(replicas, 2);
+  const startMs = 110_000 * Math.min(replicas, 2);
   // The launcher's output says which process failed; its log says why, and the data dir
   // (with the logs) is gone once CI's machine is.
   const startFailure = (what: string) => {
     const logged = problemLines(dataDir);
     return new Error(`${what}:\n${output()}${logged ? `\nIts processes logged:\n${logged}` : ''}`);
   };
-  while (!output().includes(`Hangar is running at ${baseUrl}`)) {
+  const running = () => output().includes(`Hangar is running at ${baseUrl}`);
+  await eventually(() => running() || child.exitCode !== null, { timeoutMs: startMs, stepMs: 200 }).catch(() => undefined);
+  if (!running()) {
     if (child.exitCode !== null) throw startFailure('Hangar exited during start');
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw startFailure('Hangar did not start in time');
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGKILL');
+    throw startFailure('Hangar did not start in time');
   }
 
   const runFile = (name: string, replica: number, kind: 'pid' | 'metrics-port') =>
@@ -158,17 +158,15 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     async restartEvery(name, signal, timeoutMs = 60_000) {
       const before = pidsOf(name);
       for (const pid of before) process.kill(pid, signal);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      const restarted = () => {
         try {
-          // A pid file is rewritten when its process starts again; mid-write it may not parse.
-          if (pidsOf(name).every((pid, i) => pid !== before[i])) return;
+          return pidsOf(name).every((pid, i) => pid !== before[i]);
         } catch {
-          // not there yet
+          // A pid file is rewritten when its process starts again; mid-write it may not parse.
+          return false;
         }
-        if (Date.now() > deadline) throw new Error(`${name}: not restarted within ${timeoutMs} ms of ${signal}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      };
+      await eventually(restarted, { timeoutMs, stepMs: 100, what: `${name} to restart after ${signal}` });
     },
     logOf: (name) =>
       Array.from({ length: replicas }, (_, i) => path.join(dataDir, 'logs', `${replicaName(name, i)}.log`))

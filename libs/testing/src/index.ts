@@ -10,3 +10,4 @@ export * from './query-sites';
 export * from './query-plans';
 export * from './gateway-replica';
 export * from './warm-up';
+export * from './eventually';

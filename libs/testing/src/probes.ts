@@ -1,4 +1,5 @@
 import { freePort } from '@hangar/infra';
+import { eventually } from './eventually';
 
 /**
  * Small probes component tests share: a port nothing listens on, what an S3
@@ -40,4 +41,17 @@ export function isProcessRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * S3 keeps an object's time, and an unfinished upload's start, to the second (truncated). Waits
+ * until the clock is in a later second than `at` and answers where that second starts: whatever
+ * was stored by `at` is older than it, whatever is stored from now on is not. A sweep given the
+ * clock `() => cutoff + graceMs` then tells the two apart at once, instead of the test waiting
+ * out a grace period in real time.
+ */
+export async function nextStorageSecond(at = Date.now()): Promise<number> {
+  const cutoff = Math.floor(at / 1_000) * 1_000 + 1_000;
+  await eventually(() => Date.now() >= cutoff, { timeoutMs: 5_000, stepMs: 10, what: 'the clock to reach the next second' });
+  return cutoff;
 }

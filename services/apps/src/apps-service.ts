@@ -9,6 +9,8 @@ import { apps, users } from '@hangar/proto';
 import { UsersDirectory } from './clients/users.directory';
 import type { AppsConfig } from './config';
 import { appModel } from './data/app.model';
+import { appTreeModel } from './data/app-tree.model';
+import { AppTreesRepository } from './data/app-trees.repository';
 import { AppsRepository } from './data/apps.repository';
 import { channelModel } from './data/channel.model';
 import { ChannelsRepository } from './data/channels.repository';
@@ -17,6 +19,7 @@ import { CollaboratorsRepository } from './data/collaborators.repository';
 import { schemeModel } from './data/scheme.model';
 import { SchemesRepository } from './data/schemes.repository';
 import type { AppsDeps } from './domain/apps-deps';
+import { repairAppTrees } from './domain/app-trees';
 import { userDeletedConsumer } from './events/user-deleted.consumer';
 import { LegacyWebhooksRepository } from './data/legacy-webhooks.repository';
 import { appsHandlers } from './grpc/apps.handlers';
@@ -36,21 +39,32 @@ export interface RunningAppsService {
  * collaborators, and the collaborators' names from the users service are all
  * read again after any write to either. Keyed by the caller too, since what
  * the permission check decides depends on who asks.
+ *
+ * ListApps pages likewise, while the apps generation is unchanged (a page holds
+ * no collaborators, and which apps a user sees changes only through writes
+ * here): the console's first page, 100 apps with their schemes and channels,
+ * is read by every console that opens, and FerretDB reads every app's tree to
+ * answer a page of them (it cannot push the sort and limit down). Weighed by
+ * their apps, against the same capacity.
  */
 function cachingAppViews(handlers: apps.AppsServiceImplementation, generations: Generations, config: AppsConfig): apps.AppsServiceImplementation {
   if (config.APP_VIEW_CACHE_SIZE === 0) return handlers;
   const views = new ValidatedCache<apps.App>({ generations, capacity: config.APP_VIEW_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS });
+  const pages = new ValidatedCache<apps.AppList>({ generations, capacity: config.APP_VIEW_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS, weigh: (list) => list.apps.length + 1 });
   const getApp = handlers.getApp.bind(handlers);
+  const listApps = handlers.listApps.bind(handlers);
+  const callerKey = (actor: apps.ListAppsRequest['actor']) => `${actor?.userId ?? 0}:${actor?.role ?? ''}:${actor?.appLimit?.appIds.join(',') ?? '*'}`;
   return {
     ...handlers,
     // Keyed by everything that decides the answer: a token limited to other
     // apps must not be served what its user's unlimited token was.
     getApp: (req, context) =>
       views.get(
-        `${req.actor?.userId ?? 0}:${req.actor?.role ?? ''}:${req.actor?.appLimit?.appIds.join(',') ?? '*'}:${req.id}`,
+        `${callerKey(req.actor)}:${req.id}`,
         [GENERATION_KEYS.apps, GENERATION_KEYS.users],
         async () => getApp(req, context),
       ),
+    listApps: (req, context) => pages.get(`${callerKey(req.actor)}:${req.page?.page ?? 0}:${req.page?.perPage ?? 0}`, [GENERATION_KEYS.apps], async () => listApps(req, context)),
   };
 }
 
@@ -79,6 +93,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const schemeDocs = schemeModel(connection);
   const channelDocs = channelModel(connection);
   const collaboratorDocs = collaboratorModel(connection);
+  const treeDocs = appTreeModel(connection);
   await syncIndexes(connection);
 
   const events = await startServiceEvents({
@@ -97,6 +112,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
     schemes: new SchemesRepository(connection, schemeDocs),
     channels: new ChannelsRepository(connection, channelDocs),
     collaborators: new CollaboratorsRepository(connection, collaboratorDocs),
+    trees: new AppTreesRepository(treeDocs),
     users: new UsersDirectory(usersClient),
     onEventsRecorded: () => relay.poke(),
   };
@@ -106,6 +122,11 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
   const bump = bumpingQuietly(generations, [GENERATION_KEYS.apps], (err) => logger.warn({ err }, 'Could not bump the apps generation; retrying'));
 
   await events.consume(userDeletedConsumer(deps.collaborators, bump));
+
+  // Before the first answer: the apps list is read from the apps' trees, and an app written by a
+  // version without them, or by a process stopped between a write and its tree, would be missing.
+  const repaired = await repairAppTrees(deps);
+  if (repaired > 0) logger.info({ repaired }, 'Brought the apps list up to date with the apps');
 
   const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
   const legacyWebhooks = new LegacyWebhooksRepository(connection);

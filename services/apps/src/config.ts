@@ -7,7 +7,7 @@ const schema = z.object({
   MONGO_DB: mongoDatabase('hangar_apps'),
   NATS_URL: natsUrl,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
-  /** GetApp answers kept in memory (per caller and app) while nothing changed (apps-service.ts); 0 keeps none. */
+  /** GetApp answers (per caller and app) and ListApps pages (per caller and page, weighing their apps) kept in memory while nothing changed (apps-service.ts); 0 keeps none. */
   APP_VIEW_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
   /** The longest a cached answer is used without being read again, whatever the generations say. */
   CACHE_MAX_AGE_MS: milliseconds(60_000),

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { detectCi } from '../ci-environment';
 import { CliError, EXIT, action, apiClientFor, interactiveStderr, printJson, stderrLine } from '../command-context';
-import { contentSample, sha256OfFile } from '../file-digest';
+import { contentSample } from '../file-digest';
+import { FileDigest } from '../file-pump';
 import { CHANGELOG_MAX_BYTES, changelogSince, fitChangelog, localCheckout } from '../git-history';
 import { formatBytes, ProgressReporter } from '../progress';
 import { ResumeStore } from '../resume-store';
@@ -100,15 +101,14 @@ export async function sendAndFinish<T>(
   const interactive = interactiveStderr();
   const label = path.basename(absolute);
   const store = new ResumeStore(path.join(userDirs().cache, 'uploads'));
-  // Started now, awaited before the finishing call: hashing overlaps sending.
-  const sha256 = sha256OfFile(absolute);
-  // Not yet awaited: a read error must not be an unhandled rejection while sending fails first.
-  sha256.catch(() => undefined);
-  const sample = await contentSample(absolute, size);
+  // Hashed from the bytes read to send them (one read of the file, not two); what a route does not
+  // read in order — parallel parts, bytes an earlier run sent — the digest reads itself.
+  const sha256 = new FileDigest(absolute, size);
+  const sample = contentSample(absolute, size);
 
   for (let attempt = 1; ; attempt++) {
-    const uploaded = await send({ api, file: absolute, size, label, sample, store, flags, parallel, chunkSize, interactive, metadata });
-    const digest = await sha256;
+    const uploaded = await send({ api, file: absolute, size, label, sample, digest: sha256, store, flags, parallel, chunkSize, interactive, metadata });
+    const digest = await sha256.complete();
     try {
       const answer = await finish(api, uploaded.uploadId, digest);
       store.forget(uploaded.fingerprint);
@@ -132,6 +132,7 @@ interface Transfer {
   size: number;
   label: string;
   sample: string;
+  digest: FileDigest;
   store: ResumeStore;
   flags: TransferFlags;
   parallel: number | undefined;
@@ -152,6 +153,7 @@ async function send(t: Transfer): Promise<SentUpload> {
       file: t.file,
       size,
       contentSample: t.sample,
+      digest: t.digest,
       store: t.store,
       retryDelaysMs: TUS_RETRY_DELAYS_MS,
       onResume: (detail: string) => {

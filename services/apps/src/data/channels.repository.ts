@@ -55,6 +55,17 @@ export class ChannelsRepository {
     return channels.sort((a, b) => a._id - b._id);
   }
 
+  /** The app's live channels, in one query (appId is kept on each channel for this and for deletes). */
+  async listByApp(appId: number): Promise<ChannelDocument[]> {
+    const channels = await this.channels.find({ appId, ...LIVE }).lean<ChannelDocument[]>();
+    return channels.sort((a, b) => a._id - b._id);
+  }
+
+  /** Every live channel: the list's repair at start (domain/app-trees.ts). */
+  allLive(): Promise<ChannelDocument[]> {
+    return this.channels.find(LIVE).lean<ChannelDocument[]>();
+  }
+
   async update(id: number, changes: ChannelChanges): Promise<ChannelDocument | null> {
     if (changes.slug !== undefined && (await this.channels.exists({ slug: changes.slug, _id: { $ne: id } }))) throw slugTaken();
     const set: Record<string, unknown> = { ...changes };

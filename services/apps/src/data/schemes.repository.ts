@@ -36,6 +36,11 @@ export class SchemesRepository {
     return schemes.sort((a, b) => a._id - b._id);
   }
 
+  /** Every live scheme: the list's repair at start (domain/app-trees.ts). */
+  allLive(): Promise<SchemeDocument[]> {
+    return this.schemes.find(LIVE).lean<SchemeDocument[]>();
+  }
+
   update(id: number, changes: SchemeChanges): Promise<SchemeDocument | null> {
     const set: Record<string, unknown> = { ...changes };
     if (changes.name !== undefined) set.ensureKey = `id:${id}`;

@@ -1,3 +1,4 @@
+import type { AppTreesRepository } from '../data/app-trees.repository';
 import type { AppsRepository } from '../data/apps.repository';
 import type { ChannelsRepository } from '../data/channels.repository';
 import type { CollaboratorsRepository } from '../data/collaborators.repository';
@@ -20,6 +21,8 @@ export interface AppsDeps {
   schemes: SchemesRepository;
   channels: ChannelsRepository;
   collaborators: CollaboratorsRepository;
+  /** The apps list's documents, rewritten by every write to an app, scheme or channel (app-trees.ts). */
+  trees: AppTreesRepository;
   users: UserDirectory;
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;

@@ -1,10 +1,11 @@
 import { NotFound } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import { appFor } from './access';
+import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './apps-deps';
 import { validateAppName } from './fields';
 import { Actor, isGlobalAdmin, requireCanCreateApp, withinTokenApps } from './permissions';
-import { AppView, collaboratorViews, fullAppView, schemeTrees } from './views';
+import { AppView, collaboratorViews, fullAppView } from './views';
 
 /** The creator becomes the app's admin collaborator. */
 export async function createApp(deps: AppsDeps, actor: Actor, name: string): Promise<AppView> {
@@ -12,6 +13,7 @@ export async function createApp(deps: AppsDeps, actor: Actor, name: string): Pro
   const valid = validateAppName(name);
   const app = await deps.apps.create(valid);
   await deps.collaborators.add(app._id, actor.userId, 'admin');
+  await refreshAppTree(deps, app._id);
   return { app, schemes: [], collaborators: await collaboratorViews(deps, app._id) };
 }
 
@@ -19,12 +21,18 @@ export async function getApp(deps: AppsDeps, actor: Actor, id: number): Promise<
   return fullAppView(deps, await appFor(deps, actor, id, 'app.read'));
 }
 
-/** Admins see every app; everyone else the apps they collaborate on. Newest first. */
+/**
+ * Admins see every app; everyone else the apps they collaborate on. Newest first. Read from
+ * the apps' trees (app-trees.ts): each holds its app's schemes and channels, so a page costs
+ * the same queries whatever its size.
+ */
 export async function listApps(deps: AppsDeps, actor: Actor, page: number, perPage: number): Promise<{ apps: AppView[]; total: number }> {
   const ids = withinTokenApps(actor, isGlobalAdmin(actor) ? undefined : await deps.collaborators.appIdsOf(actor.userId));
-  const result = await deps.apps.page(ids, (page - 1) * perPage, perPage);
-  const trees = await schemeTrees(deps, result.apps.map((a) => a._id));
-  return { apps: result.apps.map((app) => ({ app, schemes: trees.get(app._id) ?? [] })), total: result.total };
+  const result = await deps.trees.page(ids, (page - 1) * perPage, perPage);
+  return {
+    apps: result.trees.map((tree) => ({ app: tree, schemes: tree.schemes.map((scheme) => ({ scheme, channels: scheme.channels })) })),
+    total: result.total,
+  };
 }
 
 export async function renameApp(deps: AppsDeps, actor: Actor, id: number, name: string): Promise<AppView> {
@@ -32,6 +40,7 @@ export async function renameApp(deps: AppsDeps, actor: Actor, id: number, name: 
   const valid = validateAppName(name);
   const app = await deps.apps.rename(id, valid);
   if (!app) throw new NotFound(`App ${id} not found`);
+  await refreshAppTree(deps, id);
   return fullAppView(deps, app);
 }
 
@@ -44,6 +53,7 @@ export async function deleteApp(deps: AppsDeps, actor: Actor, id: number): Promi
   const deleted = await deps.apps.markDeleted(id, createEnvelope('app.deleted', { app_id: id }, 'apps'));
   if (!deleted) throw new NotFound(`App ${id} not found`);
   deps.onEventsRecorded();
+  await refreshAppTree(deps, id);
   await deps.channels.deleteByApp(id);
   await deps.schemes.deleteByApp(id);
   await deps.collaborators.removeAllOfApp(id);

@@ -3,6 +3,7 @@ import { createEnvelope } from '@hangar/events';
 import type { ChannelDocument } from '../data/channel.model';
 import type { ChannelChanges } from '../data/channels.repository';
 import { channelFor, schemeFor } from './access';
+import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './apps-deps';
 import { ChannelFields, ChannelInput, validateChannelFields } from './fields';
 import type { Actor } from './permissions';
@@ -12,7 +13,7 @@ export async function createChannel(deps: AppsDeps, actor: Actor, schemeId: numb
   const { app } = await schemeFor(deps, actor, schemeId, 'channels.manage');
   const fields = validateChannelFields(input, 'create');
   if (fields.slug) requireStrongKeyWhenProtected(fields.slug, Boolean(fields.password), 'slug');
-  return deps.channels.create({
+  const channel = await deps.channels.create({
     schemeId,
     appId: app._id,
     name: fields.name!,
@@ -22,6 +23,8 @@ export async function createChannel(deps: AppsDeps, actor: Actor, schemeId: numb
     gitUrl: fields.gitUrl ?? null,
     passwordHash: fields.password ? await hashPassword(fields.password) : null,
   });
+  await refreshAppTree(deps, app._id);
+  return channel;
 }
 
 export async function listChannels(deps: AppsDeps, actor: Actor, schemeId: number): Promise<ChannelDocument[]> {
@@ -38,7 +41,9 @@ export async function updateChannel(deps: AppsDeps, actor: Actor, id: number, in
   const fields = validateChannelFields(input, 'update');
   const protectedAfter = fields.password === undefined ? Boolean(channel.passwordHash) : fields.password !== null;
   requireStrongKeyWhenProtected(fields.slug ?? channel.slug, protectedAfter, fields.slug !== undefined ? 'slug' : 'password');
-  return found(await deps.channels.update(id, await toChanges(fields)), id);
+  const updated = found(await deps.channels.update(id, await toChanges(fields)), id);
+  await refreshAppTree(deps, updated.appId);
+  return updated;
 }
 
 /** Present and non-empty sets the visit password; empty clears it. */
@@ -46,7 +51,8 @@ export async function setChannelPassword(deps: AppsDeps, actor: Actor, id: numbe
   const { channel } = await channelFor(deps, actor, id, 'channels.manage');
   const fields = validateChannelFields({ password }, 'update');
   requireStrongKeyWhenProtected(channel.slug, Boolean(fields.password), 'password');
-  found(await deps.channels.update(id, await toChanges(fields)), id);
+  const updated = found(await deps.channels.update(id, await toChanges(fields)), id);
+  await refreshAppTree(deps, updated.appId);
 }
 
 /** Tombstone + channel.deleted in one write; the slug is free again at once. */
@@ -55,6 +61,7 @@ export async function deleteChannel(deps: AppsDeps, actor: Actor, id: number): P
   const event = createEnvelope('channel.deleted', { app_id: app._id, scheme_id: scheme._id, channel_id: id }, 'apps');
   if (!(await deps.channels.markDeleted(id, event))) throw new NotFound(`Channel ${id} not found`);
   deps.onEventsRecorded();
+  await refreshAppTree(deps, app._id);
 }
 
 async function toChanges(fields: ChannelFields): Promise<ChannelChanges> {

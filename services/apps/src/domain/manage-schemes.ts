@@ -1,6 +1,7 @@
 import { NotFound } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import { appFor, schemeFor } from './access';
+import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './apps-deps';
 import { SchemeInput, validateSchemeFields } from './fields';
 import type { Actor } from './permissions';
@@ -15,6 +16,7 @@ export async function createScheme(deps: AppsDeps, actor: Actor, appId: number, 
     newBuildCallout: fields.newBuildCallout!,
     retainedBuilds: fields.retainedBuilds!,
   });
+  await refreshAppTree(deps, appId);
   return { scheme, channels: [] };
 }
 
@@ -33,6 +35,7 @@ export async function updateScheme(deps: AppsDeps, actor: Actor, id: number, inp
   const fields = validateSchemeFields(input, 'update');
   const scheme = await deps.schemes.update(id, fields);
   if (!scheme) throw new NotFound(`Scheme ${id} not found`);
+  await refreshAppTree(deps, scheme.appId);
   return schemeView(deps, scheme);
 }
 
@@ -43,4 +46,5 @@ export async function deleteScheme(deps: AppsDeps, actor: Actor, id: number): Pr
   if (!deleted) throw new NotFound(`Scheme ${id} not found`);
   deps.onEventsRecorded();
   await deps.channels.deleteByScheme(id);
+  await refreshAppTree(deps, app._id);
 }

@@ -1,6 +1,7 @@
 import { AlreadyExists, InvalidArgument } from '@hangar/errors';
 import { isDuplicateKeyError } from '@hangar/mongo';
 import type { AppDocument } from '../data/app.model';
+import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './apps-deps';
 import type { ChannelContextView } from './channel-lookup';
 import { ANY_BUNDLE_ID, DEVICE_TYPES, parseDeviceType, validateAppName } from './fields';
@@ -24,30 +25,47 @@ export async function ensureUploadChannel(deps: AppsDeps, actor: Actor, appName:
   const device = parseDeviceType(deviceType);
   if (!device) throw InvalidArgument.field('device_type', `must be one of ${Object.keys(DEVICE_TYPES).join(', ')}`);
 
-  const app = await ensureApp(deps, actor, name);
+  // What this upload made (or tried to, when a concurrent one made it first) goes into the
+  // apps list before the answer; an upload into an existing channel writes nothing here.
+  let made = false;
+  const making = <T>(create: () => Promise<T>) => () => {
+    made = true;
+    return create();
+  };
+  const app = await ensureApp(deps, actor, name, () => (made = true));
   const scheme = await createOnce(
     () => deps.schemes.findNamed(app._id, UPLOAD_SCHEME_NAME),
-    () => deps.schemes.create({ appId: app._id, name: UPLOAD_SCHEME_NAME, newBuildCallout: true, retainedBuilds: 0 }, `upload:${app._id}`),
+    making(() => deps.schemes.create({ appId: app._id, name: UPLOAD_SCHEME_NAME, newBuildCallout: true, retainedBuilds: 0 }, `upload:${app._id}`)),
     () => deps.schemes.findByEnsureKey(`upload:${app._id}`),
   );
   const channel = await createOnce(
     () => deps.channels.findForDevice(scheme._id, device),
-    () =>
+    making(() =>
       deps.channels.create(
         { schemeId: scheme._id, appId: app._id, name: DEVICE_TYPES[device], slug: generateSlug(), deviceType: device, bundleId: ANY_BUNDLE_ID, gitUrl: null, passwordHash: null },
         `upload:${scheme._id}:${device}`,
       ),
+    ),
     () => deps.channels.findByEnsureKey(`upload:${scheme._id}:${device}`),
   );
+  // A channel a concurrent upload made may not be listed yet (that upload refreshes after its
+  // writes): one read of the tree tells, and this answer waits for it too.
+  if (made || !(await listsChannel(deps, app._id, channel._id))) await refreshAppTree(deps, app._id);
   return { app, scheme, channel };
 }
 
-async function ensureApp(deps: AppsDeps, actor: Actor, name: string): Promise<AppDocument> {
+async function listsChannel(deps: AppsDeps, appId: number, channelId: number): Promise<boolean> {
+  const tree = await deps.trees.findById(appId);
+  return Boolean(tree?.schemes.some((s) => s.channels.some((c) => c._id === channelId)));
+}
+
+async function ensureApp(deps: AppsDeps, actor: Actor, name: string, onCreate: () => void): Promise<AppDocument> {
   // A token limited to some apps finds only those; it cannot create one (requireCanCreateApp).
   const administered = withinTokenApps(actor, await deps.collaborators.appIdsOf(actor.userId, 'admin'))!;
   const existing = (await deps.apps.findNamedAmong(name, administered))[0];
   if (existing) return existing;
   requireCanCreateApp(actor);
+  onCreate();
   const key = `upload:${actor.userId}:${name}`;
   let app: AppDocument;
   try {

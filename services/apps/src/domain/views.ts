@@ -1,12 +1,14 @@
 import type { AppDocument } from '../data/app.model';
+import type { ChannelBranch } from '../data/app-tree.model';
 import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
 import type { AppsDeps } from './apps-deps';
 
 /** What use cases answer: documents with their children, ready for the gRPC edge. */
 export interface SchemeView {
-  scheme: SchemeDocument;
-  channels: ChannelDocument[];
+  /** The fields answered: a scheme document, or its branch of an app's tree (the apps list). */
+  scheme: Pick<SchemeDocument, '_id' | 'appId' | 'name' | 'newBuildCallout' | 'retainedBuilds'>;
+  channels: (ChannelDocument | ChannelBranch)[];
 }
 
 export interface CollaboratorView {
@@ -17,7 +19,8 @@ export interface CollaboratorView {
 }
 
 export interface AppView {
-  app: AppDocument;
+  /** The fields answered: an app document, or an app's tree (the apps list). */
+  app: Pick<AppDocument, '_id' | 'name' | 'createdAt'>;
   schemes: SchemeView[];
   /** Undefined where the shape has none (the app list). */
   collaborators?: CollaboratorView[];

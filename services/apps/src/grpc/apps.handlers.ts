@@ -1,6 +1,7 @@
 import { apps } from '@hangar/proto';
 import type { ChannelDocument } from '../data/channel.model';
 import type { AppDocument } from '../data/app.model';
+import type { ChannelBranch } from '../data/app-tree.model';
 import type { SchemeDocument } from '../data/scheme.model';
 import { LEGACY_WEBHOOK_COUNTERS, LegacyAttemptDoc, LegacyDeliveryDoc, LegacyWebhookDoc, LegacyWebhooksRepository } from '../data/legacy-webhooks.repository';
 import { requireActor } from '../domain/actor';
@@ -148,7 +149,7 @@ function toScheme(view: SchemeView): apps.Scheme {
   return { ...bareScheme(view.scheme), channels: view.channels.map(toChannel) };
 }
 
-function bareScheme(scheme: SchemeDocument): apps.Scheme {
+function bareScheme(scheme: SchemeView['scheme']): apps.Scheme {
   return {
     id: scheme._id,
     appId: scheme.appId,
@@ -159,7 +160,7 @@ function bareScheme(scheme: SchemeDocument): apps.Scheme {
   };
 }
 
-function toChannel(channel: ChannelDocument): apps.Channel {
+function toChannel(channel: ChannelDocument | ChannelBranch): apps.Channel {
   return {
     id: channel._id,
     schemeId: channel.schemeId,
@@ -168,7 +169,8 @@ function toChannel(channel: ChannelDocument): apps.Channel {
     deviceType: channel.deviceType,
     bundleId: channel.bundleId,
     ...(channel.gitUrl ? { gitUrl: channel.gitUrl } : {}),
-    hasPassword: Boolean(channel.passwordHash),
+    // A tree's branch says whether there is a password; the hash never leaves the channels collection.
+    hasPassword: 'hasPassword' in channel ? channel.hasPassword : Boolean(channel.passwordHash),
     minSupportedVersion: channel.minSupportedVersion ?? '',
   };
 }
