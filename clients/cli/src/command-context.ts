@@ -16,6 +16,19 @@ export const EXIT = {
   notFound: 4,
 } as const;
 
+/** What each exit code means: every command's --help ends with this list, and the docs repeat it. */
+const EXIT_MEANINGS: readonly [number, string][] = [
+  [EXIT.ok, 'done'],
+  [EXIT.failed, 'the server refused, could not be reached, or anything else went wrong'],
+  [EXIT.usage, 'a flag or argument is wrong (usage error): nothing was sent'],
+  [EXIT.noCredentials, 'not logged in: no server URL or token'],
+  [EXIT.notFound, 'version-exists only: the build is not there'],
+];
+
+export function exitStatusHelp(): string {
+  return `\nExit status:\n${EXIT_MEANINGS.map(([code, meaning]) => `  ${code}  ${meaning}`).join('\n')}`;
+}
+
 /** A failure whose message is for the user as is, with the exit code it means. */
 export class CliError extends Error {
   constructor(
