@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Command } from 'commander';
 import { ApiClient, ApiError, NetworkError } from './api-client';
 import { isNonInteractive } from './ci-environment';
+import { inCommandTerms } from './command-terms';
 import { configPath, resolveConnection } from './config';
 
 /** Exit codes a script can branch on. */
@@ -79,14 +80,16 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>):
     try {
       await run(...args);
     } catch (err) {
-      process.exitCode = reportError(err);
+      // commander hands every action its Command last: the flags a server's message is put in.
+      const command = args.at(-1) instanceof Command ? (args.at(-1) as Command) : undefined;
+      process.exitCode = reportError(err, command);
     }
   };
 }
 
-export function reportError(err: unknown): number {
+export function reportError(err: unknown, command?: Command): number {
   if (err instanceof ApiError) {
-    stderrLine(`hangar: ${err.describe()}`);
+    stderrLine(`hangar: ${inCommandTerms(err.describe(), command)}`);
     return EXIT.failed;
   }
   if (err instanceof CliError) {
