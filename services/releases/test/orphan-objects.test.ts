@@ -5,7 +5,7 @@ import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { ObjectStorage } from '@hangar/storage';
-import { closedPort, incompleteUploadIds, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, incompleteUploadIds, metricTotal, nextStorageSecond, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadReleasesConfig } from '../src/config';
 import { releaseModel } from '../src/data/release.model';
 import { NewRelease, ReleasesRepository } from '../src/data/releases.repository';
@@ -67,17 +67,18 @@ describe('releases: orphan objects', () => {
     const deleted = await record(repository, tombstoned.pkg, tombstoned.icon);
     await repository.markDeleted(deleted, createEnvelope('release.deleted', { release_id: deleted._id, app_id: 1, scheme_id: 1, channel_id: deleted.channelId }, 'releases'));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, key('packages', 'killed-mid-stream'), {});
-    await sleep(3_000);
-    // The grace runs from just before the young ones were made: however long the sweeps take on a
-    // loaded machine, they stay young (a fixed 1.5 s let them age into a second sweep once, in CI).
-    const youngAt = Date.now();
-    const grace = () => Date.now() - youngAt + 1_500;
+    // The sweeps' clock stands one grace period after the second the old ones were stored in:
+    // they are past the grace, the young ones stored from here on are not, however long the
+    // sweeps take on a loaded machine.
+    const cutoff = await nextStorageSecond();
+    const graceMs = 60_000;
+    const clock = { graceMs, now: () => cutoff + graceMs };
     const young = key('packages', 'young');
     await storage.putBuffer(young, Buffer.from('an upload whose record is on its way'));
     const youngUpload = await storage.client.initiateNewMultipartUpload(bucket, key('packages', 'streaming'), {});
     const metrics = new Metrics({ defaultMetrics: false });
 
-    const report = await sweepReleaseOrphans({ repository, storage, graceMs: grace(), metrics });
+    const report = await sweepReleaseOrphans({ repository, storage, ...clock, metrics });
 
     expect(await storage.exists(orphans.pkg)).toBe(false);
     expect(await storage.exists(orphans.icon)).toBe(false);
@@ -90,7 +91,7 @@ describe('releases: orphan objects', () => {
     expect(await metricTotal(metrics, 'hangar_storage_orphans_removed_total', { prefix: 'packages', kind: 'incomplete_upload' })).toBe(1);
 
     // A second sweep finds nothing more to do.
-    expect(await sweepReleaseOrphans({ repository, storage, graceMs: grace(), metrics })).toMatchObject({ objectsRemoved: 0, uploadsAborted: 0 });
+    expect(await sweepReleaseOrphans({ repository, storage, ...clock, metrics })).toMatchObject({ objectsRemoved: 0, uploadsAborted: 0 });
   });
 
   it('when references are asked for many keys at once, then exactly the recorded ones come back', async () => {

@@ -3,14 +3,13 @@ import type { Connection } from 'mongoose';
 import { createLogger } from '@hangar/logger';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { ObjectStorage } from '@hangar/storage';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { nextStorageSecond, testInfrastructure, uniqueName } from '@hangar/testing';
 import { teardownModel, type TeardownDocument } from '../src/data/teardown.model';
 import { DAY_MS, dayOf, TeardownsRepository } from '../src/data/teardowns.repository';
 import { SWEEP_LOOKBACK_DAYS, sweepExpiredTeardowns, sweepTeardownOrphans } from '../src/jobs/teardown-expiry.job';
 
 const infra = testInfrastructure();
 const logger = createLogger({ service: 'teardowns-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The teardown sweeps against real FerretDB and S3: expired teardowns go with their files,
@@ -71,13 +70,13 @@ describe('releases: teardown expiry and orphans', () => {
     const kept = await stored('referenced', new Date(Date.now() + DAY_MS));
     const orphan = `teardowns/${uniqueName('orphan')}`;
     await storage.putBuffer(orphan, Buffer.from('an upload whose teardown was never recorded'));
-    await sleep(2_000);
-    // The grace runs from just before the young one was made: it stays young however slow the machine.
-    const youngAt = Date.now();
+    // The sweep's clock stands one grace period after the second the orphan was stored in: it is
+    // past the grace, the young one stored from here on is not, however slow the machine.
+    const cutoff = await nextStorageSecond();
     const young = `teardowns/${uniqueName('young')}`;
     await storage.putBuffer(young, Buffer.from('a teardown on its way'));
 
-    await sweepTeardownOrphans({ teardowns, storage, graceMs: Date.now() - youngAt + 1_500 });
+    await sweepTeardownOrphans({ teardowns, storage, graceMs: 60_000, now: () => cutoff + 60_000 });
 
     expect(await storage.exists(orphan)).toBe(false);
     expect(await storage.exists(kept.objectKey)).toBe(true);

@@ -62,7 +62,8 @@ type Guarded = { maxShare?: number; minRemovals?: number; installationMatches?()
 
 /** One orphan sweep of `teardowns/` (see startTeardownOrphanJanitor). */
 export function sweepTeardownOrphans(
-  options: { teardowns: TeardownsRepository; storage: ObjectStorage; graceMs: number; metrics?: Metrics; connection?: Connection } & Guarded,
+  // now: the clock the grace period is judged by (tests: an upload made a moment ago counted old).
+  options: { teardowns: TeardownsRepository; storage: ObjectStorage; graceMs: number; metrics?: Metrics; connection?: Connection; now?: () => number } & Guarded,
   signal?: AbortSignal,
 ): Promise<SweepReport> {
   return sweepOwnedOrphans(teardownObjects(options.teardowns, options.connection), options, signal);
