@@ -6,14 +6,13 @@ import { createGrpcServer } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { releases, users } from '@hangar/proto';
 import { ObjectStorage } from '@hangar/storage';
-import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, eventually, testInfrastructure, uniqueName } from '@hangar/testing';
 import { createApp } from '../src/app';
 import { createServiceClients } from '../src/clients/service-clients';
 import { LocalAttempts } from '../src/limits/local-attempts';
 
 const infra = testInfrastructure();
 const logger = createLogger({ service: 'gateway-upload-test', level: 'warn', destination: new Writable({ write: (c, _e, d) => (process.env.DEBUG_LOGS && process.stderr.write(c), d()) }) });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function unimplemented(definition: { methods: Record<string, unknown> }) {
   return Object.fromEntries(Object.keys(definition.methods).map((name) => [name, async () => Promise.reject(new Unimplemented(name))]));
@@ -30,7 +29,7 @@ describe('gateway: the stored package after a failed CreateRelease', () => {
   const fakeUsers = createGrpcServer({ logger });
   const fakeReleases = createGrpcServer({ logger });
   /** How the stand-in releases service answers CreateRelease; it records the key it was given. */
-  let createRelease: (req: releases.CreateReleaseRequest) => Promise<releases.Release>;
+  let createRelease: (req: releases.CreateReleaseRequest, context: { signal: AbortSignal }) => Promise<releases.Release>;
   const recorded: string[] = [];
   let server: http.Server;
   let baseUrl: string;
@@ -43,7 +42,7 @@ describe('gateway: the stored package after a failed CreateRelease', () => {
     } as unknown as users.UsersServiceImplementation);
     fakeReleases.add(releases.ReleasesServiceDefinition, {
       ...unimplemented(releases.ReleasesServiceDefinition),
-      createRelease: (req: releases.CreateReleaseRequest) => createRelease(req),
+      createRelease: (req: releases.CreateReleaseRequest, context: { signal: AbortSignal }) => createRelease(req, context),
     } as unknown as releases.ReleasesServiceImplementation);
     const [usersPort, releasesPort, nowhere] = [await fakeUsers.listen('127.0.0.1:0'), await fakeReleases.listen('127.0.0.1:0'), await closedPort()];
     const clients = createServiceClients(
@@ -80,15 +79,18 @@ describe('gateway: the stored package after a failed CreateRelease', () => {
   }
 
   it('when releases records the upload only after the gateway gave up waiting, then 503 and the recorded package is still in storage', async () => {
-    createRelease = async (req) => {
-      // Still working when the gateway's upload deadline passes; the release is then recorded.
-      await sleep(1_000);
+    createRelease = async (req, context) => {
+      // Still working when the gateway's upload deadline passes (the call is cancelled then);
+      // the release is recorded after that.
+      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
       recorded.push(req.objectKey);
       return releases.Release.fromJSON({ id: 1 });
     };
 
+    // The gateway decides what becomes of the package before it answers (a refusal's removal
+    // is awaited), so what is in storage after the answer is what it left.
     const res = await upload();
-    await sleep(1_500);
+    await eventually(() => recorded.length === 1, { what: 'the late release to be recorded' });
 
     expect(res.status).toBe(503);
     expect(res.body.error).toEqual(expect.any(String));
