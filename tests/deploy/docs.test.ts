@@ -82,6 +82,16 @@ describe('the docs a newcomer reads', () => {
     expect(readme).toMatch(/^Test suite: /m);
   });
 
+  it('when docs/ARCHITECTURE.md lists the folders, then each has one line of at most 40 words', () => {
+    const folders = prose(read('docs/ARCHITECTURE.md'))
+      .split('\n')
+      .filter((line) => /^\| `/.test(line))
+      .map((line) => line.split('|').map((cell) => cell.trim()))
+      .map((cells) => ({ folder: cells[1], words: words(cells[2] ?? '') }));
+    expect(folders.length).toBeGreaterThan(20);
+    expect(folders.filter((f) => f.words > 40)).toEqual([]);
+  });
+
   it.each(DOCS)('when %s links to a file or a heading, then it exists inside the repository', (doc) => {
     const markdown = read(doc);
     const broken: string[] = [];

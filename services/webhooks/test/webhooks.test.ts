@@ -3,12 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { InvalidArgument, NotFound, PermissionDenied, Unimplemented } from '@hangar/errors';
-import { EventBus, EventData, EventType, connectEventBus, createEnvelope, publishEnvelope, subjectOf } from '@hangar/events';
+import { EventBus, EventData, EventType, connectEventBus, createEnvelope, durableNameOf, publishEnvelope, streamNameFor, subjectOf } from '@hangar/events';
 import { createGrpcServer, createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { apps, releases, users, webhooks } from '@hangar/proto';
-import { dropTestDatabases, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
+import { dropTestDatabases, eventually, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadUsersConfig } from '../../users/src/config';
 import { bootstrapAdmin } from '../../users/src/domain/bootstrap-admin';
 import { RunningUsersService, startUsersService } from '../../users/src/users-service';
@@ -16,6 +16,7 @@ import { RunningAppsService, startAppsService } from '../../apps/src/apps-servic
 import { loadAppsConfig } from '../../apps/src/config';
 import { loadWebhooksConfig } from '../src/config';
 import { RunningWebhooksService, startWebhooksService } from '../src/webhooks-service';
+import { WEBHOOKS_DURABLE } from '../src/events/webhook-events.consumer';
 import { PRIVATE_TARGET_FAILURE } from '../src/domain/http-sender';
 
 /** A receiver on 127.0.0.1 that records every call and answers from a per-path plan. */
@@ -159,6 +160,29 @@ describe('webhooks', () => {
     return publishEnvelope(bus.js, envelope, { prefix }).then(() => envelope);
   };
 
+  /**
+   * Waits until this service's consumer of `type` has handled every message published so far
+   * (none undelivered, none awaiting its ack): whatever deliveries those events make exist by
+   * then, so a webhook without one was never going to be called.
+   */
+  async function eventsHandled(type: EventType): Promise<void> {
+    const durable = durableNameOf(WEBHOOKS_DURABLE, type);
+    const info = () => bus.jsm.consumers.info(streamNameFor(prefix), durable);
+    await eventually(
+      async () => {
+        const { num_pending, num_ack_pending } = await info();
+        return num_pending === 0 && num_ack_pending === 0;
+      },
+      { timeoutMs: 15_000, what: `${durable} to drain`, explain: async () => JSON.stringify(await info()) },
+    );
+  }
+
+  /** Waits until a delivery reaches a final state: no attempt of it is due after that. */
+  async function settled(webhookId: number, state: 'delivered' | 'failed'): Promise<void> {
+    const deliveries = service.connection.collection('webhook_deliveries');
+    await eventually(async () => (await deliveries.findOne({ webhookId }))?.state === state, { timeoutMs: 15_000, what: `the delivery to be ${state}` });
+  }
+
   let releaseSeq = 90_000;
   function fakeRelease(appId: number, schemeId: number, channelId: number): releases.Release {
     releaseSeq += 1;
@@ -292,7 +316,8 @@ describe('webhooks', () => {
         },
       });
       expect(body.delivered_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
-      await new Promise((r) => setTimeout(r, 500));
+      await eventsHandled('release.created');
+      expect(await service.connection.collection('webhook_deliveries').countDocuments({ appId: app.id })).toBe(2);
       expect(receiver.on('/nb-other')).toEqual([]);
     });
 
@@ -301,8 +326,7 @@ describe('webhooks', () => {
       await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-off'), secret: '', events: [] });
       const release = fakeRelease(app.id, scheme.id, channel.id);
       await publish('release.created', { release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 1, bundle_id: 'x', release_version: '1', build_version: '1', platform: 'Android' });
-      // A later event on the same app shows the first was handled (one consumer per type, so wait on the delivery table).
-      await new Promise((r) => setTimeout(r, 1_500));
+      await eventsHandled('release.created');
       expect(receiver.on('/nb-off')).toEqual([]);
       expect(await service.connection.collection('webhook_deliveries').countDocuments({ appId: app.id })).toBe(0);
     });
@@ -323,12 +347,9 @@ describe('webhooks', () => {
       // comparison of the two measured gaps, which a loaded machine can stretch either way.
       expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(200);
       expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(400);
-      const deadline = Date.now() + 5_000;
-      let log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
-      while (log.deliveries.some((d) => d.error === 'in progress') && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
-      }
+      // Delivered: the success is recorded, so no attempt of it is due again.
+      await settled(webhook!.id, 'delivered');
+      const log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id, page: { page: 1, perPage: 10 } });
       expect(log.total).toBe(3);
       expect(log.deliveries.map((d) => [d.attempt, d.statusCode, d.success])).toEqual([
         [3, 200, true],
@@ -337,7 +358,6 @@ describe('webhooks', () => {
         [1, 0, false],
       ]);
       expect(log.deliveries[1]!.error).toBe(PRIVATE_TARGET_FAILURE);
-      await new Promise((r) => setTimeout(r, 1_000));
       expect(receiver.on('/flaky')).toHaveLength(3);
       // Other tests' deliveries may be attempted meanwhile: at least this one's attempts are counted.
       expect(await attempts('success')).toBeGreaterThanOrEqual(before.success + 1);
@@ -351,11 +371,12 @@ describe('webhooks', () => {
       receiver.plan('/down', [503, 503, 503, 503, 503, 503]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
       await receiver.waitFor('/down', 4);
-      await new Promise((r) => setTimeout(r, 2_500));
+      // Failed is final: no attempt of it is due again, so the four calls are all there will be.
+      await settled(webhook!.id, 'failed');
       expect(receiver.on('/down')).toHaveLength(4);
-      const delivery = await service.connection.collection('webhook_deliveries').findOne({ webhookId: webhook!.id });
-      expect(delivery?.state).toBe('failed');
-      // Only this test's receiver never answers 2xx: its last attempt is the one given up.
+      // Only this test's receiver never answers 2xx: its last attempt is the one given up (counted
+      // just after the delivery is marked failed).
+      await eventually(async () => (await attempts('gave_up')) > gaveUpBefore, { what: 'the given-up attempt to be counted' });
       expect(await attempts('gave_up')).toBe(gaveUpBefore + 1);
     });
 
@@ -367,7 +388,9 @@ describe('webhooks', () => {
       await bus.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
       await bus.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
       await receiver.waitFor('/twice', 1);
-      await new Promise((r) => setTimeout(r, 1_500));
+      // Both messages handled and the one delivery made delivered: nothing more can call it.
+      await eventsHandled('scheme.deleted');
+      await settled(webhook!.id, 'delivered');
       expect(receiver.on('/twice')).toHaveLength(1);
       expect(await service.connection.collection('webhook_deliveries').countDocuments({ webhookId: webhook!.id })).toBe(1);
     });
@@ -398,7 +421,7 @@ describe('webhooks', () => {
       service.dispatcher.poke();
       const [call] = await receiver.waitFor('/crashed', 1);
       expect(call!.headers['x-hangar-attempt']).toBe('2');
-      await new Promise((r) => setTimeout(r, 1_000));
+      await settled(webhook!.id, 'delivered');
       expect(receiver.on('/crashed')).toHaveLength(1);
       const log = await hooks.listDeliveries({ actor: admin, webhookId: webhook!.id });
       expect(log.deliveries.map((d) => [d.attempt, d.success, d.error.startsWith('interrupted')])).toEqual([
