@@ -40,11 +40,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stopAll()
 console.log(`apps-list benchmark — ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}, load average at start ${load()}`);
 let failed = false;
 try {
-  // A FerretDB (on PostgreSQL, the default engine) of its own under .hangar/bench-apps-list, on a
-  // port of its own, unless MONGO_URL names a server (MongoDB, say): the command counters are
-  // the server's, and another installation on a shared server would add its commands to them.
+  // Servers of its own under .hangar/bench-apps-list, on ports of their own — FerretDB on
+  // PostgreSQL (the default engine), NATS, S3 — unless MONGO_URL (MongoDB, say) and the others
+  // name servers: the command counters are the server's, and another installation on a shared
+  // server would add its commands to them (or stop it mid-run).
   const env = { ...process.env };
   if (!env.MONGO_URL && !env.HANGAR_MONGO_PORT) env.HANGAR_MONGO_PORT = String(await freePort());
+  if (!env.NATS_URL && !env.HANGAR_NATS_PORT) env.HANGAR_NATS_PORT = String(await freePort());
+  if (!env.S3_ENDPOINT && !env.HANGAR_S3_PORT) env.HANGAR_S3_PORT = String(await freePort());
   running.infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench-apps-list'), env, log: progress });
   const infra = running.infra;
   Object.assign(process.env, { MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl, S3_ENDPOINT: infra.s3.endpoint, S3_ACCESS_KEY: infra.s3.accessKey, S3_SECRET_KEY: infra.s3.secretKey, HANGAR_SKIP_BUILD: '1' });
@@ -78,6 +81,7 @@ try {
   if (listed.length !== 100 || listed.some((a) => a.schemes.length !== 1 || a.schemes[0].channels.length !== 1)) throw new Error('the page does not hold 100 apps with a scheme and a channel each');
 
   const hangarFigures = await measure('Hangar', hangar.baseUrl, { authorization: `Bearer ${token}` });
+  printFigures(hangarFigures);
 
   // The same installation without the apps service's answer caches: what reading the page from
   // the database costs under load (its commands per request are the cold ones measured above).
@@ -85,6 +89,7 @@ try {
   await hangar.stop();
   running.hangar = await startHangar({ HANGAR_DB_PREFIX: prefix, NATS_SUBJECT_PREFIX: prefix.replace(/_/g, '-'), LOG_LEVEL: 'warn', HANGAR_ADMIN_TOKEN: token, APP_VIEW_CACHE_SIZE: '0' });
   const uncachedFigures = await measure('Hangar, no answer cache', running.hangar.baseUrl, { authorization: `Bearer ${token}` }, '', { countCommands: false });
+  printFigures(uncachedFigures);
 
   const port = await freePort();
   running.baseline = spawn(process.execPath, [path.join(root, 'bench', 'reads-baseline.mjs'), String(port), infra.mongoUrl, prefix], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -122,6 +127,11 @@ try {
   await stopAll();
 }
 process.exit(failed ? 1 : 0);
+
+/** One measured server's figures at once, so a later failure does not lose them. */
+function printFigures(f) {
+  progress(`${f.name}: one at a time p50 ${f.sequentialP50} ms; ${CONNECTIONS} connections ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.failed} failed; commands per page of 100 / 10: ${f.commandsAt100} / ${f.commandsAt10} (load ${load()})`);
+}
 
 /** The figures of one server: sequential p50, load, and database commands per request. */
 async function measure(name, baseUrl, headers, query = '', { countCommands = true } = {}) {

@@ -203,6 +203,7 @@ const ROUTES: Record<string, RouteCase> = {
   signOut: { access: { kind: 'sessionCookie' }, ok: 200 },
   listSessions: { access: { kind: 'anyUser' }, ok: 200 },
   revokeSession: { access: { kind: 'ownSession' }, ok: 200, account: true, params: (f) => ({ id: f.sessionId }) },
+  revokeOtherSessions: { access: { kind: 'sessionCookie' }, ok: 200 },
 
   // Audit log: global admins, and an app's admins for that app (app_id).
   listAuditEntries: { access: app('admin'), ok: 200, query: (f) => ({ app_id: String(f.appId) }) },

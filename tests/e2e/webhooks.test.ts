@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
+import { MongoClient } from 'mongodb';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, sharedHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 import { WebhookReceiver, eventually, signatureValid } from './webhook-receiver';
 
 /**
@@ -117,10 +118,21 @@ describe('webhooks over HTTP', () => {
 
   it('when new_build_callout is off, then an upload calls no webhook', async () => {
     const { app, channel: ch } = await channel(false);
-    await createHook(app.id, { url: receiver.url('/no-callout') });
-    expect((await upload(ch.slug)).status).toBe(201);
-    await new Promise((r) => setTimeout(r, 3_000));
-    expect(receiver.on('/no-callout')).toEqual([]);
+    const { body: hook } = await createHook(app.id, { url: receiver.url('/no-callout') });
+    const quiet = await upload(ch.slug);
+    expect(quiet.status).toBe(201);
+    // A marker instead of a silence: a build of the same app on a scheme with the callout on.
+    // Its release.created comes after the first on the same durable consumer, which handles one
+    // event at a time in order, so once its delivery is sent and recorded the first event has
+    // been handled, and any delivery it had made would be in the log before it (and due sooner).
+    const onScheme = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Marker', new_build_callout: true } })).body;
+    const onChannel = (await api('POST', `/api/schemes/${onScheme.id}/channels`, { token, json: { name: 'Android', device_type: 'Android' } })).body;
+    const marker = await upload(onChannel.slug);
+    expect(marker.status).toBe(201);
+    await receiver.waitFor('/no-callout', 1);
+    await eventually(async () => (await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token })).body.some((d: { success: boolean }) => d.success), 30_000, "the marker's attempt recorded");
+    expect((await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token })).body).toHaveLength(1);
+    expect(receiver.on('/no-callout').map((c) => JSON.parse(c.body).release.id)).toEqual([marker.body.id]);
   });
 
   it('when the receiver answers 500 twice then 200, then the delivery log lists three attempts, paginated', async () => {
@@ -143,7 +155,26 @@ describe('webhooks over HTTP', () => {
     const page = await api('GET', `/api/webhooks/${hook.id}/deliveries?per_page=2&page=2`, { token });
     expect(page.body.map((d: { attempt: number }) => d.attempt)).toEqual([1]);
     expect(page.headers.get('link')).toContain('rel="prev"');
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(receiver.on('/flaky')).toHaveLength(3);
+    // No fourth attempt, shown by state rather than by a silence: the delivery's row says
+    // delivered, which the dispatcher never takes again (it looks only at pending rows)...
+    const deliveryId = String(calls[0]!.headers['x-hangar-delivery']);
+    const mongo = new MongoClient(testInfrastructure().mongoUrl, { directConnection: true });
+    try {
+      const rows = mongo.db(`${hangar.dbPrefix}_webhooks`).collection<{ _id: string; state: string }>('webhook_deliveries');
+      await eventually(async () => (await rows.findOne({ _id: deliveryId }))?.state === 'delivered', 10_000, 'the delivery marked delivered');
+    } finally {
+      await mongo.close();
+    }
+    // ...and a pass of the dispatcher after it: a later event of the same webhook, sent through
+    // the same loop, arrives as the next call, not a fourth attempt of the first delivery.
+    const later = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Later' } })).body;
+    expect((await api('DELETE', `/api/schemes/${later.id}`, { token })).status).toBe(200);
+    const all = await receiver.waitFor('/flaky', 4);
+    expect(all.map((c) => [c.headers['x-hangar-delivery'] === deliveryId, c.headers['x-hangar-attempt']])).toEqual([
+      [true, '1'],
+      [true, '2'],
+      [true, '3'],
+      [false, '1'],
+    ]);
   });
 });

@@ -737,6 +737,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out everywhere else: ends every session of the caller but this one (each at once); this session stays signed in */
+        delete: operations["revokeOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/teardown": {
         parameters: {
             query?: never;
@@ -1711,6 +1728,12 @@ export interface components {
             updated_at: string;
             username: string;
         };
+        OtherSessionsEnded: {
+            /** @description How many other sessions were ended. */
+            ended: number;
+            /** @constant */
+            mesage: "OK";
+        };
         PasswordChanged: {
             /** @constant */
             mesage: "OK";
@@ -1860,6 +1883,8 @@ export interface components {
         };
         /** @description A console session, without its secret (which lives only in the HttpOnly cookie). */
         Session: {
+            /** @description The client address it signed in from (X-Forwarded-For as the gateway trusts it); null for sessions made before it was kept. */
+            address: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
@@ -4623,6 +4648,30 @@ export interface operations {
                     "application/json": components["schemas"]["SignInOptions"];
                 };
             };
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtherSessionsEnded"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createTeardown: {

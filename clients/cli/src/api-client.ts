@@ -14,9 +14,17 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** `error` and each field's complaint, as the server phrased them. */
+  /**
+   * `error` and each field's complaint, as the server phrased them; a complaint the message already
+   * says (one field's refusal is "<field> <problem>", the problem perhaps cut short with "…" on its
+   * way through gRPC's trailers) is not said twice.
+   */
   describe(): string {
-    const details = Object.entries(this.entry ?? {}).map(([field, problems]) => `  ${field}: ${Array.isArray(problems) ? problems.join(', ') : JSON.stringify(problems)}`);
+    const saidAlready = (field: string, problems: unknown) =>
+      Array.isArray(problems) && problems.length === 1 && typeof problems[0] === 'string' && this.message.startsWith(`${field} ${problems[0].replace(/…$/, '')}`);
+    const details = Object.entries(this.entry ?? {})
+      .filter(([field, problems]) => !saidAlready(field, problems))
+      .map(([field, problems]) => `  ${field}: ${Array.isArray(problems) ? problems.join(', ') : JSON.stringify(problems)}`);
     return [this.message, ...details].join('\n');
   }
 }

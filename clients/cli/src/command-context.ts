@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { Command } from 'commander';
 import { ApiClient, ApiError, NetworkError } from './api-client';
 import { isNonInteractive } from './ci-environment';
+import { inCommandTerms } from './command-terms';
 import { configPath, resolveConnection } from './config';
 
 /** Exit codes a script can branch on. */
@@ -15,6 +16,19 @@ export const EXIT = {
   /** `version-exists`: the build is not there. */
   notFound: 4,
 } as const;
+
+/** What each exit code means: every command's --help ends with this list, and the docs repeat it. */
+const EXIT_MEANINGS: readonly [number, string][] = [
+  [EXIT.ok, 'done'],
+  [EXIT.failed, 'the server refused, could not be reached, or anything else went wrong'],
+  [EXIT.usage, 'a flag or argument is wrong (usage error): nothing was sent'],
+  [EXIT.noCredentials, 'not logged in: no server URL or token'],
+  [EXIT.notFound, 'version-exists only: the build is not there'],
+];
+
+export function exitStatusHelp(): string {
+  return `\nExit status:\n${EXIT_MEANINGS.map(([code, meaning]) => `  ${code}  ${meaning}`).join('\n')}`;
+}
 
 /** A failure whose message is for the user as is, with the exit code it means. */
 export class CliError extends Error {
@@ -66,14 +80,16 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>):
     try {
       await run(...args);
     } catch (err) {
-      process.exitCode = reportError(err);
+      // commander hands every action its Command last: the flags a server's message is put in.
+      const command = args.at(-1) instanceof Command ? (args.at(-1) as Command) : undefined;
+      process.exitCode = reportError(err, command);
     }
   };
 }
 
-export function reportError(err: unknown): number {
+export function reportError(err: unknown, command?: Command): number {
   if (err instanceof ApiError) {
-    stderrLine(`hangar: ${err.describe()}`);
+    stderrLine(`hangar: ${inCommandTerms(err.describe(), command)}`);
     return EXIT.failed;
   }
   if (err instanceof CliError) {

@@ -22,6 +22,11 @@ export function localCheckout(cwd: string): { branch?: string; gitCommit?: strin
   return { ...(branch ? { branch } : {}), ...(gitCommit ? { gitCommit } : {}) };
 }
 
+/** The top folder of the git work tree `cwd` is in; undefined outside any (or without git). */
+export function workTreeOf(cwd: string): string | undefined {
+  return git(['rev-parse', '--show-toplevel'], cwd) || undefined;
+}
+
 const FIELD = '\x1f';
 const RECORD = '\x1e';
 

@@ -1,14 +1,14 @@
 import { Command, CommanderError } from 'commander';
-import { EXIT, cliVersion } from './command-context';
+import { EXIT, cliVersion, exitStatusHelp } from './command-context';
 import { debugFilesCommand } from './commands/debug-files.command';
 import { loginCommand } from './commands/login.command';
 import { releasesCommand } from './commands/releases.command';
 import { uploadCommand } from './commands/upload.command';
 import { versionExistsCommand } from './commands/version-exists.command';
 
-/** Every usage error exits 2, every command's subcommands get the global flags. */
+/** Every usage error exits 2, and every command's --help ends with what each exit code means. */
 function strict(command: Command): Command {
-  command.exitOverride().showHelpAfterError('(run with --help for usage and examples)');
+  command.exitOverride().showHelpAfterError('(run with --help for usage and examples)').addHelpText('after', exitStatusHelp());
   for (const sub of command.commands) strict(sub);
   return command;
 }
@@ -41,7 +41,8 @@ export async function run(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version end here too, with their own code 0.
+      // --help and --version end here too, with their own code 0; anything else commander refuses
+      // (an unknown flag or command, a missing argument, no command at all) is a usage error.
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     throw err;

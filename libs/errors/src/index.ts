@@ -1,3 +1,4 @@
 export * from './domain-errors';
 export * from './error-mapping';
 export * from './refusals';
+export * from './wording';

@@ -16,6 +16,8 @@ export interface RunningHangar {
   output(): string;
   /** Its S3 bucket (its own: the storage janitors remove what its databases do not know). */
   bucket: string;
+  /** HANGAR_DB_PREFIX: its databases are `<dbPrefix>_<service>`, for a test that reads a state no API shows. */
+  dbPrefix: string;
   /** The launcher's own pid (`node scripts/up.mjs`): SIGINT to it stops the whole Hangar. */
   launcherPid: number;
   /** How many processes of every service and of the gateway run (HANGAR_REPLICAS). */
@@ -149,6 +151,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     dataDir,
     launcherPid: child.pid!,
     bucket,
+    dbPrefix: extraEnv.HANGAR_DB_PREFIX ?? prefix,
     output,
     replicas,
     pidOf: (name, replica = 0) => runFile(name, replica, 'pid'),

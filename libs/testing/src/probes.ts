@@ -52,6 +52,12 @@ export function isProcessRunning(pid: number): boolean {
  */
 export async function nextStorageSecond(at = Date.now()): Promise<number> {
   const cutoff = Math.floor(at / 1_000) * 1_000 + 1_000;
-  await eventually(() => Date.now() >= cutoff, { timeoutMs: 5_000, stepMs: 10, what: 'the clock to reach the next second' });
+  // A little past it: the server stamps times by a clock that can run behind this one (the local
+  // S3's are file times, which the kernel takes from a coarse clock up to a tick behind); an
+  // object stored just after the second turned was once stamped in the second before.
+  await eventually(() => Date.now() >= cutoff + STORAGE_CLOCK_LAG_MS, { timeoutMs: 5_000, stepMs: 10, what: 'the clock to pass the next second' });
   return cutoff;
 }
+
+/** How far behind this process's clock the storage server's stamps may be (see nextStorageSecond). */
+const STORAGE_CLOCK_LAG_MS = 100;

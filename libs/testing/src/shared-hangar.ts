@@ -39,6 +39,7 @@ interface SharedRecord {
   replicas: number;
   launcherPid: number;
   bucket: string;
+  dbPrefix: string;
   workerPid: number;
   /** The jest run (its main process) the worker belongs to: set by the global setup. */
   runPid: number;
@@ -99,6 +100,7 @@ export async function sharedHangar(): Promise<RunningHangar> {
     replicas: hangar.replicas,
     launcherPid: hangar.launcherPid,
     bucket: hangar.bucket,
+    dbPrefix: hangar.dbPrefix,
     workerPid: process.pid,
     runPid,
     outputFile,
@@ -108,7 +110,7 @@ export async function sharedHangar(): Promise<RunningHangar> {
 }
 
 function asShared(record: SharedRecord): RunningHangar {
-  const { baseUrl, adminToken, adminPassword, dataDir, replicas, launcherPid, bucket } = record;
+  const { baseUrl, adminToken, adminPassword, dataDir, replicas, launcherPid, bucket, dbPrefix } = record;
   const runFile = (name: string, replica: number, kind: 'pid' | 'metrics-port') =>
     Number(fs.readFileSync(path.join(dataDir, 'run', `${replicaName(name, replica)}.${kind}`), 'utf8'));
   const refused = (what: string) => () => {
@@ -122,6 +124,7 @@ function asShared(record: SharedRecord): RunningHangar {
     replicas,
     launcherPid,
     bucket,
+    dbPrefix,
     output: () => fs.readFileSync(record.outputFile, 'utf8'),
     pidOf: (name, replica = 0) => runFile(name, replica, 'pid'),
     pidsOf: (name) => Array.from({ length: replicas }, (_, i) => runFile(name, i, 'pid')),

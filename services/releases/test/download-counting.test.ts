@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import type { Connection } from 'mongoose';
-import { EventBus, EVENT_REGISTRY, connectEventBus, createEnvelope, downloadSubject } from '@hangar/events';
+import { EventBus, EVENT_REGISTRY, connectEventBus, createEnvelope, downloadStreamName, downloadSubject } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { eventually, testInfrastructure, uniqueName } from '@hangar/testing';
 import { downloadStatsModels, DownloadStatsModels } from '../src/data/download-stats.model';
 import { DownloadStatsRepository, ReleaseOwner } from '../src/data/download-stats.repository';
 import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, pruneOldClaims, recordDownloads } from '../src/domain/record-downloads';
@@ -269,17 +269,35 @@ describe('releases: downloads counted', () => {
       consumer = undefined;
     });
 
+    // Every message this file sends to the downloads stream (its prefix is this file's alone).
+    let sent = 0;
+    const send = (text: string) => {
+      bus.nc.publish(downloadSubject(prefix), text);
+      sent += 1;
+    };
     const publish = (releaseId: number, client: string, n: number) => {
-      for (let i = 0; i < n; i += 1) bus.nc.publish(downloadSubject(prefix), JSON.stringify({ r: releaseId, c: client, t: Date.now(), k: 'download' }));
+      for (let i = 0; i < n; i += 1) send(JSON.stringify({ r: releaseId, c: client, t: Date.now(), k: 'download' }));
       return bus.nc.flush();
     };
 
-    async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-      const end = Date.now() + timeoutMs;
-      while (!(await check())) {
-        if (Date.now() > end) throw new Error('timed out');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    const until = (check: () => Promise<boolean>, timeoutMs = 60_000) => eventually(check, { timeoutMs, stepMs: 100, what: 'the downloads to be counted' });
+
+    /**
+     * Waits until the stream holds every message sent and the durable has acked or terminated
+     * each (ack floor past them all, none pending): the count is final then. A message is acked
+     * only once its downloads are recorded, and an acked one is never delivered again, so a
+     * total read after this cannot grow by a second count of anything.
+     */
+    async function drained(): Promise<void> {
+      const stream = downloadStreamName(prefix);
+      const state = async () => ({ stream: (await bus.jsm.streams.info(stream)).state, consumer: await bus.jsm.consumers.info(stream, 'releases-downloads') });
+      await eventually(
+        async () => {
+          const { stream: held, consumer: durable } = await state();
+          return held.last_seq >= sent && durable.num_pending === 0 && durable.num_ack_pending === 0 && durable.ack_floor.stream_seq >= sent;
+        },
+        { timeoutMs: 30_000, what: `the durable to settle all ${sent} messages`, explain: async () => JSON.stringify(await state()) },
+      );
     }
 
     it('when downloads are published while the service is down, then it counts each of them once when it starts, and more after a restart', async () => {
@@ -291,7 +309,7 @@ describe('releases: downloads counted', () => {
 
       const { releaseId } = newRelease();
       await publish(releaseId, 'storm-client', 2_000);
-      bus.nc.publish(downloadSubject(prefix), 'not json'); // terminated, never blocks the rest
+      send('not json'); // terminated, never blocks the rest
       await publish(releaseId, 'another-client', 3);
       consumer = await start();
       await until(async () => ((await models.totals.findOne({ _id: releaseId }).lean())?.total ?? 0) >= 2_003);
@@ -301,7 +319,7 @@ describe('releases: downloads counted', () => {
       await publish(releaseId, 'storm-client', 500);
       consumer = await start();
       await until(async () => ((await models.totals.findOne({ _id: releaseId }).lean())?.total ?? 0) >= 2_503);
-      await new Promise((r) => setTimeout(r, 1_000)); // anything counted twice would show by now
+      await drained();
 
       expect((await totalOf(releaseId)).total).toBe(2_503);
       const days = await daysOf(releaseId);
@@ -314,11 +332,11 @@ describe('releases: downloads counted', () => {
       consumer = await startDownloadsConsumer(deps(), { bus, prefix, logger, batchSize: 100 });
       const { releaseId } = newRelease();
       const now = Date.now();
-      bus.nc.publish(downloadSubject(prefix), JSON.stringify({ e: [{ r: releaseId, c: 'summed-client-1', t: now, n: 1_500 }, { r: releaseId, c: 'summed-client-2', t: now, n: 2 }] }));
-      bus.nc.publish(downloadSubject(prefix), JSON.stringify({ e: [] })); // malformed: no tallies — terminated
+      send(JSON.stringify({ e: [{ r: releaseId, c: 'summed-client-1', t: now, n: 1_500 }, { r: releaseId, c: 'summed-client-2', t: now, n: 2 }] }));
+      send(JSON.stringify({ e: [] })); // malformed: no tallies — terminated
       await publish(releaseId, 'summed-client-1', 3);
       await until(async () => ((await models.totals.findOne({ _id: releaseId }).lean())?.total ?? 0) >= 1_505, 30_000);
-      await new Promise((r) => setTimeout(r, 1_000));
+      await drained();
 
       expect((await totalOf(releaseId)).total).toBe(1_505);
       expect((await daysOf(releaseId)).reduce((s, d) => s + d.unique, 0)).toBeGreaterThanOrEqual(2);
@@ -333,14 +351,13 @@ describe('releases: downloads counted', () => {
         // New releases, each a burst of 40 at once: both replicas' waiting fetches get part of it,
         // and their first counts of a release meet (the case the end-to-end suite with two replicas hit).
         const releases = Array.from({ length: 8 }, () => newRelease().releaseId);
+        // Each burst settled before the next is sent: every burst meets both replicas waiting.
         for (const releaseId of releases) {
           await publish(releaseId, 'client-a', 20);
           await publish(releaseId, 'client-b', 20);
-          await new Promise((r) => setTimeout(r, 300));
+          await drained();
         }
         const counted = async () => Promise.all(releases.map(async (id) => (await models.totals.findOne({ _id: id }).lean())?.total ?? 0));
-        await until(async () => (await counted()).every((total) => total >= 40), 30_000).catch(() => undefined);
-        await new Promise((r) => setTimeout(r, 1_500)); // anything counted twice would show by now
         expect(await counted()).toEqual(releases.map(() => 40));
         for (const id of releases) expect((await daysOf(id)).reduce((sum, d) => sum + d.total, 0)).toBe(40);
       } finally {

@@ -5,7 +5,8 @@ import { detectCi } from '../ci-environment';
 import { CliError, EXIT, action, apiClientFor, interactiveStderr, printJson, stderrLine } from '../command-context';
 import { contentSample } from '../file-digest';
 import { FileDigest } from '../file-pump';
-import { CHANGELOG_MAX_BYTES, changelogSince, fitChangelog, localCheckout } from '../git-history';
+import { CHANGELOG_MAX_BYTES, changelogSince, fitChangelog } from '../git-history';
+import { buildProvenance } from '../build-provenance';
 import { formatBytes, ProgressReporter } from '../progress';
 import { ResumeStore } from '../resume-store';
 import { sendDirect } from '../direct-upload';
@@ -197,14 +198,14 @@ export function uploadCommand(): Command {
   const command = new Command('upload')
     .summary('upload a build (ipa, apk, aab, dmg, exe, msi, deb, rpm, AppImage…)')
     .description(
-      'Uploads a build over resumable uploads (tus), or in parallel parts straight to S3 when the server hands out part URLs: retried with backoff, and resumed by a later run after the process is killed. Branch, commit and CI URL are read from GitHub Actions, GitLab CI, Jenkins, CircleCI, Bitrise and Azure Pipelines variables, else from the git checkout; flags override them.',
+      'Uploads a build over resumable uploads (tus), or in parallel parts straight to S3 when the server hands out part URLs: retried with backoff, and resumed by a later run after the process is killed. Branch, commit and CI URL are read from GitHub Actions, GitLab CI, Jenkins, CircleCI, Bitrise and Azure Pipelines variables, else from the git checkout of the current directory when the file lies inside it (or with --changelog-from-git); flags override them.',
     )
     .argument('<file>', 'the package to upload')
     .option('-c, --channel-key <key>', 'the channel to upload to; without it the app, scheme and channel are found or created')
     .option('--changelog <text>', 'the changelog: plain text, one entry a line')
     .option('--changelog-from-git', "the changelog from `git log` since the channel's last build's commit")
-    .option('--branch <name>', 'branch (default: detected)')
-    .option('--git-commit <sha>', 'commit (default: detected)')
+    .option('--branch <name>', "branch (default: the CI job's, else the current checkout's when the file lies inside it)")
+    .option('--git-commit <sha>', "commit (default: the CI job's, else the current checkout's when the file lies inside it)")
     .option('--ci-url <url>', 'the CI job URL (default: detected)')
     .option('--release-type <type>', 'release type, e.g. debug, adhoc')
     .option('--name <name>', "overrides the app name read from the package")
@@ -232,8 +233,16 @@ Examples:
       }
       readableFile(file);
       const api = apiClientFor(cmd);
-      const ci = detectCi(process.env);
-      const checkout = ci?.branch && ci.gitCommit ? {} : localCheckout(process.cwd());
+      const provenance = buildProvenance({
+        flags: { branch: flags.branch, gitCommit: flags.gitCommit, ciUrl: flags.ciUrl },
+        ci: detectCi(process.env),
+        file,
+        cwd: process.cwd(),
+        fromGit: flags.changelogFromGit === true,
+      });
+      if (provenance.checkoutSkipped) {
+        stderrLine(`hangar: ${path.basename(file)} lies outside the git checkout at ${provenance.checkoutSkipped}: no branch or commit stamped (give --branch and --git-commit for them)`);
+      }
       let changelog = flags.changelog;
       if (flags.changelogFromGit) {
         const since = await lastBuildCommit(api, flags.channelKey);
@@ -246,9 +255,9 @@ Examples:
       const fields: Record<string, string | undefined> = {
         channel_key: flags.channelKey,
         changelog,
-        branch: flags.branch ?? ci?.branch ?? checkout.branch,
-        git_commit: flags.gitCommit ?? ci?.gitCommit ?? checkout.gitCommit,
-        ci_url: flags.ciUrl ?? ci?.ciUrl,
+        branch: provenance.branch,
+        git_commit: provenance.gitCommit,
+        ci_url: provenance.ciUrl,
         release_type: flags.releaseType,
         source: flags.source,
         name: flags.name,

@@ -15,7 +15,7 @@ interface VersionExistsFlags {
 export function versionExistsCommand(): Command {
   return new Command('version-exists')
     .summary('whether a build is already on a channel (exit 0: yes, 4: no)')
-    .description('Asks whether a channel has a build, by versions or by commit: a CI job can skip uploading it twice.\nExit status: 0 it exists, 4 it does not, 1 any other failure.')
+    .description('Asks whether a channel has a build, by versions or by commit: a CI job can skip uploading it twice. Exits 0 when it exists, 4 when it does not (every code: below).')
     .requiredOption('-c, --channel-key <key>', 'the channel')
     .requiredOption('--bundle-id <id>', 'the package id')
     .option('--release-version <version>', 'with --build-version')

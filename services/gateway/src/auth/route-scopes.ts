@@ -44,6 +44,7 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   redeemCliSignIn: null,
   getCurrentSession: null,
   signOut: null,
+  revokeOtherSessions: null,
   listSessions: READ,
   revokeSession: ADMIN,
   changePassword: ADMIN,

@@ -34,4 +34,8 @@ describe('checkDocumentedFields', () => {
     expect(refusal(() => checkDocumentedFields('POST', '/api/apps/4/schemes', 'application/json', { retained_builds: [3] }))?.entry).toEqual({ retained_builds: ['must be an integer or a string'] });
     expect(refusal(() => checkDocumentedFields('POST', '/api/nothing-here', 'application/json', { name: [] }))).toBeUndefined();
   });
+
+  it('when an object comes where the document gives an array, then the refusal names the type with the article it is said with', () => {
+    expect(refusal(() => checkDocumentedFields('POST', '/api/apps/4/webhooks', 'application/json', { events: { created: true } }))?.entry).toEqual({ events: ['must be an array or a string'] });
+  });
 });

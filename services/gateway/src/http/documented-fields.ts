@@ -1,4 +1,4 @@
-import { FieldErrors, InvalidArgument } from '@hangar/errors';
+import { FieldErrors, InvalidArgument, withArticle } from '@hangar/errors';
 import { OperationIndex } from '../auth/operation-of';
 import { openApiDocument } from '../openapi/openapi';
 
@@ -61,7 +61,7 @@ export function checkDocumentedFields(method: string, path: string, mediaType: s
     const types = typesOf(Object.hasOwn(fields, name) ? fields[name] : undefined);
     if (!types) continue;
     if (NESTED.has(kind) && !types.includes(kind)) {
-      entry[name] = [`must be ${types.filter((t) => t !== 'null').map((t) => (t === 'integer' ? 'an integer' : `a ${t}`)).join(' or ')}`];
+      entry[name] = [`must be ${types.filter((t) => t !== 'null').map((t) => withArticle(t)).join(' or ')}`];
       continue;
     }
     // A text field: what every route's readTextFields says of a number or a boolean too.

@@ -77,6 +77,7 @@ export function oidcRoutes(clients: ServiceClients, sso: SingleSignOn | undefine
         preferredUsername: identity.preferredUsername,
         defaultRole: sso.defaultRole,
         userAgent: req.get('user-agent') ?? '',
+        address: req.ip ?? '',
         withoutSession: cli !== undefined,
         issuer: identity.issuer,
         subject: identity.subject,

@@ -230,6 +230,7 @@ const schemas: Record<string, JsonSchema> = {
   ),
   User: object(USER_PROPERTIES, [], 'Never a password.'),
   UpdatedUser: object({ ...USER_PROPERTIES, sessions_ended: SESSIONS_ENDED }, ['sessions_ended'], 'Never a password. `sessions_ended` only when the update changed the password.'),
+  OtherSessionsEnded: object({ mesage: { type: 'string', const: 'OK' }, ended: int('How many other sessions were ended.') }),
   PasswordChanged: object({ mesage: { type: 'string', const: 'OK' }, sessions_ended: SESSIONS_ENDED }),
   Me: object(
     {
@@ -262,6 +263,7 @@ const schemas: Record<string, JsonSchema> = {
     {
       id: int(),
       user_agent: str('The browser that signed in'),
+      address: { type: ['string', 'null'], description: 'The client address it signed in from (X-Forwarded-For as the gateway trusts it); null for sessions made before it was kept.' },
       created_at: timestamp,
       last_used_at: timestamp,
       expires_at: timestamp,
@@ -819,6 +821,11 @@ const paths: Record<string, PathItem> = {
       security: SESSION_ONLY,
     }),
     delete: op('signOut', 'Sessions', 'Sign out: ends this session and clears the cookie', { '200': DELETED, ...errors(401, 403, 503) }, { security: SESSION_ONLY }),
+  },
+  '/api/sessions/others': {
+    delete: op('revokeOtherSessions', 'Sessions', 'Sign out everywhere else: ends every session of the caller but this one (each at once); this session stays signed in', { '200': ok('Ended', ref('OtherSessionsEnded')), ...errors(401, 403, 503) }, {
+      security: SESSION_ONLY,
+    }),
   },
   '/api/sessions/{id}': {
     parameters: [pathId('id', 'Session id')],

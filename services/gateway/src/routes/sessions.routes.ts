@@ -18,6 +18,7 @@ function presentSession(session: users.Session, current: boolean, zone?: string)
   return {
     id: session.id,
     user_agent: session.userAgent,
+    address: session.address || null,
     created_at: formatTimestamp(session.createdAtMs, zone),
     last_used_at: formatTimestamp(session.lastUsedAtMs, zone),
     expires_at: formatTimestamp(session.expiresAtMs, zone),
@@ -46,7 +47,7 @@ export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter, 
       res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
       return sendError(res, new ResourceExhausted(`Too many sign-in attempts: try again in ${verdict.retryAfterSeconds} seconds`));
     }
-    const signed = await clients.users.signIn({ email: email ?? '', password: password ?? '', userAgent: req.get('user-agent') ?? '', adminsOnly: options.ssoOnly === true });
+    const signed = await clients.users.signIn({ email: email ?? '', password: password ?? '', userAgent: req.get('user-agent') ?? '', address: req.ip ?? '', adminsOnly: options.ssoOnly === true });
     await limiter.succeeded(email ?? '');
     // Single sign-on only, yet an admin's password: the break-glass path, marked in the audit log.
     noteForAudit(res, { userId: signed.user!.id, ...(options.ssoOnly ? { fields: { break_glass: 'true' } } : {}) });
@@ -65,6 +66,16 @@ export function sessionsRoutes(clients: ServiceClients, limiter: SignInLimiter, 
     await clients.users.revokeSession({ actor: actorOf(req), sessionId: session.record.id });
     clearSessionCookie(req, res);
     res.json({ mesage: 'OK' });
+  });
+
+  // "Sign out everywhere else": every session of the caller but the one the request came with.
+  // The cookie's own route (a token has no "here" to keep), before /api/sessions/:id.
+  router.delete('/api/sessions/others', async (req, res) => {
+    const session = await requireSession(clients, req);
+    const { sessions } = await clients.users.listSessions({ actor: actorOf(req) });
+    const others = sessions.filter((s) => s.id !== session.record.id);
+    for (const other of others) await clients.users.revokeSession({ actor: actorOf(req), sessionId: other.id });
+    res.json({ mesage: 'OK', ended: others.length });
   });
 
   router.get('/api/sessions', authenticate(clients), async (req, res) => {

@@ -34,6 +34,9 @@ const S3_MAX_PARTS = 10_000;
 const DIRECT_PART_SIZE = 16 * 1024 * 1024;
 const BEAT_EVERY_MS = 5_000;
 
+/** Every later request of an upload a wrong SHA-256 threw away is told this. */
+const DISCARDED = 'The upload was discarded: the SHA-256 sent to finish it did not match the bytes received. Upload the file again, as a new upload';
+
 /** Where each kind of upload is assembled: the owning service's prefix, whose janitor removes what nothing claims. */
 const KEY_PREFIX: Record<UploadPurpose, string> = { package: 'packages', debug_file: 'debug-files' };
 
@@ -114,6 +117,7 @@ export class ResumableUploads {
   async find(id: string, ownerId: number): Promise<StoredRecord> {
     const stored = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await this.records.get(id) : undefined;
     if (!stored || stored.record.ownerId !== ownerId) throw new TusRefusal(404, 'Upload not found');
+    if (stored.record.discarded) throw new TusRefusal(404, DISCARDED);
     if (this.now() > stored.record.expiresAt && !stored.record.finish) throw new TusRefusal(410, 'Upload expired');
     return stored;
   }
@@ -340,6 +344,7 @@ export class ResumableUploads {
     const deadline = this.now() + waitMs;
     for (;;) {
       const stored = await this.find(id, ownerId).catch((err) => {
+        if (err instanceof TusRefusal && err.message === DISCARDED) throw new FailedPrecondition(DISCARDED, { upload_id: ['was discarded: its SHA-256 did not match; upload the file again'] });
         if (err instanceof TusRefusal && err.status === 404) throw InvalidArgument.field('upload_id', 'is not an upload of yours');
         if (err instanceof TusRefusal && err.status === 410) throw new FailedPrecondition('The upload expired before it was finished', { upload_id: ['has expired'] });
         throw err;
@@ -372,9 +377,16 @@ export class ResumableUploads {
     await this.records.replace(rest, claim.revision).catch(() => undefined);
   }
 
-  /** A finishing call whose checksum disagrees with the bytes: the bytes are no use to anyone. */
+  /**
+   * A finishing call whose checksum disagrees with the bytes: the bytes are no use to anyone. The
+   * record is kept, marked, so the client's next finishing call (a retry, or the same call with
+   * another checksum) is told the upload was discarded and why, not that it is not theirs.
+   */
   async discard(claim: StoredRecord): Promise<void> {
-    await this.records.remove(claim.record.id);
+    const { finish: _finish, ...rest } = claim.record;
+    const marked = await this.records.replace({ ...rest, discarded: 'sha256-mismatch' }, claim.revision).catch(() => undefined);
+    if (!marked) await this.records.remove(claim.record.id);
+    this.hashes.forget(claim.record.id);
     await this.discardBytes(claim.record);
   }
 

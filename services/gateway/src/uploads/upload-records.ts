@@ -45,6 +45,11 @@ export interface UploadRecord {
   finish?: { claimedAt: number; releaseId?: number; debugFileId?: number };
   /** The final upload this partial became part of: a partial serves one final. */
   usedBy?: string;
+  /**
+   * Thrown away by a finishing call whose SHA-256 did not match the bytes: its bytes are gone, and
+   * the record stays (until the bucket's TTL) only so a retry is told why rather than "not yours".
+   */
+  discarded?: 'sha256-mismatch';
 }
 
 export const isComplete = (record: UploadRecord) => record.offset === record.length && record.sha256 !== undefined;

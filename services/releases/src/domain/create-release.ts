@@ -1,4 +1,4 @@
-import { FailedPrecondition, InvalidArgument, Unauthenticated, Unavailable, isRefusal } from '@hangar/errors';
+import { FailedPrecondition, InvalidArgument, Unauthenticated, Unavailable, isRefusal, withArticle } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { apps, releases } from '@hangar/proto';
 import type { ReleaseDocument } from '../data/release.model';
@@ -63,8 +63,8 @@ export async function createRelease(deps: ReleasesDeps, req: releases.CreateRele
     const platform = parsed?.platform ?? PLATFORM_OF_DEVICE_TYPE[channel.deviceType] ?? 'iOS';
     if (parsed && deviceTypeOf(parsed.platform) !== channel.deviceType) {
       throw new FailedPrecondition(
-        `Channel ${channel.name} takes ${PLATFORM_OF_DEVICE_TYPE[channel.deviceType] ?? channel.deviceType} builds, but this package is a ${parsed.platform} build`,
-        { file: [`is a ${parsed.platform} package`] },
+        `Channel ${channel.name} takes ${PLATFORM_OF_DEVICE_TYPE[channel.deviceType] ?? channel.deviceType} builds, but this package is ${withArticle(parsed.platform)} build`,
+        { file: [`is ${withArticle(parsed.platform)} package`] },
       );
     }
     const bundleId = parsed?.bundleId ?? '';
@@ -153,7 +153,7 @@ async function readPackage(deps: ReleasesDeps, req: releases.CreateReleaseReques
       // The parser's reason (an APFS dmg, an exe without a version resource…) tells the CI log
       // reader what to change; the advice after it is the remedy that always works.
       `is not a package Hangar can read (${reply.message}). Readable: ipa, apk, aab, zipped .app, dmg, exe, msi, deb, rpm, AppImage; ` +
-        'upload it into an existing channel with release_version and build_version to store it anyway',
+        'upload it into an existing channel (channel_key) with release_version and build_version to store it anyway',
     );
   }
   return {};

@@ -6,6 +6,8 @@ export interface SessionDocument {
   /** SHA-256 of the session's secret (the cookie value); the secret itself is never stored. */
   secretHash: string;
   userAgent: string;
+  /** The client address it signed in from ('' for sessions made before it was kept). */
+  address?: string;
   lastUsedAt: Date;
   expiresAt: Date;
   createdAt: Date;
@@ -17,6 +19,7 @@ const sessionSchema = new Schema<SessionDocument>(
     userId: { type: Number, required: true, index: true },
     secretHash: { type: String, required: true, unique: true },
     userAgent: { type: String, default: '' },
+    address: { type: String, default: '' },
     lastUsedAt: { type: Date, required: true },
     // No TTL index (FerretDB has none): expiry is checked on every lookup.
     expiresAt: { type: Date, required: true },

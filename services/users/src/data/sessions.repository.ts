@@ -11,9 +11,9 @@ export class SessionsRepository {
     private readonly sessions: SessionModel,
   ) {}
 
-  async create(userId: number, secretHash: string, userAgent: string, expiresAt: Date, now = new Date()): Promise<SessionDocument> {
+  async create(userId: number, secretHash: string, userAgent: string, expiresAt: Date, now = new Date(), address = ''): Promise<SessionDocument> {
     const id = await nextSequence(this.connection, 'sessions');
-    const created = await this.sessions.create({ _id: id, userId, secretHash, userAgent, lastUsedAt: now, expiresAt });
+    const created = await this.sessions.create({ _id: id, userId, secretHash, userAgent, address, lastUsedAt: now, expiresAt });
     return created.toObject();
   }
 

@@ -12,6 +12,8 @@ export interface VerifiedIdentity {
   preferredUsername: string;
   defaultRole: string;
   userAgent: string;
+  /** The client address signing in, kept on the session. */
+  address?: string;
   /** Resolve the user only (the CLI gets a token from the gateway, not a console session). */
   withoutSession?: boolean;
   /** The ID token's `iss` and `sub`; empty from a gateway that does not send them (matched by email only). */
@@ -45,7 +47,7 @@ export async function signInWithIdentity(deps: UsersDeps, identity: VerifiedIden
   const bound = identityKey ? await deps.users.findByIdentity(identityKey) : null;
   const { user, created } = bound ? { user: bound, created: false } : await matchByEmail(deps, email!, role!, identity, identityKey);
   if (identity.withoutSession) return { user, created };
-  return { ...(await startSession(deps, user, identity.userAgent)), created };
+  return { ...(await startSession(deps, user, identity.userAgent, identity.address ?? '')), created };
 }
 
 /** A person the provider names for the first time: the live user with their email (bound to them now), else a new one. */

@@ -7,6 +7,7 @@ import { hashPassword, hashToken, randomBase62, verifyPassword } from './secrets
 import { validateUserFields } from './user-fields';
 
 const USER_AGENT_MAX = 300;
+const ADDRESS_MAX = 64;
 /** Compared against when the email is unknown, so an unknown email takes as long as a wrong password. */
 let decoyHash: Promise<string> | undefined;
 
@@ -17,7 +18,7 @@ export const generateSessionSecret = (): string => randomBase62(48);
  * Email and password → a new session. The same refusal for an unknown email and a wrong password.
  * `adminsOnly` (single sign-on only): a right password of anyone but a global admin is refused.
  */
-export async function signIn(deps: UsersDeps, email: string, password: string, userAgent: string, adminsOnly = false): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
+export async function signIn(deps: UsersDeps, email: string, password: string, userAgent: string, adminsOnly = false, address = ''): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
   if (!email.trim() || !password) throw new InvalidArgument('Email and password are required', { ...(email.trim() ? {} : { email: ["can't be blank"] }), ...(password ? {} : { password: ["can't be blank"] }) });
   const user = await deps.users.findByEmail(email.trim().toLowerCase());
   decoyHash ??= hashPassword(randomBase62(24));
@@ -25,13 +26,13 @@ export async function signIn(deps: UsersDeps, email: string, password: string, u
   if (!user || !matches) throw new Unauthenticated('Email or password is incorrect');
   // Checked after the password, so the refusal tells a guesser nothing about who is an admin.
   if (adminsOnly && user.role !== 'admin') throw new PermissionDenied('Password sign-in is turned off: sign in with your organisation\'s identity provider');
-  return startSession(deps, user, userAgent);
+  return startSession(deps, user, userAgent, address);
 }
 
 /** A new session of this user: its secret is answered once and stored as a digest. */
-export async function startSession(deps: UsersDeps, user: UserDocument, userAgent: string): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
+export async function startSession(deps: UsersDeps, user: UserDocument, userAgent: string, address = ''): Promise<{ user: UserDocument; session: SessionDocument; secret: string }> {
   const secret = generateSessionSecret();
-  const session = await deps.sessions.create(user._id, hashToken(secret), userAgent.slice(0, USER_AGENT_MAX), new Date(Date.now() + deps.sessionTtlMs));
+  const session = await deps.sessions.create(user._id, hashToken(secret), userAgent.slice(0, USER_AGENT_MAX), new Date(Date.now() + deps.sessionTtlMs), new Date(), address.slice(0, ADDRESS_MAX));
   return { user, session, secret };
 }
 

@@ -70,7 +70,7 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
       return {};
     },
     async signIn(req) {
-      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent, req.adminsOnly === true);
+      const { user, session, secret } = await signIn(deps, req.email, req.password, req.userAgent, req.adminsOnly === true, req.address ?? '');
       return { user: toUser(user), session: toSession(session), secret };
     },
     async signInWithIdentity(req) {
@@ -79,6 +79,7 @@ export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation
         preferredUsername: req.preferredUsername,
         defaultRole: req.defaultRole,
         userAgent: req.userAgent,
+        address: req.address ?? '',
         withoutSession: req.withoutSession === true,
         issuer: req.issuer,
         subject: req.subject,
@@ -157,6 +158,7 @@ function toSession(session: SessionDocument): users.Session {
     id: session._id,
     userId: session.userId,
     userAgent: session.userAgent,
+    address: session.address ?? '',
     createdAtMs: session.createdAt.getTime(),
     lastUsedAtMs: session.lastUsedAt.getTime(),
     expiresAtMs: session.expiresAt.getTime(),

@@ -224,6 +224,8 @@ export interface Session {
   createdAtMs: number;
   lastUsedAtMs: number;
   expiresAtMs: number;
+  /** The client address it signed in from, as the gateway read it; empty for sessions made before it was kept. */
+  address: string;
 }
 
 export interface SignInRequest {
@@ -234,7 +236,11 @@ export interface SignInRequest {
    * Single sign-on only: a right password is refused unless its user is a
    * global admin (the break-glass path, which the gateway audits).
    */
-  adminsOnly?: boolean | undefined;
+  adminsOnly?:
+    | boolean
+    | undefined;
+  /** The client address signing in (the gateway's req.ip), kept on the session. */
+  address?: string | undefined;
 }
 
 export interface SignInWithIdentityRequest {
@@ -259,6 +265,8 @@ export interface SignInWithIdentityRequest {
    */
   issuer: string;
   subject: string;
+  /** The client address signing in, kept on the session. */
+  address?: string | undefined;
 }
 
 export interface IdentitySignedIn {
@@ -2949,7 +2957,7 @@ export const AuditEntryList: MessageFns<AuditEntryList> = {
 };
 
 function createBaseSession(): Session {
-  return { id: 0, userId: 0, userAgent: "", createdAtMs: 0, lastUsedAtMs: 0, expiresAtMs: 0 };
+  return { id: 0, userId: 0, userAgent: "", createdAtMs: 0, lastUsedAtMs: 0, expiresAtMs: 0, address: "" };
 }
 
 export const Session: MessageFns<Session> = {
@@ -2971,6 +2979,9 @@ export const Session: MessageFns<Session> = {
     }
     if (message.expiresAtMs !== 0) {
       writer.uint32(48).int64(message.expiresAtMs);
+    }
+    if (message.address !== "") {
+      writer.uint32(58).string(message.address);
     }
     return writer;
   },
@@ -3036,6 +3047,14 @@ export const Session: MessageFns<Session> = {
             message.expiresAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3076,6 +3095,7 @@ export const Session: MessageFns<Session> = {
         : isSet(object.expires_at_ms)
         ? globalThis.Number(object.expires_at_ms)
         : 0,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
     };
   },
 
@@ -3099,12 +3119,15 @@ export const Session: MessageFns<Session> = {
     if (message.expiresAtMs !== 0) {
       obj.expiresAtMs = Math.round(message.expiresAtMs);
     }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
     return obj;
   },
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { email: "", password: "", userAgent: "", adminsOnly: undefined };
+  return { email: "", password: "", userAgent: "", adminsOnly: undefined, address: undefined };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -3120,6 +3143,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.adminsOnly !== undefined) {
       writer.uint32(32).bool(message.adminsOnly);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(42).string(message.address);
     }
     return writer;
   },
@@ -3169,6 +3195,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.adminsOnly = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3195,6 +3229,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
         : isSet(object.admins_only)
         ? globalThis.Boolean(object.admins_only)
         : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
     };
   },
 
@@ -3212,6 +3247,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.adminsOnly !== undefined) {
       obj.adminsOnly = message.adminsOnly;
     }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
     return obj;
   },
 };
@@ -3225,6 +3263,7 @@ function createBaseSignInWithIdentityRequest(): SignInWithIdentityRequest {
     withoutSession: undefined,
     issuer: "",
     subject: "",
+    address: undefined,
   };
 }
 
@@ -3250,6 +3289,9 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
     }
     if (message.subject !== "") {
       writer.uint32(58).string(message.subject);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(66).string(message.address);
     }
     return writer;
   },
@@ -3323,6 +3365,14 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
             message.subject = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3360,6 +3410,7 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
         : undefined,
       issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
       subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
     };
   },
 
@@ -3385,6 +3436,9 @@ export const SignInWithIdentityRequest: MessageFns<SignInWithIdentityRequest> = 
     }
     if (message.subject !== "") {
       obj.subject = message.subject;
+    }
+    if (message.address !== undefined) {
+      obj.address = message.address;
     }
     return obj;
   },
