@@ -21,7 +21,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 const { resolveInfrastructure, freePort } = require(path.join(root, 'libs/infra/dist'));
-const { startHangar } = require(path.join(root, 'libs/testing/dist'));
+const { startHangar, explainRecordedQuery } = require(path.join(root, 'libs/testing/dist'));
 const { MongoClient } = require(path.join(root, 'node_modules', 'mongodb'));
 const autocannon = require('autocannon');
 
@@ -97,6 +97,8 @@ try {
     running.baseline.stdout.on('data', (d) => d.toString().includes('baseline ready') && resolve());
     running.baseline.once('exit', (code) => reject(new Error(`baseline exited with ${code}`)));
   });
+  await printPlans(prefix, listed[0].id);
+
   const baselineFigures = await measure('single-process baseline', `http://127.0.0.1:${port}`, {}, `token=${encodeURIComponent(token)}&`);
 
   console.log(`\n## GET /api/apps?per_page=100, an admin with ${APPS} apps (a scheme and a channel each), on ${engine}`);
@@ -127,6 +129,35 @@ try {
   await stopAll();
 }
 process.exit(failed ? 1 : 0);
+
+/**
+ * The plan of each query the list and its refreshes make, explained on this engine as the plan
+ * check does (tests/plans): the page reads every tree by design on FerretDB (no sort or limit
+ * pushed down; an index on MongoDB); each refresh's reads and its rewrite must use an index.
+ */
+async function printPlans(prefix, appId) {
+  const database = `${prefix}_apps`;
+  const LIVE = { deletedAt: { $exists: false } };
+  const { BSON } = require(path.join(root, 'node_modules', 'mongodb'));
+  const shapes = [
+    ['the page (by design: every tree)', 'app_trees', {}, { createdAt: -1, _id: -1 }],
+    ['a tree by app', 'app_trees', { _id: appId }],
+    ["a tree's rewrite", 'app_trees', { _id: appId, revision: 1 }],
+    ['an app', 'apps', { _id: appId, ...LIVE }],
+    ["an app's schemes", 'schemes', { appId, ...LIVE }],
+    ["an app's channels", 'channels', { appId, ...LIVE }],
+  ];
+  for (const [what, collection, filter, sort] of shapes) {
+    const verdict = await explainRecordedQuery(running.mongo, running.infra.postgresUrl, {
+      database,
+      collection,
+      operation: 'find',
+      filter: BSON.EJSON.stringify(filter, { relaxed: false }),
+      ...(sort ? { sort: JSON.stringify(sort) } : {}),
+    }).catch((err) => ({ indexed: false, detail: `explain failed: ${err.message}` }));
+    console.log(`  plan of ${what} (${collection}): ${verdict.indexed ? 'index' : 'SCAN'} — ${verdict.detail}`);
+  }
+}
 
 /** One measured server's figures at once, so a later failure does not lose them. */
 function printFigures(f) {

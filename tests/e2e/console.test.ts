@@ -169,7 +169,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.locator('.secret code').innerText()).trim();
     expect((await api('GET', '/api/users/me', { token })).body.email).toBe('admin@e2e.test');
-    await page.getByText('This browser').waitFor();
+    await page.getByText('this device').waitFor();
     await lookAt(page, 'account');
     // The secret is shown once: a reload lists the token without it.
     await page.reload();

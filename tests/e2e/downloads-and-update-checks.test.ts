@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiResponse, RunningHangar, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { connect } from '@nats-io/transport-node';
+import { ApiResponse, RunningHangar, apiClient, createUserWithToken, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
 /**
@@ -31,6 +32,21 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     api = apiClient(hangar.baseUrl);
     token = hangar.adminToken;
   });
+
+  /**
+   * The releases service's durable on the gateways' downloads stream, from JetStream's API:
+   * the stream is `<NATS prefix>_DOWNLOADS` upper-cased (libs/events downloadStreamName), the
+   * durable `releases-downloads` (services/releases downloads.consumer.ts).
+   */
+  async function downloadsConsumer(): Promise<{ num_pending: number; num_ack_pending: number }> {
+    const stream = `${hangar.dbPrefix.replace(/_/g, '-').toUpperCase()}_DOWNLOADS`;
+    const nc = await connect({ servers: testInfrastructure().natsUrl });
+    try {
+      return (await nc.request(`$JS.API.CONSUMER.INFO.${stream}.releases-downloads`, '', { timeout: 5_000 })).json();
+    } finally {
+      await nc.close();
+    }
+  }
 
   afterAll(async () => {
     await hangar?.stop();
@@ -137,7 +153,13 @@ describe('downloads counted and in-app update checks over HTTP', () => {
     await eventually(async () => ((last = (await stats(release.id)).body) as { total?: number })?.total === 66, 60_000, 'every download counted once').catch((err) => {
       throw new Error(`${(err as Error).message}: ${JSON.stringify(last)}\n${hangar.output().split('\n').filter((l) => /releases/.test(l) && /warn|error|exit|start/i.test(l)).slice(-15).join('\n')}`);
     });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Nothing is counted later, shown by state rather than by seconds of silence: the releases
+    // service's durable on the downloads stream has every message delivered and acknowledged,
+    // so no redelivery is left that could count one twice (and the gateways hold none: all 66 are in).
+    await eventually(async () => {
+      const info = await downloadsConsumer();
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    }, 30_000, 'the downloads stream counted to its end');
     expect((await stats(release.id)).body).toMatchObject({ total: 66, unique: 2 });
   });
 

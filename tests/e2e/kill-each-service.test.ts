@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import { RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName, testS3Client } from '@hangar/testing';
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
@@ -252,8 +253,22 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       const ids = new Set(rows.map((r) => r.delivery_id));
       return ids.size === 8 && [...ids].every((id) => rows.some((r) => r.delivery_id === id && r.success));
     }, 90_000, 'every delivery succeeded');
-    await new Promise((r) => setTimeout(r, 2_000));
-    const rows = await log();
+    // Nothing is sent again, shown by state rather than by seconds of silence: every delivery's
+    // row says delivered, which no dispatcher takes again (they look only at pending rows)...
+    const ids = new Set((await log()).map((r) => r.delivery_id));
+    const mongo = new MongoClient(infra.mongoUrl, { directConnection: true });
+    try {
+      const deliveries = mongo.db(`${hangar.dbPrefix}_webhooks`).collection<{ _id: string; state: string }>('webhook_deliveries');
+      await eventually(async () => (await deliveries.countDocuments({ _id: { $in: [...ids] }, state: 'delivered' })) === ids.size, 30_000, 'every delivery marked delivered');
+    } finally {
+      await mongo.close();
+    }
+    // ...and a dispatcher pass after that: a later event of the same webhook, sent through the
+    // same loop, arrives. The checks below are of the eight deliveries, without it.
+    const later = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Later' } })).body;
+    expect((await api('DELETE', `/api/schemes/${later.id}`, { token })).status).toBe(200);
+    await eventually(() => receiver.on('/slow').some((c) => !ids.has(String(c.headers['x-hangar-delivery']))), 30_000, 'the later delivery');
+    const rows = (await log()).filter((r) => ids.has(r.delivery_id));
     const byDelivery = new Map<string, typeof rows>();
     for (const r of rows) byDelivery.set(r.delivery_id, [...(byDelivery.get(r.delivery_id) ?? []), r]);
     expect(byDelivery.size).toBe(8);
@@ -263,11 +278,12 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       expect(new Set(attempts.map((a) => a.attempt)).size).toBe(attempts.length);
     }
     // The receiver saw every delivery, and no (delivery, attempt) twice.
-    const seen = receiver.on('/slow').map((c) => `${c.headers['x-hangar-delivery']}#${c.headers['x-hangar-attempt']}`);
-    expect(new Set(receiver.on('/slow').map((c) => c.headers['x-hangar-delivery'])).size).toBe(8);
+    const calls = receiver.on('/slow').filter((c) => ids.has(String(c.headers['x-hangar-delivery'])));
+    const seen = calls.map((c) => `${c.headers['x-hangar-delivery']}#${c.headers['x-hangar-attempt']}`);
+    expect(new Set(calls.map((c) => c.headers['x-hangar-delivery'])).size).toBe(8);
     expect(new Set(seen).size).toBe(seen.length);
     // Each scheme.deleted event made exactly one delivery.
-    const eventIds = receiver.on('/slow').map((c) => JSON.parse(c.body).event_id as string);
+    const eventIds = calls.map((c) => JSON.parse(c.body).event_id as string);
     expect(new Set(eventIds).size).toBe(8);
   });
 
@@ -290,11 +306,16 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       loop((i) => read(readKinds[(i + 2) % readKinds.length]!, currentPhase)),
     ];
 
+    /** Requests of these kinds sent in `phase` (and after `since`) have each been answered as they should. */
+    const answered = (phase: Phase, kinds: ('upload:' | 'read:')[], since = 0) => kinds.every((k) => ops.some((o) => o.phase === phase && o.sentAt >= since && o.kind.startsWith(k) && o.status === SUCCESS[o.kind]));
     try {
-      await sleep(1_500);
+      // Load runs before anything is killed, and again before and after each kill: each wait is
+      // for answers of the phase, not a fixed time (quick on a quiet machine, long enough on a loaded one).
+      await eventually(() => answered('warmup', ['upload:', 'read:']), 60_000, 'uploads and reads answered before the kills');
       for (const name of SERVICES) {
         currentPhase = name;
-        await sleep(700);
+        // Requests of this phase in flight when it is killed: one sent in it has been answered, so the loops run in it.
+        await eventually(() => ops.some((o) => o.phase === name), 30_000, `requests sent before ${name} is killed`);
         const before = hangar.pidOf(name);
         const killedAt = Date.now();
         process.kill(before, 'SIGKILL');
@@ -302,10 +323,11 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
         await eventually(() => serves(name), 30_000, `${name} answering again`);
         recoveries[name] = Date.now() - killedAt;
         outages[name] = { from: killedAt, to: Date.now() };
-        await sleep(700);
+        // The load is served again, not only the probe: a read the loops sent since it came back was answered.
+        await eventually(() => answered(name, ['read:'], outages[name]!.to), 60_000, `reads answered after ${name} came back`);
       }
       currentPhase = 'after';
-      await sleep(1_000);
+      await eventually(() => answered('after', ['upload:', 'read:']), 60_000, 'uploads and reads answered after the kills');
     } finally {
       running = false;
       await Promise.all(loops);

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
+import { MongoClient } from 'mongodb';
 import { freePort, isListening, natsServerBinary } from '@hangar/infra';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, testS3Client } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName, testS3Client } from '@hangar/testing';
 import { WebhookReceiver, eventually, signatureValid } from './webhook-receiver';
 
 const fixture = (...parts: string[]) => fs.readFileSync(path.join(fixturesDir(), ...parts));
@@ -140,6 +141,17 @@ describe('NATS stopped and started again', () => {
     await eventually(() => isListening('127.0.0.1', natsPort), 15_000, 'nats-server listening');
   }
 
+  /** Whether a document still holds events its outbox relay has not published. */
+  async function outboxPending(service: 'apps' | 'releases', collection: string, id: number): Promise<boolean | undefined> {
+    const mongo = new MongoClient(testInfrastructure().mongoUrl, { directConnection: true });
+    try {
+      const doc = await mongo.db(`${hangar.dbPrefix}_${service}`).collection<{ _id: number; outboxPending?: boolean }>(collection).findOne({ _id: id });
+      return doc?.outboxPending;
+    } finally {
+      await mongo.close();
+    }
+  }
+
   async function stopNats() {
     const proc = nats;
     if (!proc || proc.exitCode !== null) return;
@@ -179,7 +191,8 @@ describe('NATS stopped and started again', () => {
     const { body: hook } = await api('POST', `/api/apps/${app.id}/webhooks`, { token, json: { url: receiver.url('/outage') } });
 
     await stopNats();
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Writes once the installation knows NATS is gone (its health says so), not merely after it stopped.
+    await eventually(async () => (await api('GET', '/api/health')).body?.checks?.events === 'unavailable', 30_000, 'NATS reported unavailable');
     const uploaded = await uploadBuild(hangar, token, ch.slug);
     expect(uploaded.status).toBe(201);
     expect((await api('DELETE', `/api/schemes/${doomed.id}`, { token })).status).toBe(200);
@@ -191,7 +204,11 @@ describe('NATS stopped and started again', () => {
     });
     expect(resumable.status).toBe(503);
     expect(await resumable.json()).toEqual({ error: 'A dependency is unavailable, try again shortly' });
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Nothing is sent while NATS is down, shown by state rather than by two seconds of silence:
+    // webhooks are made only from published events, and both events still wait in their writers'
+    // outboxes (the release's record, the deleted scheme's tombstone), which the relay clears only
+    // once NATS has taken them.
+    expect({ release: await outboxPending('releases', 'releases', uploaded.body.id), scheme: await outboxPending('apps', 'schemes', doomed.id) }).toEqual({ release: true, scheme: true });
     expect(receiver.on('/outage')).toEqual([]);
 
     await startNats();
@@ -201,7 +218,20 @@ describe('NATS stopped and started again', () => {
     expect(events.find((e) => e.event === 'release.created')!.release!.id).toBe(uploaded.body.id);
     expect(events.find((e) => e.event === 'scheme.deleted')!.data!.scheme_id).toBe(doomed.id);
     for (const c of calls) expect(signatureValid(c, hook.secret)).toBe(true);
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(receiver.on('/outage')).toHaveLength(2);
+    // Nothing is sent twice, shown by state rather than by seconds of silence: both deliveries'
+    // rows say delivered, which the dispatcher never takes again (it looks only at pending rows)...
+    const ids = calls.map((c) => String(c.headers['x-hangar-delivery']));
+    const mongo = new MongoClient(testInfrastructure().mongoUrl, { directConnection: true });
+    try {
+      const deliveries = mongo.db(`${hangar.dbPrefix}_webhooks`).collection<{ _id: string; state: string }>('webhook_deliveries');
+      await eventually(async () => (await deliveries.countDocuments({ _id: { $in: ids }, state: 'delivered' })) === ids.length, 30_000, 'both deliveries marked delivered');
+    } finally {
+      await mongo.close();
+    }
+    // ...and a later event, through the same outbox, consumer and dispatcher, arrives as the third call.
+    const later = (await api('POST', `/api/apps/${app.id}/schemes`, { token, json: { name: 'Later' } })).body;
+    expect((await api('DELETE', `/api/schemes/${later.id}`, { token })).status).toBe(200);
+    const all = await receiver.waitFor('/outage', 3, 30_000);
+    expect(all.map((c) => JSON.parse(c.body).data?.scheme_id ?? null).slice(2)).toEqual([later.id]);
   });
 });

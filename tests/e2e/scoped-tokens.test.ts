@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { ApiClient, ApiResponse, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, ApiResponse, RunningHangar, TestUser, apiClient, createUserWithToken, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
  * A personal access token limited to scopes and apps. A CI
@@ -202,20 +202,23 @@ describe('scoped personal access tokens', () => {
     expect(created.status).toBe(201);
     expect(Date.parse(created.body.expires_at)).toBe(Date.parse(expiresAt));
     expect((await api('GET', '/api/users/me', { token: created.body.token })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2700));
-    const late = await api('GET', '/api/users/me', { token: created.body.token });
+    // Asked until it is refused, instead of sleeping past the expiry: the refusal must come at the
+    // expiry (not before it, and not once the gateway's cached answer runs out much later).
+    const late = await eventuallyValue(() => api('GET', '/api/users/me', { token: created.body.token }), (res) => res.status !== 200, { timeoutMs: 10_000, stepMs: 50, what: 'the expired token refused' });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
     expect([late.status, late.body]).toEqual([401, { error: expect.stringMatching(/expired/) }]);
   });
 
   it('when a token is used, then the list shows when and from which address, and tokens without scopes show none', async () => {
     const made = await api('POST', '/api/users/me/tokens', { token: owner.token, form: { name: 'watched', scopes: 'read' } });
     expect((await api('GET', '/api/users/me', { token: made.body.token, headers: { 'x-forwarded-for': '192.0.2.44' } })).status).toBe(200);
-    let listed: { id: number; last_used_at: string | null; last_used_address: string | null; scopes: string[] }[] = [];
-    for (let i = 0; i < 50; i++) {
-      listed = (await api('GET', '/api/users/me/tokens', { token: owner.token })).body;
-      if (listed.find((t) => t.id === made.body.id)?.last_used_address) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    type Listed = { id: number; last_used_at: string | null; last_used_address: string | null; scopes: string[] }[];
+    // The use is recorded a moment after the request is answered.
+    const listed = await eventuallyValue(async () => (await api('GET', '/api/users/me/tokens', { token: owner.token })).body as Listed, (tokens) => Boolean(tokens.find((t) => t.id === made.body.id)?.last_used_address), {
+      timeoutMs: 5_000,
+      what: 'the use recorded',
+      explain: async () => JSON.stringify((await api('GET', '/api/users/me/tokens', { token: owner.token })).body),
+    });
     // The socket's peer, not the X-Forwarded-For a client wrote: no TRUSTED_PROXIES here.
     expect(listed.find((t) => t.id === made.body.id)).toMatchObject({ last_used_address: '127.0.0.1', last_used_at: expect.any(String), scopes: ['read'] });
     expect(listed.find((t) => t.id === owner.tokenId)).toMatchObject({ scopes: [], app_ids: [], expires_at: null });

@@ -65,6 +65,8 @@ export interface PresignOptions {
   /** Suggested file name for the browser's download. */
   fileName?: string;
   contentType?: string;
+  /** When the URL is signed, which its expiry counts from (default now; tests: a URL signed in the past). */
+  signedAt?: Date;
 }
 
 /** The part buffers of all uploads of a process together, unless `uploadMemoryBytes` says otherwise. */
@@ -188,7 +190,7 @@ export class ObjectStorage {
     const response: Record<string, string> = {};
     if (options.fileName) response['response-content-disposition'] = contentDisposition(options.fileName);
     if (options.contentType) response['response-content-type'] = options.contentType;
-    return this.guard('presignedGetUrl', () => this.presigner.presignedGetObject(this.bucket, key, expiresSeconds, response));
+    return this.guard('presignedGetUrl', () => this.presigner.presignedGetObject(this.bucket, key, expiresSeconds, response, options.signedAt));
   }
 
   async ping(): Promise<boolean> {

@@ -27,6 +27,8 @@ export interface OwnedOrphansOptions {
   installationMatches?(): Promise<boolean>;
   /** hangar_storage_orphans_removed_total, hangar_storage_janitor_runs_total and hangar_storage_janitor_refused_total. */
   metrics?: Metrics;
+  /** The clock the grace period is judged by (tests: an object made a moment ago counted old). */
+  now?: () => number;
 }
 
 /** One sweep of a service's own prefixes (see sweepOrphans), counted in its metrics. */
@@ -48,6 +50,7 @@ export async function sweepOwnedOrphans(owned: OwnedObjects, options: OwnedOrpha
       ...(owned.recordCount ? { recordCount: () => owned.recordCount!() } : {}),
       ...(options.maxShare !== undefined ? { maxShare: options.maxShare } : {}),
       ...(options.minRemovals !== undefined ? { minRemovals: options.minRemovals } : {}),
+      ...(options.now ? { now: options.now } : {}),
       onRemoved: (prefix, kind) => series?.removed.inc({ prefix: label(prefix), kind }),
       onRefused,
     },

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { PayloadTooLarge, Unavailable } from '@hangar/errors';
 import { Metrics } from '@hangar/metrics';
-import { closedPort, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, eventually, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
 import { ObjectStorage } from '../src';
 
 const MiB = 1024 * 1024;
@@ -49,7 +49,12 @@ function chunked(data: Buffer, chunkSize = 64 * 1024): Readable {
  * is a fresh copy of a random block with a counter stamped in, so nothing
  * (compression, dedupe) can make the upload cheaper than real data.
  */
-function generated(total: number, chunkSize = 256 * 1024): { stream: Readable; read: () => number } {
+/**
+ * A source of `total` bytes; `read()`: how many it has produced so far; `stalled()`: whether it
+ * has stopped producing, either all given or held back because a chunk waits unread in its
+ * buffer (the reader took nothing more).
+ */
+function generated(total: number, chunkSize = 256 * 1024): { stream: Readable; read: () => number; stalled: () => boolean } {
   const block = randomBytes(chunkSize);
   let produced = 0;
   let counter = 0;
@@ -63,7 +68,7 @@ function generated(total: number, chunkSize = 256 * 1024): { stream: Readable; r
       this.push(chunk);
     },
   });
-  return { stream, read: () => produced };
+  return { stream, read: () => produced, stalled: () => produced >= total || stream.readableLength >= stream.readableHighWaterMark };
 }
 
 /** Sends `before` bytes, then fails the way a dropped client connection does. */
@@ -191,7 +196,10 @@ describe('ObjectStorage against a real S3 server', () => {
     jest.spyOn(slow.partClient, 'uploadPart').mockImplementation(async (config, payload) => {
       peakInFlight = Math.max(peakInFlight, ++inFlight);
       try {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // S3 slower than the source: the part goes up only once the source has stopped, having
+        // given all the uploader reads ahead — one part more, below; an uploader that read
+        // nothing ahead would have given one part by then, one that read without bound all.
+        await eventually(() => source.stalled(), { timeoutMs: 10_000, what: 'the source to stop' });
         return await upload(config, payload);
       } finally {
         inFlight--;
@@ -260,10 +268,11 @@ describe('ObjectStorage against a real S3 server', () => {
     const key = uniqueName('expiring');
     await storage.putBuffer(key, Buffer.from('soon gone'));
 
+    // The same 1 s URL, signed now and signed 10 s ago: S3 judges its expiry from the signing
+    // time in it, so the second has run out without the test waiting for it to.
     const url = await storage.presignedGetUrl(key, 1);
     expect((await fetch(url)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    const late = await fetch(url);
+    const late = await fetch(await storage.presignedGetUrl(key, 1, { signedAt: new Date(Date.now() - 10_000) }));
 
     expect(late.status).toBe(403);
     await late.arrayBuffer();

@@ -1,12 +1,10 @@
 import { Unavailable } from '@hangar/errors';
-import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, nextStorageSecond, testInfrastructure, uniqueName } from '@hangar/testing';
 import { IncompleteUpload, ListedObject, ObjectStorage, sweepOrphans } from '../src';
 
 const infra = testInfrastructure();
 const bucket = uniqueName('listing-test');
 const storage = new ObjectStorage({ ...infra.s3, bucket });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function all<T>(pages: AsyncGenerator<T[]>): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
@@ -77,10 +75,11 @@ describe('ObjectStorage listing and aborting, and sweepOrphans', () => {
     const oldForeign = `${foreign}old`;
     for (const key of [oldOrphan, oldReferenced, oldForeign]) await storage.putBuffer(key, Buffer.from(key));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, `${owned}old-upload`, {});
-    await sleep(3_000);
-    // The grace runs from just before the young ones were made: however long the sweeps take on a
-    // loaded machine, they stay young (a fixed 1.5 s let them age into a second sweep once, in CI).
-    const youngAt = Date.now();
+    // The sweep's clock stands one grace period after the second the old ones were stored in:
+    // they are past the grace, what is stored from here on (the young ones, the trash) is not,
+    // however long the sweep takes on a loaded machine.
+    const cutoff = await nextStorageSecond();
+    const graceMs = 60_000;
     const youngOrphan = `${owned}young-orphan`;
     await storage.putBuffer(youngOrphan, Buffer.from('young'));
     const youngUpload = await storage.client.initiateNewMultipartUpload(bucket, `${owned}young-upload`, {});
@@ -90,7 +89,8 @@ describe('ObjectStorage listing and aborting, and sweepOrphans', () => {
     const report = await sweepOrphans({
       storage,
       prefixes: [owned],
-      graceMs: Date.now() - youngAt + 1_500,
+      graceMs,
+      now: () => cutoff + graceMs,
       pageSize: 2,
       referenced: async (keys) => {
         asked.push(keys);

@@ -5,7 +5,7 @@ import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { connectMongo, syncIndexes } from '@hangar/mongo';
 import { INSTALLATION_MARKER, ObjectStorage } from '@hangar/storage';
-import { closedPort, incompleteUploadIds, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
+import { closedPort, incompleteUploadIds, metricTotal, nextStorageSecond, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadDebugFilesConfig } from '../src/config';
 import { debugFileModel } from '../src/data/debug-file.model';
 import { DebugFilesRepository, memberKeyOf } from '../src/data/debug-files.repository';
@@ -62,16 +62,17 @@ describe('debug-files: orphan objects', () => {
     const deleted = await record(repository, tombstoned);
     await repository.markDeleted(deleted._id, createEnvelope('debug_file.deleted', { debug_file_id: deleted._id, app_id: 1, channel_id: 1 }, 'debug-files'));
     const oldUpload = await storage.client.initiateNewMultipartUpload(bucket, key('debug-files', 'killed-mid-stream'), {});
-    await sleep(3_000);
-    // The grace runs from just before the young ones were made: however long the sweeps take on a
-    // loaded machine, they stay young (a fixed 1.5 s let them age into a second sweep once, in CI).
-    const youngAt = Date.now();
+    // The sweep's clock stands one grace period after the second the old ones were stored in:
+    // they are past the grace, the young ones stored from here on are not, however long the
+    // sweep takes on a loaded machine.
+    const cutoff = await nextStorageSecond();
+    const graceMs = 60_000;
     const young = key('debug-files', 'young');
     await storage.putBuffer(young, Buffer.from('an upload whose record is on its way'));
     const youngUpload = await storage.client.initiateNewMultipartUpload(bucket, key('debug-files', 'streaming'), {});
     const metrics = new Metrics({ defaultMetrics: false });
 
-    const report = await sweepDebugFileOrphans({ repository, storage, graceMs: Date.now() - youngAt + 1_500, metrics });
+    const report = await sweepDebugFileOrphans({ repository, storage, graceMs, now: () => cutoff + graceMs, metrics });
 
     expect(await storage.exists(orphan)).toBe(false);
     for (const kept of [live, tombstoned, young, foreign]) expect({ kept, exists: await storage.exists(kept) }).toEqual({ kept, exists: true });
@@ -89,9 +90,10 @@ describe('debug-files: orphan objects', () => {
     const orphans = [memberKeyOf(unrecorded, 0), memberKeyOf(unrecorded, 12)];
     for (const k of [recorded, ...kept, ...orphans]) await storage.putBuffer(k, Buffer.from(k));
     await record(repository, recorded);
-    await sleep(2_000);
+    // Every one of them past the grace by the sweep's clock.
+    const cutoff = await nextStorageSecond();
 
-    await sweepDebugFileOrphans({ repository, storage, graceMs: 1_500 });
+    await sweepDebugFileOrphans({ repository, storage, graceMs: 60_000, now: () => cutoff + 60_000 });
 
     for (const k of [recorded, ...kept]) expect({ k, exists: await storage.exists(k) }).toEqual({ k, exists: true });
     for (const k of orphans) expect({ k, exists: await storage.exists(k) }).toEqual({ k, exists: false });

@@ -5,7 +5,10 @@ import { useApi } from '../api/use-api';
 import { useDebounced } from '../ui/use-debounced';
 import { Link, navigate, useLocation } from '../router';
 import { atLeast, roleOn, useSession } from '../session';
+import { PlatformBadge } from '../ui/platform';
 import { Empty, Show } from '../ui/states';
+import { Time } from '../ui/time';
+import { FirstBuild } from './first-build';
 
 const PER_PAGE = 20;
 
@@ -26,12 +29,16 @@ export function AppPage({ appId }: { appId: number }) {
               <h1>{a.name}</h1>
               <div class="actions">
                 <Link href={`/apps/${a.id}/debug-files`}>Debug files</Link>
-                {atLeast(role, 'developer') && <Link href={`/upload?app=${a.id}`}>Upload a build</Link>}
+                {atLeast(role, 'developer') && <Link href={`/upload?app=${a.id}${chosen ? `&channel=${encodeURIComponent(chosen.slug)}` : ''}`}>Upload a build</Link>}
                 {atLeast(role, 'developer') && <Link href={`/apps/${a.id}/settings`}>Settings</Link>}
               </div>
             </div>
             {channels.length === 0 ? (
-              <Empty>This app has no channels yet.{atLeast(role, 'developer') ? ' Add a scheme and a channel in Settings.' : ''}</Empty>
+              atLeast(role, 'developer') ? (
+                <FirstBuild appName={a.name} heading="No channels yet: upload the first build" />
+              ) : (
+                <Empty>This app has no channels yet.</Empty>
+              )
             ) : (
               <>
                 <nav aria-label="Channels" class="tabs">
@@ -46,7 +53,7 @@ export function AppPage({ appId }: { appId: number }) {
                     </div>
                   ))}
                 </nav>
-                {chosen && <ChannelBuilds key={chosen.slug} channelKey={chosen.slug} appId={a.id} />}
+                {chosen && <ChannelBuilds key={chosen.slug} channelKey={chosen.slug} appId={a.id} mayUpload={atLeast(role, 'developer')} />}
               </>
             )}
           </>
@@ -65,7 +72,7 @@ const FILTER_FIELDS = [
 type FilterParam = (typeof FILTER_FIELDS)[number]['param'];
 
 /** A channel's builds, newest first, a page at a time, narrowed by the server (every page, not just the one shown). */
-function ChannelBuilds({ channelKey, appId }: { channelKey: string; appId: number }) {
+function ChannelBuilds({ channelKey, appId, mayUpload }: { channelKey: string; appId: number; mayUpload: boolean }) {
   const url = useLocation();
   const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
   const [filter, setFilter] = useState<Record<FilterParam, string>>(() => ({
@@ -112,10 +119,10 @@ function ChannelBuilds({ channelKey, appId }: { channelKey: string; appId: numbe
               {total === 0 && filtering ? (
                 <Empty>No build in this channel matches the filter.</Empty>
               ) : total === 0 ? (
-                <Empty>No builds in this channel yet.</Empty>
+                mayUpload ? <FirstBuild channelKey={channelKey} heading="No builds in this channel yet: upload the first" /> : <Empty>No builds in this channel yet.</Empty>
               ) : (
                 <div class="table-wrap">
-                  <table>
+                  <table class="stack-on-phone">
                     <caption class="visually-hidden">Builds, newest first</caption>
                     <thead>
                       <tr>
@@ -128,14 +135,19 @@ function ChannelBuilds({ channelKey, appId }: { channelKey: string; appId: numbe
                     <tbody>
                       {shown.map((r) => (
                         <tr key={r.id}>
-                          <td>
+                          <td data-label="Version">
                             <Link href={`/builds/${r.id}`}>
                               {r.release_version} ({r.build_version})
-                            </Link>
+                            </Link>{' '}
+                            <PlatformBadge platform={r.platform} />
                           </td>
-                          <td>{r.branch || '—'}</td>
-                          <td class="mono">{r.git_commit ? r.git_commit.slice(0, 8) : '—'}</td>
-                          <td>{new Date(r.created_at).toLocaleString()}</td>
+                          <td data-label="Branch">{r.branch || '—'}</td>
+                          <td data-label="Commit" class="mono">
+                            {r.git_commit ? r.git_commit.slice(0, 8) : '—'}
+                          </td>
+                          <td data-label="Uploaded">
+                            <Time iso={r.created_at} />
+                          </td>
                         </tr>
                       ))}
                     </tbody>

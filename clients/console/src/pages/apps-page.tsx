@@ -5,9 +5,12 @@ import { useApi } from '../api/use-api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { Field, formValues } from '../ui/field';
+import { PlatformBadge } from '../ui/platform';
 import { Empty, ErrorNote, Show } from '../ui/states';
+import { Time } from '../ui/time';
 import { useAction } from '../ui/use-action';
 import { useVisible } from '../ui/use-visible';
+import { FirstBuild } from './first-build';
 
 type App = Schemas['App'];
 type Channel = Schemas['Channel'];
@@ -32,7 +35,7 @@ export function AppsPage() {
         {(list) => {
           const needle = filter.trim().toLowerCase();
           const shown = needle ? list.filter((a) => a.name.toLowerCase().includes(needle) || channelsOf(a).some((c) => c.name.toLowerCase().includes(needle))) : list;
-          if (list.length === 0) return <Empty>No apps yet.{mayCreate ? ' Create one above, then upload a build to it.' : ' Ask an admin to add you to an app.'}</Empty>;
+          if (list.length === 0) return mayCreate ? <FirstBuild heading="No apps yet: upload your first build" /> : <Empty>No apps yet. Ask an admin to add you to an app.</Empty>;
           if (shown.length === 0) return <Empty>No app matches “{filter}”.</Empty>;
           return (
             <ul class="cards" aria-label="Apps">
@@ -48,7 +51,7 @@ export function AppsPage() {
 }
 
 /** Every page of apps (at most 100 each). */
-async function allApps(): Promise<App[]> {
+export async function allApps(): Promise<App[]> {
   const apps: App[] = [];
   for (let page = 1; ; page += 1) {
     const { items, total } = await mustPage(api.GET('/api/apps', { params: { query: { page: String(page), per_page: '100' } } }));
@@ -86,19 +89,26 @@ function NewestBuild({ channel }: { channel: Channel & { scheme: string } }) {
   return (
     <div class="newest">
       {release ? <img src={release.icon_url} alt="" width={32} height={32} loading="lazy" /> : <span class="icon-placeholder" aria-hidden="true" />}
-      <span>
-        {channel.scheme} · {channel.name}:{' '}
-        {newest.error ? (
-          <span class="problem">{newest.error.message}</span>
-        ) : release ? (
-          <Link href={`/builds/${release.id}`}>
-            {release.release_version} ({release.build_version})
-          </Link>
-        ) : newest.loading ? (
-          '…'
-        ) : (
-          <span class="muted">no builds yet</span>
-        )}
+      <span class="newest-text">
+        <span class="muted">
+          {channel.scheme} · {channel.name}
+        </span>
+        <span>
+          {newest.error ? (
+            <span class="problem">{newest.error.message}</span>
+          ) : release ? (
+            <>
+              <Link href={`/builds/${release.id}`}>
+                {release.release_version} ({release.build_version})
+              </Link>{' '}
+              <PlatformBadge platform={release.platform} /> <span class="muted small"><Time iso={release.created_at} /></span>
+            </>
+          ) : newest.loading ? (
+            '…'
+          ) : (
+            <span class="muted">no builds yet</span>
+          )}
+        </span>
       </span>
     </div>
   );

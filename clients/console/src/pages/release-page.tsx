@@ -4,8 +4,10 @@ import { useApi } from '../api/use-api';
 import { Link, navigate } from '../router';
 import { atLeast, roleOn, useSession } from '../session';
 import { Field, formValues } from '../ui/field';
-import { commitUrl, formatBytes, formatTime } from '../ui/format';
+import { commitUrl, formatBytes } from '../ui/format';
+import { PlatformBadge } from '../ui/platform';
 import { ErrorNote, Show } from '../ui/states';
+import { Time } from '../ui/time';
 import { useAction } from '../ui/use-action';
 
 type Release = Schemas['Release'];
@@ -36,7 +38,13 @@ export function ReleasePage({ id }: { id: number }) {
             <h1>
               {r.app_name} {r.release_version} ({r.build_version})
             </h1>
+            <PlatformBadge platform={r.platform} />
           </div>
+          <p class="muted subtitle">
+            Uploaded <Time iso={r.created_at} />
+            {r.branch ? ` from ${r.branch}` : ''} · {formatBytes(r.size)} · {r.download_count} download{r.download_count === 1 ? '' : 's'}
+          </p>
+          <SigningWarnings r={r} />
           <div class="release">
             <section aria-labelledby="install-heading" class="install">
               <h2 id="install-heading">Install</h2>
@@ -51,7 +59,13 @@ export function ReleasePage({ id }: { id: number }) {
                 <a href={r.release_url}>Install page</a>
               </p>
             </section>
-            <Details r={r} />
+            <div>
+              <section aria-labelledby="changelog-heading">
+                <h2 id="changelog-heading">What&apos;s new</h2>
+                {r.changelog.length === 0 ? <p class="muted">No release notes.</p> : <ul class="changelog">{r.changelog.map((c, i) => <li key={i}>{c.message}</li>)}</ul>}
+              </section>
+              <Details r={r} />
+            </div>
           </div>
           {atLeast(role, 'developer') && <EditRelease release={r} onSaved={release.reload} />}
         </>
@@ -74,7 +88,7 @@ function Details({ r }: { r: Release }) {
     ['Branch', r.branch || '—'],
     ['Commit', r.git_commit ? link ? <a href={link} class="mono">{r.git_commit}</a> : <span class="mono">{r.git_commit}</span> : '—'],
     ['CI', r.ci_url ? <a href={r.ci_url}>{r.ci_url}</a> : '—'],
-    ['Uploaded', formatTime(r.created_at)],
+    ['Uploaded', <Time iso={r.created_at} />],
     ['Downloads', r.download_count],
     ['Mandatory update', r.mandatory ? 'Yes' : 'No'],
     ['SHA-256', r.sha256 ? <span class="mono wrap">{r.sha256}</span> : '—'],
@@ -96,8 +110,6 @@ function Details({ r }: { r: Release }) {
           </div>
         ))}
       </dl>
-      <h3>Changelog</h3>
-      {r.changelog.length === 0 ? <p class="muted">No changelog.</p> : <ul>{r.changelog.map((c, i) => <li key={i}>{c.message}</li>)}</ul>}
       <h3>Debug files of this build</h3>
       {!r.debug_files ? (
         <p class="muted">The debug files could not be listed just now.</p>
@@ -112,19 +124,81 @@ function Details({ r }: { r: Release }) {
           ))}
         </ul>
       )}
-      {r.signing && (
-        <>
-          <h3>Signing</h3>
-          <ul>
-            {r.signing.profile && <li>Profile: {r.signing.profile.name}</li>}
-            {r.signing.schemes.length > 0 && <li>Schemes: {r.signing.schemes.join(', ')}</li>}
-            {r.signing.certificates.map((c, i) => (
-              <li key={i}>Certificate: {c.subject}</li>
-            ))}
-          </ul>
-        </>
-      )}
+      {r.signing && <Signing signing={r.signing} />}
     </section>
+  );
+}
+
+type Signing = NonNullable<Release['signing']>;
+const PROFILE_TYPES: Record<string, string> = { development: 'Development', ad_hoc: 'Ad hoc', enterprise: 'Enterprise (in-house)', app_store: 'App Store' };
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : 'unknown');
+
+/** A profile lists a team's certificates, often the same one more than once: each once, by its SHA-256. */
+export function distinctCertificates(signing: Signing): Signing['certificates'] {
+  const seen = new Set<string>();
+  return signing.certificates.filter((c) => {
+    const key = c.sha256 || c.subject;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** What the install page warns of, warned of here too: a build that devices will refuse. */
+function SigningWarnings({ r }: { r: Release }) {
+  if (!r.signing) return null;
+  const problems: string[] = [];
+  const profile = r.signing.profile;
+  if (profile?.expired) problems.push(`The provisioning profile expired on ${day(profile.expires_at)}: devices will refuse to install or open this build. Upload a build signed with a current profile.`);
+  const certificates = distinctCertificates(r.signing);
+  const expired = certificates.filter((c) => c.expired);
+  // The build is signed by one of the profile's certificates: only when all have expired is its signature certainly stale.
+  if (expired.length > 0 && expired.length === certificates.length) {
+    const last = expired.map((c) => day(c.expires_at)).sort().pop();
+    problems.push(expired.length === 1 ? `The signing certificate expired on ${last}.` : `All ${expired.length} signing certificates of the profile have expired, the last on ${last}.`);
+  }
+  if (problems.length === 0) return null;
+  return (
+    <section class="warning" role="alert" aria-labelledby="signing-warning">
+      <h2 id="signing-warning">This build may not install</h2>
+      {problems.map((p) => (
+        <p key={p}>{p}</p>
+      ))}
+    </section>
+  );
+}
+
+function Signing({ signing }: { signing: Signing }) {
+  const certificates = distinctCertificates(signing);
+  const profile = signing.profile;
+  return (
+    <>
+      <h3>Signing</h3>
+      <ul class="signing">
+        {profile && (
+          <li>
+            Profile: {PROFILE_TYPES[profile.type] ?? profile.type}
+            {profile.name ? ` · ${profile.name}` : ''} · {profile.expired ? <strong class="problem">expired {day(profile.expires_at)}</strong> : `expires ${day(profile.expires_at)}`}
+          </li>
+        )}
+        {signing.schemes.length > 0 && <li>Schemes: {signing.schemes.join(', ')}</li>}
+      </ul>
+      <details class="certificates" open={certificates.length <= 3}>
+        <summary>
+          {certificates.length} certificate{certificates.length === 1 ? '' : 's'}
+          {signing.certificates_truncated ? ' (the first listed)' : ''}
+        </summary>
+        <ul>
+          {certificates.map((c) => (
+            <li key={c.sha256 || c.subject}>
+              {c.common_name ?? c.subject} <span class="muted">· {c.expired ? 'expired' : 'expires'} {day(c.expires_at)}</span>
+              <br />
+              <span class="mono small muted wrap">{c.sha256}</span>
+            </li>
+          ))}
+        </ul>
+      </details>
+    </>
   );
 }
 

@@ -6,7 +6,7 @@ import { useApi } from '../api/use-api';
 import { Link, useLocation } from '../router';
 import { formatBytes } from '../ui/format';
 import { Empty, ErrorNote, Show } from '../ui/states';
-import { ChannelPicker, channelChoices } from './channel-picker';
+import { ChannelPicker, channelChoices, type ChannelChoice } from './channel-picker';
 
 /** What the page remembers of an unfinished upload, so a reloaded page can say what to pick again. */
 const PENDING_KEY = 'hangar.console.pending-upload';
@@ -26,16 +26,22 @@ const readPending = (): Pending | undefined => {
 /** Upload a package from the browser: drag and drop, progress, resumable across a page reload (tus). */
 export function UploadPage() {
   const apps = useApi(() => must(api.GET('/api/apps', { params: { query: { per_page: '100' } } })), []);
-  const wanted = Number(useLocation().searchParams.get('app') ?? 0);
+  const url = useLocation();
+  const wantedApp = Number(url.searchParams.get('app') ?? 0);
+  const wantedChannel = url.searchParams.get('channel') ?? '';
   return (
     <>
       <h1>Upload a build</h1>
       <Show state={apps} what="your apps">
         {(list) => {
           // Lists carry no collaborators: the upload itself is refused (403) where the user may not.
-          const choices = list.flatMap((a) => channelChoices(a).map((c) => ({ ...c, label: `${a.name} · ${c.label}`, appId: a.id })));
+          const choices = list.flatMap((a) => channelChoices(a).map((c) => ({ ...c, app: a.name, appId: a.id })));
           if (choices.length === 0) return <Empty>No channel to upload to: create an app with a scheme and a channel first.</Empty>;
-          return <Uploader choices={choices} preferred={choices.find((c) => c.appId === wanted)?.slug} />;
+          // Opened from an app's page: its channel (the one shown there, or its only one). Otherwise
+          // nothing: the first channel of the first app is someone else's app as often as not.
+          const ofApp = choices.filter((c) => c.appId === wantedApp);
+          const preferred = ofApp.find((c) => c.slug === wantedChannel)?.slug ?? (ofApp.length === 1 ? ofApp[0]!.slug : undefined);
+          return <Uploader choices={choices} preferred={preferred} />;
         }}
       </Show>
     </>
@@ -44,9 +50,11 @@ export function UploadPage() {
 
 type Phase = { kind: 'idle' } | { kind: 'uploading'; sent: number; total: number } | { kind: 'finishing' } | { kind: 'done'; release: Schemas['Release'] } | { kind: 'failed'; error: Error };
 
-function Uploader({ choices, preferred }: { choices: { slug: string; label: string }[]; preferred?: string | undefined }) {
+function Uploader({ choices, preferred }: { choices: (ChannelChoice & { app: string })[]; preferred?: string | undefined }) {
   const pending = readPending();
-  const [channelKey, setChannelKey] = useState(pending?.channelKey ?? preferred ?? choices[0]!.slug);
+  const remembered = choices.find((c) => c.slug === pending?.channelKey)?.slug;
+  const [channelKey, setChannelKey] = useState(remembered ?? preferred ?? '');
+  const destination = choices.find((c) => c.slug === channelKey);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [dragging, setDragging] = useState(false);
   const upload = useRef<Upload | undefined>(undefined);
@@ -89,29 +97,39 @@ function Uploader({ choices, preferred }: { choices: { slug: string; label: stri
     if (file) void start(file);
   };
   const busy = phase.kind === 'uploading' || phase.kind === 'finishing';
+  const blocked = busy || !destination;
   return (
     <>
-      <ChannelPicker id="upload-channel" choices={choices} value={channelKey} onChange={setChannelKey} />
+      <ChannelPicker id="upload-channel" choices={choices} value={channelKey} onChange={setChannelKey} placeholder="Choose the app and channel…" />
+      <p class="destination" id="upload-destination" aria-live="polite">
+        {destination ? (
+          <>
+            Goes to <strong>{destination.app}</strong> · {destination.label}
+          </>
+        ) : (
+          'Choose where the build goes first: the file can be picked once a channel is chosen.'
+        )}
+      </p>
       {pending && phase.kind === 'idle' && (
         <p class="notice" role="status">
           An upload of {pending.fileName} ({formatBytes(pending.size)}) did not finish. Choose the same file again to carry on where it stopped.
         </p>
       )}
       <div
-        class={`drop ${dragging ? 'over' : ''}`}
+        class={`drop ${dragging ? 'over' : ''} ${blocked ? 'blocked' : ''}`}
         onDragOver={(e) => (e.preventDefault(), setDragging(true))}
         onDragLeave={() => setDragging(false)}
         onDrop={(e) => {
           e.preventDefault();
           setDragging(false);
-          if (!busy) pick(e.dataTransfer?.files);
+          if (!blocked) pick(e.dataTransfer?.files);
         }}
       >
         <p>Drop an .ipa, .apk, .aab, .dmg, .exe, .msi, .deb, .rpm or .AppImage here, or</p>
-        <label for="package-file" class="button primary">
+        <label for="package-file" class="button primary" aria-disabled={blocked ? true : undefined}>
           Choose a file
         </label>
-        <input id="package-file" class="visually-hidden" type="file" disabled={busy} onChange={(e) => pick(e.currentTarget.files)} />
+        <input id="package-file" class="visually-hidden" type="file" disabled={blocked} aria-describedby="upload-destination" onChange={(e) => pick(e.currentTarget.files)} />
       </div>
       {phase.kind === 'uploading' && (
         <div>

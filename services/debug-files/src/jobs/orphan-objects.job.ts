@@ -20,6 +20,8 @@ export interface DebugFileOrphansOptions {
   installationMatches?(): Promise<boolean>;
   /** The service's database: its record count guards the sweep (none beside many objects: refused). */
   connection?: Connection;
+  /** The clock the grace period is judged by (tests: an object made a moment ago counted old). */
+  now?: () => number;
 }
 
 /**
