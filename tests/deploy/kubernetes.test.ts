@@ -262,6 +262,15 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
+  it('when rendered, then every process that connects to NATS keeps 3 copies of the streams and KV buckets it creates (NATS_REPLICAS), so losing a NATS node loses nothing', () => {
+    const withNats = deployments.filter((d) => envOf(d).NATS_URL);
+    expect(withNats.length).toBeGreaterThan(0);
+    for (const d of withNats) {
+      const config = configLoader(processOf(d))(envOf(d));
+      expect({ name: d.metadata.name, replicas: config.NATS_REPLICAS }).toEqual({ name: d.metadata.name, replicas: 3 });
+    }
+  });
+
   it('when rendered, then every Service selects exactly one Deployment and targets a port its container exposes', () => {
     const services = byKind(objects, 'Service');
     expect(services.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { connect } from '@nats-io/transport-node';
 import path from 'node:path';
-import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, sharedHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, eventually, eventuallyValue, fixturesDir, sharedHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 
 /**
  * Every write through the API — allowed or refused — lands
@@ -21,13 +21,12 @@ describe('the audit log', () => {
 
   /** The entries of a filter once the one asked for is there (storage is off the request path). */
   async function entriesUntil(query: string, found: (e: Record<string, any>) => boolean, token = hangar.adminToken): Promise<Record<string, any>[]> {
-    for (let i = 0; i < 100; i++) {
+    const read = async () => {
       const res = await api('GET', `/api/audit?${query}`, { token });
       expect(res.status).toBe(200);
-      if ((res.body as Record<string, any>[]).some(found)) return res.body;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no audit entry matched for ${query}`);
+      return res.body as Record<string, any>[];
+    };
+    return eventuallyValue(read, (entries) => entries.some(found), { timeoutMs: 15_000, stepMs: 50, what: `an audit entry matching ${query}` });
   }
 
   beforeAll(async () => {
@@ -112,10 +111,11 @@ describe('the audit log', () => {
     for (const [operation, res] of Object.entries(writes)) expect([operation, res.status]).toEqual([operation, 200]);
     const operations = ['createChannel', ...Object.keys(writes)];
     let entries: Record<string, any>[] = [];
-    for (let i = 0; i < 150 && !operations.every((op) => entries.some((e) => e.operation === op)); i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+    // Until every write's entry is stored (off the request path); the assertions below name any that never came.
+    await eventually(async () => {
       entries = (await api('GET', `/api/audit?app_id=${app}&per_page=100`, { token: owner.token })).body;
-    }
+      return operations.every((op) => entries.some((e) => e.operation === op));
+    }, { timeoutMs: 20_000, stepMs: 50 }).catch(() => undefined);
     expect(operations.filter((op) => !entries.some((e) => e.operation === op && e.app_id === app && e.status < 300))).toEqual([]);
     expect(entries.find((e) => e.operation === 'updateChannel')).toMatchObject({ app_id: app, resource_ids: { id: String(channel.body.id) }, fields: { password: '[redacted]' } });
     expect(JSON.stringify(entries)).not.toContain('channel-visit-secret');

@@ -1,4 +1,7 @@
-import { RunningHangar, isProcessRunning, startHangar } from '@hangar/testing';
+import { RunningHangar, eventually, isProcessRunning, startHangar } from '@hangar/testing';
+
+/** The launcher takes a second Ctrl-C this soon after the first as the same one (libs/infra launcher.ts SAME_SIGNAL_MS). */
+const SAME_SIGNAL_MS = 1_000;
 
 const PROGRAMS = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'];
 
@@ -41,8 +44,17 @@ describe('the launcher under repeated Ctrl-C', () => {
     // A gateway that cannot act on SIGTERM (stopped) holds the orderly stop for its 15 s grace.
     const frozen = hangar!.pidsOf('gateway');
     for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    const firstAt = Date.now();
     hangar!.signalLauncher('SIGINT');
-    await sleep(1_500);
+    // The orderly stop has begun and is held by the frozen gateway: the launcher says it is
+    // stopping, and the services it stops after the gateways still run.
+    await eventually(() => hangar!.output().includes('Stopping Hangar…'), { timeoutMs: 10_000, what: 'the launcher stopping' });
+    const services = PROGRAMS.filter((name) => name !== 'gateway').flatMap((name) => hangar!.pidsOf(name));
+    expect(services.filter(isProcessRunning)).toEqual(services);
+    expect(hangar!.output()).not.toContain('Stopped.');
+    // The one wait of time left: the launcher's own rule is one of time (a second Ctrl-C within
+    // SAME_SIGNAL_MS of the first is the same keypress), so the second is sent once that has passed.
+    await sleep(firstAt + SAME_SIGNAL_MS + 100 - Date.now());
     expect(hangar!.output()).not.toContain('Stopped.');
     hangar!.signalLauncher('SIGINT');
     expect(await hangar!.exited()).toBe(130);

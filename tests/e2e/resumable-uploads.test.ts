@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, sharedHangar, startHangar, testS3Client, uniqueName } from '@hangar/testing';
+import { RunningHangar, TestUser, apiClient, createUserWithToken, eventually, fixturesDir, sharedHangar, startHangar, testS3Client, uniqueName } from '@hangar/testing';
 
 /**
  * Resumable uploads over tus 1.0: a tus client no one here wrote (tus-js-client)
@@ -150,10 +150,8 @@ describe('resumable uploads (tus 1.0)', () => {
       socket.on('error', () => undefined);
     });
     let offset = 0;
-    for (let i = 0; i < 50 && offset !== sent; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      offset = Number((await head(url, developer.token)).headers.get('upload-offset'));
-    }
+    // The bytes before the cut are recorded a moment after the connection closes.
+    await eventually(async () => (offset = Number((await head(url, developer.token)).headers.get('upload-offset'))) === sent, { timeoutMs: 5_000, stepMs: 50 }).catch(() => undefined);
     expect(offset).toBe(sent);
     const rest = await patch(url, developer.token, sent, apk.subarray(sent));
     expect(rest.status).toBe(204);
@@ -337,11 +335,11 @@ describe('resumable uploads that expire', () => {
     const before = await stored();
     expect(before.objects).toBe(1);
     expect(before.uploads).toBeGreaterThanOrEqual(1);
-    let left = await stored();
-    for (let i = 0; i < 40 && (left.objects > 0 || left.uploads > 0); i++) {
-      await new Promise((r) => setTimeout(r, 500));
+    let left = before;
+    await eventually(async () => {
       left = await stored();
-    }
+      return left.objects === 0 && left.uploads === 0;
+    }, { timeoutMs: 20_000, stepMs: 100 }).catch(() => undefined);
     expect(left).toEqual({ objects: 0, uploads: 0 });
   }, 60_000);
 });

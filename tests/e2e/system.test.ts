@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunningHangar, apiClient, isProcessRunning, startHangar } from '@hangar/testing';
+import { RunningHangar, apiClient, eventually, isProcessRunning, startHangar } from '@hangar/testing';
 
 /** The running system as an operator and a CI job see it. */
 describe('Hangar as started by npm run up', () => {
@@ -61,11 +61,16 @@ describe('Hangar as started by npm run up', () => {
 
   it('when tokens and passwords are sent, then no log line contains them', async () => {
     const password = `secret-password-${Date.now()}`;
-    await api('GET', `/api/users/me?token=${hangar.adminToken}`);
+    const ids = [`e2e-logcheck-read-${Date.now()}`, `e2e-logcheck-write-${Date.now()}`];
+    await api('GET', `/api/users/me?token=${hangar.adminToken}`, { headers: { 'x-request-id': ids[0]! } });
     await api('POST', `/api/users?token=${hangar.adminToken}`, {
       form: { username: `logcheck${Date.now()}`, email: `logcheck${Date.now()}@example.com`, password },
+      headers: { 'x-request-id': ids[1]! },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Read once the gateway's lines of both requests are written (they carry the URLs with the
+    // token), not after a fixed 300 ms; every process writes its lines as it goes (pino to its
+    // log file, synchronously), and the services theirs before they answer the gateway.
+    await eventually(() => ids.every((id) => readLog('gateway').includes(id)), { what: 'both requests in the gateway log' });
     const logs = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].map(readLog).join('\n');
     expect(logs).toContain('[REDACTED]');
     expect(logs).not.toContain(hangar.adminToken);
@@ -96,11 +101,4 @@ describe('Hangar as started by npm run up', () => {
   }
 });
 
-async function expectEventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('condition not met in time');
-}
+const expectEventually = (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => eventually(check, { timeoutMs, stepMs: 100 });

@@ -48,7 +48,20 @@ export const mongoDatabase = (fallback: string) =>
     })
     .default(fallback);
 
-export const natsUrl = z.string().regex(/^(nats|tls):\/\//, 'expected a nats:// URL');
+/**
+ * One NATS server, or several of one cluster with commas between
+ * (`nats://nats-0:4222,nats://nats-1:4222`): the client starts with any it can reach and
+ * learns the rest of the cluster from it (libs/events `connectEventBus`).
+ */
+export const natsUrl = z.string().regex(/^(?:nats|tls):\/\/[^\s,]+(?:,\s*(?:nats|tls):\/\/[^\s,]+)*$/, 'expected a nats:// URL, or several with commas between');
+
+/**
+ * Copies JetStream keeps of each stream, consumer and KV bucket Hangar creates (libs/events
+ * `ensureStream`, `openKvBucket`): 1 for a single server; 3 on a cluster of three or more, so
+ * losing a node loses no event and no KV value. JetStream allows at most 5, and no more than
+ * the cluster has nodes (a create asking for more is refused).
+ */
+export const natsReplicas = z.coerce.number().int().min(1).max(5).default(1);
 
 /**
  * OpenTelemetry's standard variables that Hangar's deployments set. libs/telemetry

@@ -74,7 +74,12 @@ export async function startConsumer<T extends EventType>(handler: EventHandler<T
   // One message at a time: handlers run one after another, and a prefetched
   // message's ack wait runs while it sits in the buffer, so with 16 buffered
   // slow work got them redelivered before they were even started.
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: 1 });
+  // A pull waits at its consumer's leader; when that NATS node dies or is cut off, the pull is
+  // gone without a word, and only missing heartbeats tell the client to pull again elsewhere.
+  // nats.js's default (a 30 s pull, heartbeats every 15 s, two missed) left a consumer idle for
+  // 30 s after each failover on a cluster (libs/events/test/nats-cluster.test.ts); heartbeats
+  // every 2 s make it about 4 s, for one tiny message per 2 s while the consumer has nothing to do.
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: 1, expires: 10_000, idle_heartbeat: 2_000 });
   const log = logger.child({ consumer: durable });
   const counters = metrics ? eventConsumerMetrics(metrics) : undefined;
   const labels = { consumer: durable, event: handler.event };

@@ -9,6 +9,8 @@ import { OutboxRelay } from './outbox';
 
 export interface ServiceEventsOptions {
   natsUrl: string;
+  /** `NATS_REPLICAS`: copies of each stream and KV bucket (1 when unset). */
+  natsReplicas?: number;
   /** The service's name, as NATS shows the connection. */
   name: string;
   prefix: string;
@@ -36,8 +38,8 @@ export interface ServiceEvents {
  * place for that wiring and its stop order, instead of a copy per service.
  */
 export async function startServiceEvents(options: ServiceEventsOptions): Promise<ServiceEvents> {
-  const { natsUrl, name, prefix, logger, metrics, outboxOf, keepTombstonesOf } = options;
-  const bus = await connectEventBus(natsUrl, name, logger);
+  const { natsUrl, natsReplicas, name, prefix, logger, metrics, outboxOf, keepTombstonesOf } = options;
+  const bus = await connectEventBus(natsUrl, name, logger, { replicas: natsReplicas });
   await ensureEventStream(bus.jsm, prefix);
   const relay = new OutboxRelay({ models: outboxOf, ...(keepTombstonesOf ? { keepTombstonesOf } : {}), js: bus.js, logger, prefix, metrics });
   relay.start();

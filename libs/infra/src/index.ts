@@ -10,3 +10,4 @@ export * from './replicas';
 export * from './round-robin-proxy';
 export { isDyingWords } from './exit-reason';
 export * from './database-prefix';
+export * from './nats-replicas';

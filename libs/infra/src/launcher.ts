@@ -8,7 +8,9 @@ import { AdminCredentials, localAdminCredentials, localServiceSecrets } from './
 import { REPO_ROOT } from './go-tools';
 import { Infrastructure, portFromEnv, resolveInfrastructure } from './infrastructure';
 import { freePort, waitFor } from './net';
+import { serviceDatabaseName } from '@hangar/config';
 import { databasePrefixSetting } from './database-prefix';
+import { natsReplicasSetting } from './nats-replicas';
 import { assertPortsFree, portsToBind } from './port-check';
 import { downloadRedirectSetting } from './download-redirect';
 import { grpcTargetVariable, replicaName, replicasSetting } from './replicas';
@@ -42,6 +44,8 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   const toConsole = env.HANGAR_LOG_TO_CONSOLE === '1';
   const replicas = replicasSetting(env);
   const dbPrefix = databasePrefixSetting(env);
+  // Checked here, once, rather than by every service failing to create its streams.
+  natsReplicasSetting(env);
   // Before anything starts or any file of a run (perhaps one still running) is touched.
   await assertPortsFree(await portsToBind(env, { host: httpHost, port: httpPort }));
   fs.mkdirSync(logsDir, { recursive: true });
@@ -153,7 +157,7 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
           ...shared,
           GRPC_LISTEN: listens[name]![i],
           METRICS_PORT: await metricsPortOf(replicaName(name, i)),
-          MONGO_DB: `${dbPrefix}_${name.replace(/-/g, '_')}`,
+          MONGO_DB: serviceDatabaseName(name, dbPrefix),
           ...(name === 'users'
             ? { HANGAR_ADMIN_EMAIL: admin.email, HANGAR_ADMIN_PASSWORD: admin.password, HANGAR_ADMIN_TOKEN: admin.token }
             : {}),

@@ -98,6 +98,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
 
   const events = await startServiceEvents({
     natsUrl: config.NATS_URL,
+    natsReplicas: config.NATS_REPLICAS,
     name: 'apps',
     prefix: config.NATS_SUBJECT_PREFIX,
     logger,

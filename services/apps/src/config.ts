@@ -1,11 +1,13 @@
-import { grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+import { grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsReplicas, natsUrl, serviceBase, serviceDatabaseName, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
-  MONGO_DB: mongoDatabase('hangar_apps'),
+  MONGO_DB: mongoDatabase(serviceDatabaseName('apps')),
   NATS_URL: natsUrl,
+  /** Copies JetStream keeps of each stream and KV bucket this process creates (libs/config `natsReplicas`). */
+  NATS_REPLICAS: natsReplicas,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   /** GetApp answers (per caller and app) and ListApps pages (per caller and page, weighing their apps) kept in memory while nothing changed (apps-service.ts); 0 keeps none. */
   APP_VIEW_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),

@@ -1,4 +1,4 @@
-import { bytes, grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
+import { bytes, grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsReplicas, natsUrl, serviceBase, serviceDatabaseName, storageFields, storageJanitorFields, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -6,8 +6,10 @@ const schema = z.object({
   ...storageJanitorFields,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
-  MONGO_DB: mongoDatabase('hangar_debug_files'),
+  MONGO_DB: mongoDatabase(serviceDatabaseName('debug-files')),
   NATS_URL: natsUrl,
+  /** Copies JetStream keeps of each stream and KV bucket this process creates (libs/config `natsReplicas`). */
+  NATS_REPLICAS: natsReplicas,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
   GRPC_DEADLINE_MS: milliseconds(10_000),

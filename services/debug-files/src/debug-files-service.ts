@@ -51,6 +51,7 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
 
   const events = await startServiceEvents({
     natsUrl: config.NATS_URL,
+    natsReplicas: config.NATS_REPLICAS,
     name: 'debug-files',
     prefix: config.NATS_SUBJECT_PREFIX,
     logger,

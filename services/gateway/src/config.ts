@@ -1,7 +1,7 @@
 import { MAX_ATTEMPT_WINDOW_MS } from './limits/attempt-rule';
 import { compileTrustedProxies, parseTrustedProxies } from './http/trusted-proxies';
 import path from 'node:path';
-import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
+import { booleanFlag, bytes, grpcTarget, loadConfig, milliseconds, natsReplicas, natsUrl, port, serviceBase, storageFields, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
@@ -16,6 +16,8 @@ const schema = z.object({
   WEBHOOKS_GRPC_TARGET: grpcTarget.default('webhooks:50051'),
   /** NATS holds the generations that keep the gateway's token cache exact (libs/cache). */
   NATS_URL: natsUrl,
+  /** Copies JetStream keeps of each stream and KV bucket this process creates (libs/config `natsReplicas`). */
+  NATS_REPLICAS: natsReplicas,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   /** Tokens remembered per gateway (SHA-256 digests → their user), and the longest one is kept. */
   AUTH_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     config.GRPC_DEADLINE_MS,
     metrics,
   );
-  const bus = await connectEventBus(config.NATS_URL, 'gateway', logger);
+  const bus = await connectEventBus(config.NATS_URL, 'gateway', logger, { replicas: config.NATS_REPLICAS });
   const generations = await openGenerations(bus.nc, config.NATS_SUBJECT_PREFIX);
   if (config.AUTH_CACHE_SIZE > 0) {
     clients.users = cachingAuthentication(clients.users, generations, { capacity: config.AUTH_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS });

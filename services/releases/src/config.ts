@@ -1,4 +1,4 @@
-import { booleanFlag, grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, storageFields, storageJanitorFields, z } from '@hangar/config';
+import { booleanFlag, grpcTarget, loadConfig, milliseconds, mongoDatabase, mongoUrl, natsReplicas, natsUrl, serviceBase, serviceDatabaseName, storageFields, storageJanitorFields, z } from '@hangar/config';
 
 /**
  * `all`: the releases service (gRPC, event consumers, janitor, and parsing
@@ -16,8 +16,10 @@ const fields = z.object({
   ...storageJanitorFields,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl.optional(),
-  MONGO_DB: mongoDatabase('hangar_releases'),
+  MONGO_DB: mongoDatabase(serviceDatabaseName('releases')),
   NATS_URL: natsUrl,
+  /** Copies JetStream keeps of each stream and KV bucket this process creates (libs/config `natsReplicas`). */
+  NATS_REPLICAS: natsReplicas,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
   /** Deadline of every call to apps: past it the upload gets a 503, never a hang. */

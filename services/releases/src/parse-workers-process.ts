@@ -20,7 +20,7 @@ export interface RunningParseWorkers {
  */
 export async function startParseWorkers(config: ReleasesConfig, logger: Logger, metrics?: Metrics): Promise<RunningParseWorkers> {
   const storage = await openStorage(config, metrics);
-  const bus = await connectEventBus(config.NATS_URL, 'releases-parse-workers', logger);
+  const bus = await connectEventBus(config.NATS_URL, 'releases-parse-workers', logger, { replicas: config.NATS_REPLICAS });
   let connected = true;
   void (async () => {
     for await (const status of bus.nc.status()) {

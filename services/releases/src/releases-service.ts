@@ -70,6 +70,7 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
 
   const events = await startServiceEvents({
     natsUrl: config.NATS_URL,
+    natsReplicas: config.NATS_REPLICAS,
     name: 'releases',
     prefix: config.NATS_SUBJECT_PREFIX,
     logger,

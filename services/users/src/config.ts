@@ -1,11 +1,13 @@
-import { loadConfig, milliseconds, mongoDatabase, mongoUrl, natsUrl, serviceBase, z } from '@hangar/config';
+import { loadConfig, milliseconds, mongoDatabase, mongoUrl, natsReplicas, natsUrl, serviceBase, serviceDatabaseName, z } from '@hangar/config';
 
 const schema = z.object({
   ...serviceBase,
   GRPC_LISTEN: z.string().regex(/^[^\s]*:\d+$/, 'expected host:port').default('0.0.0.0:50051'),
   MONGO_URL: mongoUrl,
-  MONGO_DB: mongoDatabase('hangar_users'),
+  MONGO_DB: mongoDatabase(serviceDatabaseName('users')),
   NATS_URL: natsUrl,
+  /** Copies JetStream keeps of each stream and KV bucket this process creates (libs/config `natsReplicas`). */
+  NATS_REPLICAS: natsReplicas,
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   /** A console session ends this long after sign-in (a new sign-in starts a new one). */
   SESSION_TTL_MS: milliseconds(14 * 24 * 3600 * 1000),

@@ -52,7 +52,7 @@ export async function startUsersService(config: UsersConfig, logger: Logger, met
   const sessionDocs = sessionModel(connection);
   await syncIndexes(connection);
 
-  const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs, auditDocs] });
+  const events = await startServiceEvents({ natsUrl: config.NATS_URL, natsReplicas: config.NATS_REPLICAS, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs, auditDocs] });
   const { relay } = events;
 
   const deps: UsersDeps = {

@@ -53,7 +53,7 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
   await new AppsLegacyWebhooks(appsClient, logger, config.MIGRATION_RETRY_MS).untilMoved((source) => moveWebhooksFromApps(imports, source, logger));
 
   // Nothing here is published: this service only consumes.
-  const events = await startServiceEvents({ natsUrl: config.NATS_URL, name: 'webhooks', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [] });
+  const events = await startServiceEvents({ natsUrl: config.NATS_URL, natsReplicas: config.NATS_REPLICAS, name: 'webhooks', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [] });
   const deliveries = new DeliveriesRepository(connection, deliveryDocs, attemptDocs);
   const dispatcher = new WebhookDispatcher({
     deliveries,

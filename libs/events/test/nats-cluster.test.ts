@@ -1,0 +1,339 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose, { Connection, Model } from 'mongoose';
+import { KV } from '@nats-io/kv';
+import { freePort, isListening, natsServerBinary } from '@hangar/infra';
+import { createLogger } from '@hangar/logger';
+import { eventually, testInfrastructure, uniqueName } from '@hangar/testing';
+import {
+  Envelope,
+  EventBus,
+  OutboxFields,
+  OutboxRelay,
+  RunningConsumer,
+  connectEventBus,
+  createEnvelope,
+  durableNameOf,
+  ensureEventStream,
+  newOutbox,
+  openKvBucket,
+  outboxSchemaFields,
+  startConsumer,
+  streamNameFor,
+} from '../src';
+
+/**
+ * A three-node NATS JetStream cluster on loopback (nats-server with routes, each node its own
+ * store), Hangar's stream, durable consumers and a KV bucket made through libs/events with
+ * NATS_REPLICAS=3, and a steady flow of outbox events from a producer to a consumer group of
+ * two (two connections sharing one durable, as two replicas of a service do). The node leading
+ * the event stream is killed (SIGKILL) and restarted, then the node leading it next is paused
+ * (SIGSTOP, a partition: its sockets stay open and say nothing). Events must keep flowing while
+ * a node is gone, and in the end every event published was handled exactly once as the
+ * consumers see it — they claim each event id in MongoDB, as Hangar's consumers make a
+ * redelivery harmless — none lost, none stored twice, and the KV values intact.
+ *
+ * `NATS_CLUSTER_TEST_REPLICAS=1` runs the same with one copy of everything: the stream lives
+ * on the node that is killed, and nothing flows until it is back (the test fails).
+ */
+
+const REPLICAS = Number(process.env.NATS_CLUSTER_TEST_REPLICAS ?? 3);
+/** Events that must be handled after each disruption before the test goes on: proof the flow resumed. */
+const PROGRESS = 25;
+/** Time between two events of the producer: about 25 a second, a pace two cores keep up with beside FerretDB. */
+const PRODUCE_EVERY_MS = 40;
+
+jest.setTimeout(90_000);
+
+const infra = testInfrastructure();
+const silent = createLogger({ service: 'nats-cluster-test', level: 'silent' });
+
+interface Node {
+  name: string;
+  clientPort: number;
+  clusterPort: number;
+  storeDir: string;
+  process?: ChildProcess;
+}
+
+interface Thing extends OutboxFields {
+  _id: number;
+}
+
+interface Claim {
+  _id: string;
+}
+
+describe('libs/events on a three-node NATS JetStream cluster', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-nats-cluster-'));
+  const clusterName = uniqueName('hangar-cluster');
+  const prefix = uniqueName('clu');
+  const dbName = uniqueName('nats_cluster');
+  const nodes: Node[] = [];
+  const buses: EventBus[] = [];
+  const consumers: RunningConsumer[] = [];
+  let relay: OutboxRelay | undefined;
+  let producing = false;
+  let production: Promise<void> | undefined;
+  let connection: Connection;
+  let things: Model<Thing>;
+  let claims: Model<Claim>;
+
+  const serversUrl = () => nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(',');
+
+  function start(node: Node): void {
+    const routes = nodes.filter((n) => n !== node).map((n) => `nats://127.0.0.1:${n.clusterPort}`);
+    node.process = spawn(
+      natsServerBinary(),
+      ['-a', '127.0.0.1', '-p', String(node.clientPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
+      { stdio: 'ignore' },
+    );
+  }
+
+  async function stop(node: Node, signal: NodeJS.Signals): Promise<void> {
+    const child = node.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+
+  const nodeNamed = (name: string | undefined) => nodes.find((n) => n.name === name);
+
+  /** The stream's state as the cluster answers it now; undefined while it cannot (no leader). */
+  async function streamInfo(bus: EventBus) {
+    return bus.jsm.streams.info(streamNameFor(prefix)).catch(() => undefined);
+  }
+
+  /** The stream's leader, asked through every connection at once: one on a paused node answers nothing. */
+  async function streamLeader(): Promise<string | undefined> {
+    return Promise.any(buses.map(async (bus) => (await bus.jsm.streams.info(streamNameFor(prefix))).cluster?.leader ?? Promise.reject(new Error('no leader')))).catch(() => undefined);
+  }
+
+  /** A connection as a service makes it, once JetStream answers (the cluster has a meta leader). */
+  async function connectWhenReady(name: string, replicas: number): Promise<EventBus> {
+    let bus!: EventBus;
+    await eventually(
+      async () =>
+        connectEventBus(serversUrl(), name, silent, { replicas }).then(
+          (connected) => ((bus = connected), true),
+          () => false,
+        ),
+      { what: `JetStream answering ${name}`, timeoutMs: 30_000 },
+    );
+    buses.push(bus);
+    return bus;
+  }
+
+  /** Whether every copy of a stream (a KV bucket's is `KV_<bucket>`) has a leader and is current. */
+  async function allCopiesCurrent(bus: EventBus, name: string): Promise<boolean> {
+    const info = await bus.jsm.streams.info(name).catch(() => undefined);
+    const peers = info?.cluster?.replicas ?? [];
+    return !!info?.cluster?.leader && peers.length === REPLICAS - 1 && peers.every((p) => p.current && !p.offline);
+  }
+
+  beforeAll(async () => {
+    for (let i = 0; i < 3; i++) {
+      const storeDir = path.join(root, `n${i}`);
+      fs.mkdirSync(storeDir);
+      nodes.push({ name: `n${i}`, clientPort: await freePort(), clusterPort: await freePort(), storeDir });
+    }
+    nodes.forEach(start);
+    for (const node of nodes) await eventually(() => isListening('127.0.0.1', node.clientPort), { what: `${node.name} listening`, timeoutMs: 15_000 });
+
+    connection = await mongoose.createConnection(infra.mongoUrl, { dbName, bufferCommands: false, serverSelectionTimeoutMS: 3_000 }).asPromise();
+    things = connection.model<Thing>('Thing', new mongoose.Schema<Thing>({ _id: Number, ...outboxSchemaFields }, { collection: 'things', timestamps: true, versionKey: false }));
+    claims = connection.model<Claim>('Claim', new mongoose.Schema<Claim>({ _id: String }, { collection: 'claims', versionKey: false }));
+    await things.init();
+    await claims.init();
+  });
+
+  afterAll(async () => {
+    producing = false;
+    await production?.catch(() => undefined);
+    await Promise.all(consumers.map((c) => c.stop()));
+    await relay?.stop();
+    await Promise.all(buses.map((b) => b.nc.close().catch(() => undefined)));
+    for (const node of nodes) {
+      node.process?.kill('SIGCONT');
+      await stop(node, 'SIGKILL');
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+    await connection?.dropDatabase();
+    await connection?.close();
+  });
+
+  it('when the node leading the event stream is killed and restarted, and then the next leader is paused, then every event is handled exactly once, none is lost and the KV values survive', async () => {
+    const started = Date.now();
+    const phases: string[] = [];
+    let phaseStart = started;
+    const phase = (name: string) => {
+      phases.push(`${name} ${Date.now() - phaseStart} ms`);
+      phaseStart = Date.now();
+    };
+    const stream = streamNameFor(prefix);
+    const bucket = `${prefix}-values`;
+
+    // An installation that ran with one copy of everything: its stream and a KV bucket with
+    // values in it, made by a process with NATS_REPLICAS=1.
+    const before = await connectWhenReady('cluster-before', 1);
+    await eventually(async () => ensureEventStream(before.jsm, prefix).then(() => true, () => false), { what: 'the event stream created on the cluster', timeoutMs: 20_000 });
+    const values = new Map(Array.from({ length: 20 }, (_, i) => [`key-${i}`, `value-${i}-${uniqueName('v')}`]));
+    const earlierKv = await openKvBucket(before.nc, bucket, { history: 1 });
+    for (const [key, value] of values) await earlierKv.put(key, value);
+
+    // Its processes start again with NATS_REPLICAS=3: the stream and the bucket get three copies
+    // each (a KV bucket made the way Hangar makes its caches' generations, limits, uploads).
+    const producer = await connectWhenReady('cluster-producer', REPLICAS);
+    await ensureEventStream(producer.jsm, prefix);
+    expect((await producer.jsm.streams.info(stream)).config.num_replicas).toBe(REPLICAS);
+    const kv: KV = await openKvBucket(producer.nc, bucket, { history: 1 });
+    expect((await kv.status()).replicas).toBe(REPLICAS);
+
+    // The consumer group: two connections, one durable, each message to one of them. A handler
+    // claims the event's id in MongoDB first (an insert refused for an id already claimed) —
+    // how Hangar's consumers make a redelivery after a failover harmless.
+    const handledIds = new Map<string, number>();
+    let deliveries = 0;
+    const handler = {
+      durable: 'cluster-test',
+      event: 'app.deleted' as const,
+      async handle(envelope: Envelope<'app.deleted'>) {
+        deliveries++;
+        try {
+          await claims.create({ _id: envelope.id });
+        } catch (err) {
+          if ((err as { code?: number }).code === 11000) return 'skipped' as const;
+          throw err;
+        }
+        handledIds.set(envelope.id, (handledIds.get(envelope.id) ?? 0) + 1);
+        return 'done' as const;
+      },
+    };
+    for (const name of ['cluster-consumer-a', 'cluster-consumer-b']) {
+      const bus = await connectEventBus(serversUrl(), name, silent, { replicas: REPLICAS });
+      buses.push(bus);
+      // A short ack wait: a message the paused node's consumer had taken comes back in seconds.
+      consumers.push(await startConsumer(handler, { bus, logger: silent, prefix, ackWaitMs: 5_000 }));
+    }
+    const durable = durableNameOf(handler.durable, handler.event);
+    // Consumers name no replica count of their own: they keep as many copies as their stream.
+    expect((await producer.jsm.consumers.info(stream, durable)).cluster?.replicas?.length ?? 0).toBe(REPLICAS - 1);
+
+    // The producer: a document with an event in its outbox every PRODUCE_EVERY_MS, published by
+    // the outbox relay (message id = event id) as in every service.
+    relay = new OutboxRelay({ models: [things], js: producer.js, logger: silent, prefix, intervalMs: 250 });
+    relay.start();
+    const published: string[] = [];
+    producing = true;
+    production = (async () => {
+      for (let id = 1; producing; id++) {
+        const envelope = createEnvelope('app.deleted', { app_id: id }, 'cluster-test');
+        await things.create({ _id: id, ...newOutbox(envelope) });
+        published.push(envelope.id);
+        relay!.poke();
+        await new Promise((resolve) => setTimeout(resolve, PRODUCE_EVERY_MS));
+      }
+    })();
+    const handled = () => handledIds.size;
+    const progressFrom = async (from: number, what: string) =>
+      eventually(() => handled() >= from + PROGRESS, {
+        what,
+        timeoutMs: 25_000,
+        explain: async () => {
+          const info = await producer.jsm.consumers.info(stream, durable).catch((err: Error) => err.message);
+          const state = typeof info === 'string' ? info : { pending: info.num_pending, ackPending: info.num_ack_pending, waiting: info.num_waiting, cluster: info.cluster };
+          return `${handled() - from} handled since, ${published.length} published; consumer ${JSON.stringify(state)}; stream leader ${(await streamInfo(producer))?.cluster?.leader}`;
+        },
+      });
+
+    await progressFrom(0, 'events flowing before any disruption');
+
+    // The copies made when the count was raised have caught up.
+    await eventually(async () => (await allCopiesCurrent(producer, stream)) && (await allCopiesCurrent(producer, `KV_${bucket}`)), { what: 'three current copies', timeoutMs: 20_000 });
+
+    phase('cluster, stream, bucket and first events');
+
+    // 1. The stream's leader is killed: the two others elect a leader and go on, without it.
+    const leader = nodeNamed((await streamInfo(producer))?.cluster?.leader);
+    if (!leader) throw new Error('the event stream has no leader');
+    await stop(leader, 'SIGKILL');
+    const killedAt = handled();
+    await progressFrom(killedAt, `events handled while the stream's leader ${leader.name} is dead`);
+    // Every value is still read while that node is down.
+    for (const [key, value] of values) expect((await kv.get(key))?.string()).toBe(value);
+
+    phase('leader killed, events flowing');
+
+    // 2. It is started again on its store and catches up: three current copies.
+    start(leader);
+    await eventually(async () => (await allCopiesCurrent(producer, stream)) && (await allCopiesCurrent(producer, `KV_${bucket}`)), {
+      what: `${leader.name} back and current`,
+      timeoutMs: 20_000,
+    });
+
+    phase('restarted and caught up');
+
+    // 3. The stream's leader now is paused: its sockets stay open and silent, as across a
+    // partition. The others must notice by themselves (raft heartbeats, client pings). It stays
+    // paused until they elected another leader and events flowed without it.
+    const paused = nodeNamed((await streamInfo(producer))?.cluster?.leader);
+    if (!paused) throw new Error('the event stream has no leader after the restart');
+    paused.process!.kill('SIGSTOP');
+    const pausedAt = Date.now();
+    const handledAtPause = handled();
+    await eventually(
+      async () => {
+        const now = await streamLeader();
+        return now !== undefined && now !== paused.name;
+      },
+      {
+        what: `a leader other than the paused ${paused.name}`,
+        timeoutMs: 25_000,
+        explain: () => `connections on ${buses.map((b) => b.nc.info?.server_name).join(', ')}`,
+      },
+    );
+    await progressFrom(handledAtPause, `events handled while ${paused.name} is paused`);
+    const pausedForMs = Date.now() - pausedAt;
+    paused.process!.kill('SIGCONT');
+
+    phase('paused, events flowing');
+
+    // 4. The producer stops; everything published reaches the consumers.
+    producing = false;
+    await production;
+    await eventually(async () => (await things.countDocuments({ outboxPending: true })) === 0, { what: 'the outbox relayed', timeoutMs: 20_000 });
+    await eventually(() => handled() >= published.length, {
+      what: 'every published event handled',
+      timeoutMs: 30_000,
+      explain: async () => {
+        const info = await producer.jsm.consumers.info(stream, durable).catch((err: Error) => err.message);
+        const state = typeof info === 'string' ? info : { pending: info.num_pending, ackPending: info.num_ack_pending, waiting: info.num_waiting, cluster: info.cluster };
+        return `${handled()} of ${published.length}; consumer ${JSON.stringify(state)}`;
+      },
+    });
+
+    // Exactly once as the consumers see it: each id claimed once, no id unknown to the producer.
+    expect(published.filter((id) => handledIds.get(id) !== 1)).toEqual([]);
+    expect(handledIds.size).toBe(published.length);
+    expect(await claims.countDocuments()).toBe(published.length);
+    // None stored twice: a publish repeated across a failover was dropped by the stream's
+    // duplicate window (message id = event id), on whichever node led it then.
+    await eventually(async () => (await streamInfo(producer))?.state.messages === published.length, {
+      what: 'the stream holding each event once',
+      explain: async () => `${(await streamInfo(producer))?.state.messages} messages for ${published.length} events`,
+    });
+    // The KV values survived the kill and the pause, read through a fresh connection.
+    const reader = await connectWhenReady('cluster-reader', REPLICAS);
+    const readBack = await openKvBucket(reader.nc, bucket, { history: 1 });
+    for (const [key, value] of values) expect((await readBack.get(key))?.string()).toBe(value);
+
+    phase('drained and checked');
+    process.stdout.write(
+      `nats cluster: ${published.length} events, ${deliveries} deliveries (${deliveries - published.length} redelivered), ` +
+        `killed ${leader.name}, paused ${paused.name} for ${pausedForMs} ms, ${Date.now() - started} ms in all (${phases.join(', ')})\n`,
+    );
+  });
+});
