@@ -16,14 +16,14 @@ const MAX_LENGTH = 300;
  * Node itself prints an uncaught error's `Error: …` line, its stack and its
  * version last.
  */
-export function exitReason(logFile: string, fromOffset: number): string | undefined {
+export function exitReason(logFile: string, fromOffset: number, maxLength = MAX_LENGTH): string | undefined {
   const lines = tailSince(logFile, fromOffset)
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
   for (let i = lines.length - 1; i >= 0; i--) {
     const reason = reasonOf(lines[i]!);
-    if (reason) return reason.length > MAX_LENGTH ? `${reason.slice(0, MAX_LENGTH)}…` : reason;
+    if (reason) return reason.length > maxLength ? `${reason.slice(0, maxLength)}…` : reason;
   }
   return undefined;
 }

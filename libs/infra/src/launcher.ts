@@ -86,7 +86,22 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
   const supervise = (program: string, index: number, processEnv: NodeJS.ProcessEnv) =>
     supervisors.push({
       gateway: program === 'gateway',
-      supervisor: new Supervisor({ name: replicaName(program, index), entry: serviceEntry(program), env: processEnv, logsDir, runDir, toConsole, shuttingDown: () => stopping, log: print }),
+      supervisor: new Supervisor({
+        name: replicaName(program, index),
+        entry: serviceEntry(program),
+        env: processEnv,
+        logsDir,
+        runDir,
+        toConsole,
+        shuttingDown: () => stopping,
+        log: print,
+        // Nothing a restart could change: stop everything now, with its reason as the last word.
+        onRefusal: (reason) => {
+          print(`Hangar cannot start: ${replicaName(program, index)} refused to: ${reason}`);
+          print(`Logs: ${logsDir}`);
+          void stopAll(1);
+        },
+      }),
     });
   const stopAll = async (code: number) => {
     if (stopping) return;

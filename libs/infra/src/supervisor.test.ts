@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnManaged } from './child-processes';
+import { EXIT_REFUSED_TO_START } from '@hangar/config';
 import { Supervisor } from './supervisor';
 
 /**
@@ -63,6 +64,34 @@ describe('Supervisor', () => {
   it('when a process exits without a word, then its exit line says only the code', async () => {
     const line = await firstExitLine('gateway', `console.log(JSON.stringify({ level: 'info', msg: 'listening' })); process.exit(3);`);
     expect(line).toBe('gateway exited (3); restarting in 500 ms');
+  });
+
+  it('when a service refuses to start (EXIT_REFUSED_TO_START), then it is not started again and the refusal carries its whole reason', async () => {
+    const entry = path.join(dir, 'refusing.js');
+    const reason = `The database is empty but the bucket holds Hangar's objects: ${'details '.repeat(60)}HANGAR_ADOPT_BUCKET=abc`;
+    fs.writeFileSync(entry, `process.stderr.write(${JSON.stringify(`releases service failed to start: ${reason}\n`)}); process.exit(${EXIT_REFUSED_TO_START});`);
+    const lines: string[] = [];
+    const refusals: string[] = [];
+    const supervisor = new Supervisor({
+      name: 'releases',
+      entry,
+      env: process.env,
+      logsDir: path.join(dir, 'logs'),
+      runDir: path.join(dir, 'refusing-run'),
+      toConsole: false,
+      shuttingDown: () => false,
+      log: (line) => lines.push(line),
+      onRefusal: (why) => refusals.push(why),
+    });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (refusals.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(refusals).toEqual([`releases service failed to start: ${reason}`]);
+      // No "restarting in" line, in the exit handler that would have scheduled the restart.
+      expect(lines).toEqual([]);
+    } finally {
+      await supervisor.stop();
+    }
   });
 
   it('when a server it started dies of SIGKILL, then it is started again with the same arguments after its own delay, and its pid file names the new run', async () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { EXIT_REFUSED_TO_START } from '@hangar/config';
 import { ManagedProcess, spawnManaged } from './child-processes';
 import { exitReason, fileSize } from './exit-reason';
 
@@ -14,6 +15,11 @@ export interface SupervisedProcess {
   toConsole: boolean;
   shuttingDown: () => boolean;
   log: (line: string) => void;
+  /**
+   * Called instead of a restart when the process exits with EXIT_REFUSED_TO_START: it refused
+   * what it was given, and another start would refuse it again. `reason` is its last log words.
+   */
+  onRefusal?: (reason: string) => void;
 }
 
 /** Any program: a server the launcher started (PostgreSQL, FerretDB, versitygw, nats-server). */
@@ -43,7 +49,7 @@ export class Supervisor {
   private stopped = false;
   private readonly program: Required<Omit<SupervisedProgram, 'logFile' | 'runDir' | 'restartDelayMs'>> & Pick<SupervisedProgram, 'logFile' | 'runDir' | 'restartDelayMs'>;
 
-  constructor(options: SupervisedProcess | SupervisedProgram) {
+  constructor(private readonly options: SupervisedProcess | SupervisedProgram) {
     this.program = 'spawn' in options ? { shuttingDown: () => false, stopGraceMs: 15_000, ...options } : nodeProgram(options);
     this.current = this.start();
   }
@@ -69,6 +75,13 @@ export class Supervisor {
     }
     managed.child.once('exit', (code, signal) => {
       if (this.stopped || shuttingDown()) return;
+      const onRefusal = 'onRefusal' in this.options ? this.options.onRefusal : undefined;
+      if (code === EXIT_REFUSED_TO_START && onRefusal) {
+        this.stopped = true;
+        // Whole: a refusal says what to do about it, which a restart line's short reason would cut.
+        onRefusal((logFile ? exitReason(logFile, logOffset, 4_000) : undefined) ?? `${name} refused to start (exit ${code})`);
+        return;
+      }
       // A process that ran a while before dying starts again from a short delay.
       if (Date.now() - startedAt > 60_000) this.restarts = 0;
       const delay = Math.min(30_000, restartDelayMs * 2 ** this.restarts++);

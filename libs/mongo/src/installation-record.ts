@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { isDuplicateKeyError } from './mongo-errors';
 
 interface InstallationDocument {
   _id: string;
@@ -20,8 +21,14 @@ export function installationRecord(connection: Connection, recordCollections: re
       return (await docs().findOne({ _id: DOC_ID }))?.id;
     },
     async claim(id: string): Promise<string> {
-      // An upsert on _id is atomic on FerretDB as on MongoDB: replicas starting together agree on one id.
-      await docs().updateOne({ _id: DOC_ID }, { $setOnInsert: { id, recordedAt: new Date() } }, { upsert: true });
+      // Replicas starting together agree on one id: the first upsert inserts it, the others find
+      // it. Two upserts racing to insert end in E11000 for the later one on FerretDB (MongoDB
+      // retries those itself): the document is there then, and reading it is the answer.
+      try {
+        await docs().updateOne({ _id: DOC_ID }, { $setOnInsert: { id, recordedAt: new Date() } }, { upsert: true });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
       return (await docs().findOne({ _id: DOC_ID }))!.id;
     },
     async replace(id: string): Promise<void> {

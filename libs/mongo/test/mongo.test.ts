@@ -2,7 +2,7 @@ import mongoose, { Connection } from 'mongoose';
 import { Unavailable } from '@hangar/errors';
 import { createLogger } from '@hangar/logger';
 import { closedPort, testInfrastructure, uniqueName } from '@hangar/testing';
-import { connectMongo, isDuplicateKeyError, mongoErrorToDomain, nextSequence, pingMongo } from '../src';
+import { connectMongo, installationRecord, isDuplicateKeyError, mongoErrorToDomain, nextSequence, pingMongo } from '../src';
 
 const infra = testInfrastructure();
 const logger = createLogger({ service: 'mongo-test', level: 'silent' });
@@ -27,6 +27,24 @@ describe('@hangar/mongo against a MongoDB-wire server', () => {
 
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(await nextSequence(connection, name)).toBe(201);
+  });
+
+  it('when replicas claim the installation id at once on an empty database, then all get the one id recorded and none fails', async () => {
+    // Each a replica: a connection with its own pool. Two upserts racing to insert ended the
+    // later replica's start with E11000 on FerretDB (seen as "releases.1 exited (1)" at
+    // two-replica starts); MongoDB retries such upserts itself.
+    const replicas = await Promise.all(Array.from({ length: 3 }, () => connectMongo({ url: infra.mongoUrl, dbName, logger })));
+    try {
+      const records = replicas.map((c) => installationRecord(c, []));
+      for (let round = 0; round < 20; round++) {
+        await connection.collection('installation').deleteMany({});
+        const ids = await Promise.all(records.map((r, i) => r.claim(`id-${round}-${i}`)));
+        expect(new Set(ids).size).toBe(1);
+        expect(await records[0]!.read()).toBe(ids[0]);
+      }
+    } finally {
+      await Promise.all(replicas.map((c) => c.close()));
+    }
   });
 
   it('when two processes take ids from the same counter at once, then no id is handed out twice and none is skipped', async () => {

@@ -12,12 +12,14 @@ import path from 'node:path';
  * uncommitted changes are not in it.
  */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+// One test per folder of tests/fixtures (apps, mobileprovisions, dsyms, proguards), the
+// deployment files and the manifests: what each reads is found the way every test finds it
+// (fixturesDir), and the first test above checks no tracked file names a path outside.
+// The other parser tests that read tests/fixtures/apps (signing, byte-source, corrupt-input)
+// add nothing here that ipa-apk does not show, and half a minute of one worker.
 const UNIT_TESTS_THAT_READ_THE_REPOSITORY = [
   'libs/parsers/src/packages/ipa-apk.test.ts',
-  'libs/parsers/src/packages/signing.test.ts',
   'libs/parsers/src/packages/mobileprovision.test.ts',
-  'libs/parsers/src/packages/byte-source.test.ts',
-  'libs/parsers/src/packages/corrupt-input.test.ts',
   'libs/parsers/src/debug-files/parse-debug-file.test.ts',
   'libs/parsers/src/debug-files/retrace/retrace.differential.test.ts',
   'tests/deploy/',

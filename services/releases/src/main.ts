@@ -1,6 +1,8 @@
 import { telemetry } from './telemetry';
+import { EXIT_REFUSED_TO_START } from '@hangar/config';
 import { handleShutdown } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
+import { InstallationMismatch } from '@hangar/storage';
 import { Metrics, serveMetrics } from '@hangar/metrics';
 import { loadReleasesConfig } from './config';
 import { startParseWorkers } from './parse-workers-process';
@@ -30,5 +32,6 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   process.stderr.write(`releases service failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  // A database that does not belong to the bucket: a restart would only refuse again.
+  process.exit(err instanceof InstallationMismatch ? EXIT_REFUSED_TO_START : 1);
 });
