@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
 import { CliHome, CliResult, cliHome, runCli } from './cli-runner';
 
 /**
@@ -24,8 +24,12 @@ describe('the hangar CLI stamping git branch and commit', () => {
     return { branch: release.branch || undefined, git_commit: release.git_commit || undefined, ci_url: release.ci_url || undefined };
   };
 
+  // An app of its own (the shared Hangar holds other files' builds of the same package, whose
+  // commits would enter --changelog-from-git): every upload here names it.
+  const appName = uniqueName('Stamped');
+
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-cli-stamp') });
+    hangar = await sharedHangar();
     home = cliHome();
     env = { ...home.env, HANGAR_URL: hangar.baseUrl, HANGAR_TOKEN: hangar.adminToken };
     // A checkout the command is run in, and a build made somewhere else.
@@ -43,7 +47,7 @@ describe('the hangar CLI stamping git branch and commit', () => {
   });
 
   it('when the file lies outside the checkout the command runs in, then no branch or commit is stamped, and it says why', async () => {
-    const run = await runCli(['upload', path.join(elsewhere, 'app.apk'), '--json'], env, { cwd: repo });
+    const run = await runCli(['upload', '--name', appName, path.join(elsewhere, 'app.apk'), '--json'], env, { cwd: repo });
     expect(uploaded(run)).toEqual({ branch: undefined, git_commit: undefined, ci_url: undefined });
     expect(run.stderr).toContain(`hangar: app.apk lies outside the git checkout at ${fs.realpathSync(repo)}: no branch or commit stamped (give --branch and --git-commit for them)`);
   });
@@ -53,20 +57,20 @@ describe('the hangar CLI stamping git branch and commit', () => {
     fs.copyFileSync(apk, path.join(repo, 'build', 'app.apk'));
     // From a subfolder, by a relative path: what a build script does.
     fs.mkdirSync(path.join(repo, 'scripts'), { recursive: true });
-    const run = await runCli(['upload', '../build/app.apk', '--json'], env, { cwd: path.join(repo, 'scripts') });
+    const run = await runCli(['upload', '--name', appName, '../build/app.apk', '--json'], env, { cwd: path.join(repo, 'scripts') });
     expect(uploaded(run)).toEqual({ branch: 'feature/stamps', git_commit: git('rev-parse', 'HEAD'), ci_url: undefined });
     expect(run.stderr).not.toContain('lies outside the git checkout');
   });
 
   it('when --changelog-from-git is given for a file outside, then the checkout is the build\'s by the user\'s word and is stamped', async () => {
-    const run = await runCli(['upload', path.join(elsewhere, 'app.apk'), '--json', '--changelog-from-git'], env, { cwd: repo });
+    const run = await runCli(['upload', '--name', appName, path.join(elsewhere, 'app.apk'), '--json', '--changelog-from-git'], env, { cwd: repo });
     expect(uploaded(run)).toEqual({ branch: 'feature/stamps', git_commit: git('rev-parse', 'HEAD'), ci_url: undefined });
   });
 
   it('when flags or a CI job name them, then those are stamped wherever the file lies', async () => {
-    const byFlags = await runCli(['upload', path.join(elsewhere, 'app.apk'), '--json', '--branch', 'release/2.0', '--git-commit', 'c0ffee'], env, { cwd: repo });
+    const byFlags = await runCli(['upload', '--name', appName, path.join(elsewhere, 'app.apk'), '--json', '--branch', 'release/2.0', '--git-commit', 'c0ffee'], env, { cwd: repo });
     expect(uploaded(byFlags)).toEqual({ branch: 'release/2.0', git_commit: 'c0ffee', ci_url: undefined });
-    const inCi = await runCli(['upload', path.join(elsewhere, 'app.apk'), '--json'], { ...env, GITLAB_CI: 'true', CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: 'abcdef1', CI_JOB_URL: 'https://gitlab.example.com/jobs/7' }, { cwd: repo });
+    const inCi = await runCli(['upload', '--name', appName, path.join(elsewhere, 'app.apk'), '--json'], { ...env, GITLAB_CI: 'true', CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: 'abcdef1', CI_JOB_URL: 'https://gitlab.example.com/jobs/7' }, { cwd: repo });
     expect(uploaded(inCi)).toEqual({ branch: 'main', git_commit: 'abcdef1', ci_url: 'https://gitlab.example.com/jobs/7' });
     expect(inCi.stderr).not.toContain('lies outside the git checkout');
   });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunningHangar, createUserWithToken, apiClient, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, createUserWithToken, apiClient, fixturesDir, sharedHangar, uniqueName } from '@hangar/testing';
 import { CliHome, cliHome, runCli } from './cli-runner';
 
 /**
@@ -48,7 +48,7 @@ describe('the words of an upload refused', () => {
   };
 
   beforeAll(async () => {
-    hangar = await startHangar({ S3_BUCKET: uniqueName('e2e-upload-words') });
+    hangar = await sharedHangar();
     home = cliHome();
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-upload-words-'));
     const first = await multipart({}, apk, 'android.apk');
