@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from 'minio';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, fetchChecked, uniqueName, validateResponse, testS3Client } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, eventually as waitUntil, fixturesDir, startHangar, fetchChecked, uniqueName, validateResponse, testS3Client } from '@hangar/testing';
 
 const SINGLE_UUID = 'ea9bbf2d-bfdd-3ce0-85b2-1cbe7152fca5';
 const ARMV7_UUID = '26dfc15d-bdce-351f-b5de-6ee9f5dd6d85';
@@ -51,14 +51,7 @@ describe('debug files over HTTP', () => {
     return names.sort();
   }
 
-  async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error('condition not met in time');
-  }
+  const eventually = (check: () => Promise<boolean>, timeoutMs = 15_000) => waitUntil(check, { timeoutMs, stepMs: 100, what: 'the objects in storage' });
 
   /** A real zip made with Info-ZIP's zip from `files` (archive path → content). */
   function zipOf(files: Record<string, string | Buffer>): Buffer {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@hangar/infra';
-import { ApiClient, RunningHangar, apiClient, createUserWithToken, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, RunningHangar, apiClient, createUserWithToken, eventually, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
  * Nothing lost on the way: a data dir written by the old engine
@@ -78,11 +78,7 @@ describe('from the SQLite engine to PostgreSQL', () => {
       return [...androidVersions.releases, ...iosVersions.releases].every((r) => r.download_count === 1);
     };
     let before = await readAll(api);
-    for (let i = 0; i < 50 && !allCounted(before); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      before = await readAll(api);
-    }
-    expect(allCounted(before)).toBe(true);
+    await eventually(async () => allCounted((before = await readAll(api))), { timeoutMs: 10_000, stepMs: 100, what: 'every download counted', explain: () => JSON.stringify(before) });
     expect(await hangar.stop()).toBe(0);
     const sqliteFiles = fs.readdirSync(path.join(dataDir, 'ferretdb')).filter((f) => f.endsWith('.sqlite'));
     expect(sqliteFiles.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import type { Client } from 'minio';
 import { build as buildPlist } from 'plist';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, startHangar, storedZip, uniqueName, testS3Client } from '@hangar/testing';
+import { ApiResponse, RunningHangar, apiClient, eventually, fixturesDir, startHangar, storedZip, uniqueName, testS3Client } from '@hangar/testing';
 
 /**
  * Hostile input over HTTP: a corpus of malformed packages made with real tools or by
@@ -63,12 +63,8 @@ describe('hostile input over HTTP', () => {
 
   /** Storage holds exactly `expected` again (a refused upload's object is removed, maybe just after the answer). */
   async function expectStorage(expected: string[]): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    let now = await storedObjects();
-    while (JSON.stringify(now) !== JSON.stringify(expected) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      now = await storedObjects();
-    }
+    let now: string[] = [];
+    await eventually(async () => JSON.stringify((now = await storedObjects())) === JSON.stringify(expected), { timeoutMs: 10_000, stepMs: 100 }).catch(() => undefined);
     expect(now).toEqual(expected);
   }
 

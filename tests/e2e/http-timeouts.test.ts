@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Client } from 'minio';
-import { RunningHangar, fixturesDir, startHangar, uniqueName, testS3Client, warmUp } from '@hangar/testing';
+import { RunningHangar, eventually, fixturesDir, startHangar, uniqueName, testS3Client, warmUp } from '@hangar/testing';
 
 /**
  * The gateway's connection timeouts (HTTP_IDLE_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS): an upload
@@ -91,12 +91,8 @@ describe('HTTP connection timeouts', () => {
     expect(res.closedAfterMs).toBeGreaterThanOrEqual(IDLE_MS);
     expect(res.closedAfterMs).toBeLessThan(IDLE_MS + 5_000);
     // The part already sent is not left as an object (the multipart upload is aborted).
-    const deadline = Date.now() + 10_000;
-    let now = await storedObjects();
-    while (now.length !== before.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      now = await storedObjects();
-    }
+    let now: string[] = [];
+    await eventually(async () => (now = await storedObjects()).length === before.length, { timeoutMs: 10_000, stepMs: 100 }).catch(() => undefined);
     expect(now.sort()).toEqual(before.sort());
   });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunningHangar, apiClient, fixturesDir, startHangar, uniqueName, validateResponse } from '@hangar/testing';
+import { RunningHangar, apiClient, eventually as waitUntil, fixturesDir, startHangar, uniqueName, validateResponse } from '@hangar/testing';
 
 /**
  * Every process serves Prometheus metrics on its own port (METRICS_PORT; the
@@ -64,13 +64,10 @@ describe('Prometheus metrics of every process', () => {
     samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   const total = (samples: Sample[], name: string, labels: Record<string, string> = {}) => find(samples, name, labels).reduce((sum, s) => sum + s.value, 0);
 
+  /** The value once `ok` holds of it, or the last one read when time runs out (the assertions after it say what is wrong). */
   async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let value = await read();
-    while (!ok(value) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      value = await read();
-    }
+    let value!: T;
+    await waitUntil(async () => ok((value = await read())), { timeoutMs, stepMs: 100 }).catch(() => undefined);
     return value;
   }
 

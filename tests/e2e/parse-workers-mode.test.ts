@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { checkHealth } from '@hangar/grpc';
 import { REPO_ROOT, freePort } from '@hangar/infra';
-import { RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, eventually, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 
 /**
  * RELEASES_MODE=parse-workers, the parse-workers Deployment of deploy/k8s:
@@ -73,14 +73,14 @@ describe('releases in the parse-workers mode', () => {
     });
     workers.stdout?.on('data', (d: Buffer) => (workersOutput += d.toString()));
     workers.stderr?.on('data', (d: Buffer) => (workersOutput += d.toString()));
-    const deadline = Date.now() + 30_000;
-    let status = 0;
-    while (status !== 200) {
-      if (workers.exitCode !== null) throw new Error(`the workers exited: ${workersOutput}`);
-      if (Date.now() > deadline) throw new Error(`the workers did not become healthy: ${workersOutput}`);
-      status = await fetch(`http://127.0.0.1:${metricsPort}/healthz`).then((r) => r.status, () => 0);
-      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-    }
+    const started = workers;
+    await eventually(
+      async () => {
+        if (started.exitCode !== null) throw new Error(`the workers exited: ${workersOutput}`);
+        return (await fetch(`http://127.0.0.1:${metricsPort}/healthz`).then((r) => r.status, () => 0)) === 200;
+      },
+      { timeoutMs: 30_000, stepMs: 100, what: 'the workers healthy', explain: () => workersOutput },
+    );
 
     const res = await upload('android.apk');
     expect({ status: res.status, bundleId: res.body?.bundle_id }).toEqual({ status: 201, bundleId: 'com.icyleaf.appinfodemo' });

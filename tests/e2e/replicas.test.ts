@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SERVICES } from '@hangar/infra';
-import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, eventually, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
  * `HANGAR_REPLICAS=2 npm run up`: two processes of every service and two
@@ -103,14 +103,15 @@ describe('two replicas of every process', () => {
     for (let i = 0; i < 5; i++) expect(await oneOfEach()).toEqual(allOk);
 
     // Back: a new process in the first slot, answering its share again — every request meanwhile answered.
-    const deadline = Date.now() + 90_000;
     const back = async (name: ProcessName, i: number) => hangar.pidOf(name, 0) !== killed[i] && (await answered(name, 0).catch(() => 0)) > 0;
-    for (;;) {
-      expect(await oneOfEach()).toEqual(allOk);
-      const states = await Promise.all(PROCESSES.map(back));
-      if (states.every(Boolean)) break;
-      if (Date.now() > deadline) throw new Error(`not back in time: ${PROCESSES.filter((_, i) => !states[i]).join(', ')}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    let states: boolean[] = [];
+    await eventually(
+      async () => {
+        expect(await oneOfEach()).toEqual(allOk);
+        states = await Promise.all(PROCESSES.map(back));
+        return states.every(Boolean);
+      },
+      { timeoutMs: 90_000, stepMs: 100, what: 'every killed process back', explain: () => `not back: ${PROCESSES.filter((_, i) => !states[i]).join(', ')}` },
+    );
   }, 150_000);
 });

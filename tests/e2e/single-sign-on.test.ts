@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { ApiClient, RunningHangar, apiClient, createUserWithToken, startGatewayReplica, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, RunningHangar, apiClient, createUserWithToken, eventuallyValue, startGatewayReplica, startHangar, uniqueName } from '@hangar/testing';
 import { cliHome, startCli } from './cli-runner';
 import { launchChromium, lookAt } from './console/console-browser';
 import { RunningIdentityProvider, startIdentityProvider } from './oidc/identity-provider-process';
@@ -101,14 +101,12 @@ describe('single sign-on through an OpenID provider', () => {
 
   /** The audit log is fed by a stream: poll until the entry arrives. */
   async function auditEntry(operation: string, matches: (e: { user_id: number | null; status: number; fields: Record<string, string> }) => boolean) {
-    for (let i = 0; i < 100; i += 1) {
+    const find = async () => {
       const listed = await api('GET', `/api/audit?operation=${operation}&per_page=100`, { token: hangar.adminToken });
       expect(listed.status).toBe(200);
-      const entry = (listed.body as Parameters<typeof matches>[0][]).find(matches);
-      if (entry) return entry;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no ${operation} audit entry matched`);
+      return (listed.body as Parameters<typeof matches>[0][]).find(matches);
+    };
+    return (await eventuallyValue(find, (entry) => entry !== undefined, { timeoutMs: 20_000, stepMs: 100, what: `a ${operation} audit entry that matches` }))!;
   }
 
   /** Who the page's console session belongs to. */
@@ -307,11 +305,10 @@ describe('single sign-on through an OpenID provider', () => {
     try {
       const email = `${uniqueName('cli').replace(/[^a-z0-9]/g, '')}@corp.test`;
       const cli = startCli(['login', '--url', hangar.baseUrl, '--web'], home.env);
-      let start = '';
-      for (let i = 0; i < 300 && !start; i += 1) {
-        start = /http:\/\/\S+cli_challenge=[A-Za-z0-9_-]{43}/.exec(cli.stderrSoFar())?.[0] ?? '';
-        if (!start) await new Promise((r) => setTimeout(r, 100));
-      }
+      const start = await eventuallyValue(() => /http:\/\/\S+cli_challenge=[A-Za-z0-9_-]{43}/.exec(cli.stderrSoFar())?.[0] ?? '', (url) => url !== '', {
+        timeoutMs: 30_000,
+        what: 'the sign-in URL the CLI prints',
+      }).catch(() => '');
       expect(start).toMatch(/\/api\/sessions\/oidc\/start\?cli_port=\d+&cli_challenge=/);
       const page = await newPage();
       await page.goto(start);
