@@ -3,12 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
-import { EventBus, connectEventBus, createEnvelope, durableNameOf, ensureEventStream, publishEnvelope, subjectOf } from '@hangar/events';
+import { EventBus, connectEventBus, createEnvelope, durableNameOf, ensureEventStream, publishEnvelope, streamNameFor, subjectOf } from '@hangar/events';
 import { Unavailable } from '@hangar/errors';
 import { createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { apps, users, webhooks } from '@hangar/proto';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { eventually, testInfrastructure, uniqueName } from '@hangar/testing';
 import { RunningAppsService, startAppsService } from '../../apps/src/apps-service';
 import { loadAppsConfig } from '../../apps/src/config';
 import { loadUsersConfig } from '../../users/src/config';
@@ -22,6 +22,7 @@ import { webhookModel } from '../src/data/webhook.model';
 import { MOVE_FROM_APPS, moveWebhooksFromApps } from '../src/domain/move-from-apps';
 import { SecretBox } from '../src/domain/secret-box';
 import { LEGACY_DURABLE } from '../src/events/durable-handover';
+import { WEBHOOKS_DURABLE } from '../src/events/webhook-events.consumer';
 import { RunningWebhooksService, startWebhooksService } from '../src/webhooks-service';
 
 const KEY = 'move-test-webhook-secret-key-0123456789';
@@ -193,12 +194,15 @@ describe('the move of webhooks from the apps service', () => {
   });
 
   it('when the delivery log is listed, then the moved attempts are there beside the new one, old finished ones swept', async () => {
-    const deadline = Date.now() + 10_000;
-    let log = await client().listDeliveries({ actor: admin, webhookId, page: { page: 1, perPage: 20 } });
-    while ((log.deliveries.filter((d) => d.deliveryId === retryingDelivery && d.success).length === 0 || log.deliveries.some((d) => d.error === 'in progress')) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      log = await client().listDeliveries({ actor: admin, webhookId, page: { page: 1, perPage: 20 } });
-    }
+    const list = () => client().listDeliveries({ actor: admin, webhookId, page: { page: 1, perPage: 20 } });
+    let log = await list();
+    await eventually(
+      async () => {
+        log = await list();
+        return log.deliveries.some((d) => d.deliveryId === retryingDelivery && d.success) && !log.deliveries.some((d) => d.error === 'in progress');
+      },
+      { what: 'the retried attempt to succeed and no attempt to be in progress' },
+    );
     const moved = log.deliveries.filter((d) => d.id <= 40).map((d) => [d.id, d.deliveryId, d.attempt, d.statusCode]);
     expect(moved).toEqual([
       [33, retryingDelivery, 1, 503],
@@ -213,7 +217,18 @@ describe('the move of webhooks from the apps service', () => {
 
   it('when the apps service had not read an event yet, then it is delivered here; the one it had read is not made again', async () => {
     await receiver.waitFor('/moved', (c) => c.headers['x-hangar-delivery'] !== retryingDelivery);
-    await new Promise((r) => setTimeout(r, 1_000)); // a second delivery of it would show by now
+    // Every scheme.deleted handled by the durable that took over (so every delivery it makes
+    // exists), and every delivery of the webhook delivered: no call of it is left to come.
+    const durable = () => bus.jsm.consumers.info(streamNameFor(prefix), durableNameOf(WEBHOOKS_DURABLE, 'scheme.deleted'));
+    await eventually(
+      async () => {
+        const info = await durable();
+        return info.num_pending === 0 && info.num_ack_pending === 0;
+      },
+      { what: 'the scheme.deleted durable to drain', explain: async () => JSON.stringify(await durable()) },
+    );
+    const deliveries = service!.connection.collection('webhook_deliveries');
+    await eventually(async () => (await deliveries.countDocuments({ webhookId, state: { $ne: 'delivered' } })) === 0, { what: 'every delivery to be delivered' });
     const events = receiver.on('/moved').filter((c) => c.headers['x-hangar-delivery'] !== retryingDelivery).map((c) => JSON.parse(c.body));
     expect(events.map((e) => e.data)).toEqual([{ app_id: appId, scheme_id: schemeId }]);
     const stream = await ensureEventStream(bus.jsm, prefix);
