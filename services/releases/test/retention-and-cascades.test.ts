@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { NotFound, Unimplemented } from '@hangar/errors';
-import { EventBus, EventData, EventType, connectEventBus, createEnvelope, publishEnvelope } from '@hangar/events';
+import { EventBus, EventData, EventType, connectEventBus, createEnvelope, durableNameOf, publishEnvelope, streamNameFor } from '@hangar/events';
 import { createGrpcServer } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { apps } from '@hangar/proto';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { eventually as holdsWithin, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadReleasesConfig } from '../src/config';
 import type { NewRelease } from '../src/data/releases.repository';
 import { RunningReleasesService, startReleasesService } from '../src/releases-service';
@@ -113,12 +113,21 @@ describe('releases: retained builds and cascades', () => {
   const anyLeft = async (filter: Record<string, number>) => service.connection.collection('releases').countDocuments(filter);
   const stored = async (keys: string[]) => (await Promise.all(keys.map((k) => service.deps.storage.exists(k)))).filter(Boolean).length;
 
-  async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const eventually = (check: () => Promise<boolean>, timeoutMs = 30_000) => holdsWithin(check, { timeoutMs, stepMs: 100 });
+
+  /**
+   * Waits until the retention consumer has handled and acked every release.created published so
+   * far: whatever pruning those events make has happened by then, so what is live is final.
+   */
+  async function retentionDone(): Promise<void> {
+    const info = () => bus.jsm.consumers.info(streamNameFor(prefix), durableNameOf('releases-retention', 'release.created'));
+    await holdsWithin(
+      async () => {
+        const { num_pending, num_ack_pending } = await info();
+        return num_pending === 0 && num_ack_pending === 0;
+      },
+      { timeoutMs: 30_000, what: 'the retention consumer to drain', explain: async () => JSON.stringify(await info()) },
+    );
   }
 
   const publish = <T extends EventType>(type: T, data: EventData<T>) => publishEnvelope(bus.js, createEnvelope(type, data, 'test'), { prefix });
@@ -147,7 +156,7 @@ describe('releases: retained builds and cascades', () => {
     const before = resolveCalls;
     for (let i = 0; i < 3; i++) await upload(appId, schemeId, channelIds[0]!);
     await eventually(async () => resolveCalls >= before + 3);
-    await new Promise((r) => setTimeout(r, 500));
+    await retentionDone();
     expect(await live({ channelId: channelIds[0]! })).toHaveLength(3);
   });
 
@@ -165,7 +174,7 @@ describe('releases: retained builds and cascades', () => {
     await publishEnvelope(bus.js, envelope, { prefix });
     await bus.js.publish(`${prefix}.releases.release.created.v1`, JSON.stringify(envelope), { msgID: uniqueName('again') });
     await eventually(async () => resolveCalls >= before + 2);
-    await new Promise((r) => setTimeout(r, 500));
+    await retentionDone();
     expect(await live({ channelId })).toEqual([second._id]);
     await eventually(async () => (await anyLeft({ _id: first._id })) === 0);
   });
