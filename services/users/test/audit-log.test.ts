@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { PermissionDenied } from '@hangar/errors';
-import { AuditEntryMessage, auditSubject } from '@hangar/events';
+import { AuditEntryMessage, auditStreamName, auditSubject } from '@hangar/events';
 import type { users } from '@hangar/proto';
-import { testInfrastructure } from '@hangar/testing';
+import { eventually, testInfrastructure } from '@hangar/testing';
 import { recordAuditEntry, utcDay } from '../src/domain/audit-log';
 import { sweepAuditEntries } from '../src/jobs/audit-retention.job';
 import { usersServiceUnderTest } from './users-service-under-test';
@@ -43,17 +43,22 @@ describe('audit log in the users service', () => {
       // Different message ids: JetStream keeps both, so the store itself must refuse the second.
       await js.publish(auditSubject(prefix), JSON.stringify(sent), { msgID: `${sent.id}-a` });
       await js.publish(auditSubject(prefix), JSON.stringify(sent), { msgID: `${sent.id}-b` });
-      await js.publish(auditSubject(prefix), JSON.stringify(entry({ operation: 'updateRelease', user_id: 11 })), { msgID: randomUUID() });
+      const last = await js.publish(auditSubject(prefix), JSON.stringify(entry({ operation: 'updateRelease', user_id: 11 })), { msgID: randomUUID() });
+      // The service's durable has acked all three (an entry is acked once stored, or once found
+      // stored already): what the log holds now is all it will hold of them.
+      const jsm = await jetstreamManager(nc);
+      const durable = () => jsm.consumers.info(auditStreamName(prefix), 'users-audit');
+      await eventually(
+        async () => {
+          const info = await durable();
+          return info.ack_floor.stream_seq >= last.seq && info.num_ack_pending === 0;
+        },
+        { what: 'the audit consumer to ack all three', explain: async () => JSON.stringify(await durable()) },
+      );
     } finally {
       await nc.close();
     }
-    let listed: users.AuditEntryList = { entries: [], total: 0 };
-    for (let i = 0; i < 100 && listed.total < 2; i++) {
-      listed = await under.client.listAuditEntries({ actor: under.admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    listed = await under.client.listAuditEntries({ actor: under.admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
+    const listed: users.AuditEntryList = await under.client.listAuditEntries({ actor: under.admin, days: [utcDay(Date.now())], userId: 11, page: { page: 1, perPage: 25 } });
     expect(listed.total).toBe(2);
     expect(listed.entries.filter((e) => e.id === sent.id)).toHaveLength(1);
   });
