@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { connectEventBus, EventBus } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { eventually, testInfrastructure, uniqueName } from '@hangar/testing';
 import { UploadRecord, UploadRecords } from '../src/uploads/upload-records';
 import { WriterClaim } from '../src/uploads/writer-claim';
 
@@ -26,9 +26,11 @@ describe('gateway: the writer claim of a resumable upload', () => {
   });
 
   it('when the claim beats many times while the body streams, then its final write still lands, clearing the writer', async () => {
-    const claim = new WriterClaim(records, await records.create(record(uniqueName('u'))), Date.now);
+    const created = await records.create(record(uniqueName('u')));
+    const claim = new WriterClaim(records, created, Date.now);
     claim.startBeating(2);
-    await new Promise((r) => setTimeout(r, 150));
+    // Five beats stored: each one a new revision of the record.
+    await eventually(async () => ((await records.get(created.record.id))?.revision ?? 0) >= created.revision + 5, { what: 'five beats' });
     const done = await claim.finish((current) => ({ ...current, offset: 10 }));
     expect(done?.record.offset).toBe(10);
     expect(done?.record.writer).toBeUndefined();
