@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { auditEntrySchema, auditStreamName, connectEventBus, ensureAuditStream, EventBus } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
-import { testInfrastructure, uniqueName } from '@hangar/testing';
+import { eventually, testInfrastructure, uniqueName } from '@hangar/testing';
 import { auditEntryOf } from '../src/audit/audit-entry';
 import { AuditPublisher } from '../src/audit/audit-publisher';
 
@@ -32,7 +32,7 @@ describe('gateway: audit entries published', () => {
     await expect(bus.jsm.streams.info(auditStreamName(prefix))).rejects.toThrow();
 
     const stream = await ensureAuditStream(bus.jsm, prefix);
-    for (let i = 0; i < 50 && (await bus.jsm.streams.info(stream)).state.messages < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => (await bus.jsm.streams.info(stream)).state.messages >= 3, { what: 'the three entries in the stream' });
     // A flush after success sends nothing again.
     await publisher.flush();
     await publisher.stop();
