@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, startHangar } from '@hangar/testing';
+import { ApiClient, RunningHangar, TestUser, apiClient, createUserWithToken, fixturesDir, sharedHangar } from '@hangar/testing';
 import { launchChromium, lookAt, signIn } from './console/console-browser';
 import { atEachSize, clipboardText, fullyOnScreen } from './console/sizes';
 
@@ -51,7 +51,7 @@ describe('the console pages at phone and laptop sizes', () => {
   const ios = { name: 'Zeta iOS', id: 0, channelKey: '', releaseId: 0 };
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
     developer = await createUserWithToken(api, hangar.adminToken, 'dev', 'developer');
     const app = await api('POST', '/api/apps', { token: developer.token, json: { name: android.name } });
