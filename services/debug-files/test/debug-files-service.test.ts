@@ -11,7 +11,7 @@ import { createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
 import { apps, debugFiles, users } from '@hangar/proto';
 import { ObjectStorage } from '@hangar/storage';
-import { fixturesDir, testInfrastructure, uniqueName } from '@hangar/testing';
+import { eventually as holdsWithin, fixturesDir, testInfrastructure, uniqueName } from '@hangar/testing';
 // The real apps and users services, in-process: channels, collaborators and
 // CheckPermission are theirs, and app.deleted comes from them.
 import { RunningAppsService, startAppsService } from '../../apps/src/apps-service';
@@ -136,14 +136,7 @@ describe('debug-files service over gRPC', () => {
 
   const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
 
-  async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error('condition not met in time');
-  }
+  const eventually = (check: () => Promise<boolean>, timeoutMs = 15_000) => holdsWithin(check, { timeoutMs, stepMs: 200 });
 
   /** A consumer on the stream that collects every debug_files event published from now on. */
   async function eventProbe() {
