@@ -156,7 +156,9 @@ describe('the hangar CLI', () => {
     const expected = ((await raw.json()) as { error: string }).error;
     const run = await runCli(['upload', apk, '-c', 'no-such-channel'], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`hangar: ${expected}`);
+    // The server's own words, with the API's field names in the CLI's flags (command-terms.ts).
+    expect(expected).toContain('channel_key');
+    expect(run.stderr).toContain(`hangar: ${expected.replaceAll('channel_key', '--channel-key')}`);
     expect(run.stdout).toBe('');
   });
 
