@@ -6,6 +6,7 @@
 // packages of tests/fixtures over the HTTP API, and looks at each page in Chromium
 // (CHROMIUM_PATH, else /usr/bin/chromium). The first two are taken before anything is uploaded:
 // what a new Hangar shows.
+import { benchInfrastructure } from '../bench/lib/bench-infrastructure.mjs';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,19 +22,11 @@ const SIZES = [
 ];
 
 if (process.env.HANGAR_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-const { resolveInfrastructure } = require(path.join(root, 'libs', 'infra', 'dist', 'index.js'));
 const { startHangar, fixturesDir, apiClient } = require(path.join(root, 'libs', 'testing', 'dist', 'index.js'));
 const { chromium } = require('playwright-core');
 
-const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'screenshots'), log: (line) => process.stderr.write(`${line}\n`) });
-Object.assign(process.env, {
-  MONGO_URL: infra.mongoUrl,
-  NATS_URL: infra.natsUrl,
-  S3_ENDPOINT: infra.s3.endpoint,
-  S3_ACCESS_KEY: infra.s3.accessKey,
-  S3_SECRET_KEY: infra.s3.secretKey,
-  HANGAR_SKIP_BUILD: '1',
-});
+// The servers as the benches resolve them (bench/lib), their data under .hangar/screenshots.
+const infra = await benchInfrastructure(root, 'screenshots', (line) => process.stderr.write(`${line}\n`));
 const hangar = await startHangar();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
 try {

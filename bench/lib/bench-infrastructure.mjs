@@ -7,10 +7,10 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** Call after `npm run build`: libs/infra is required from its build. */
-export async function benchInfrastructure(root) {
+/** Call after `npm run build`: libs/infra is required from its build. `folder`: under .hangar/, where servers started here keep their data. */
+export async function benchInfrastructure(root, folder = 'bench', log = undefined) {
   const { resolveInfrastructure } = require(path.join(root, 'libs/infra/dist'));
-  const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', 'bench') });
+  const infra = await resolveInfrastructure({ dataDir: path.join(root, '.hangar', folder), ...(log ? { log } : {}) });
   Object.assign(process.env, {
     MONGO_URL: infra.mongoUrl,
     NATS_URL: infra.natsUrl,
