@@ -93,7 +93,7 @@ describe('the database and the bucket belong together', () => {
     );
     expect(refused?.message).toMatch(/The database is empty but the bucket holds Hangar's objects/);
     // At once, with the reason as the launcher's last word, not after a minute of restarts.
-    expect(refused?.message).toMatch(/Hangar cannot start: (releases|debug-files) refused to: \S+ service failed to start: The database is empty/);
+    expect(refused?.message).toMatch(/Hangar cannot start: (releases|debug-files)(\.\d+)?: \S+ service failed to start: The database is empty/);
     expect(refused?.message).not.toMatch(/restarting in/);
     expect(refused?.message).toContain(`${emptyPrefix}_releases`);
     expect(refused?.message).toContain(bucket);

@@ -97,7 +97,7 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
         log: print,
         // Nothing a restart could change: stop everything now, with its reason as the last word.
         onRefusal: (reason) => {
-          print(`Hangar cannot start: ${replicaName(program, index)} refused to: ${reason}`);
+          print(`Hangar cannot start: ${replicaName(program, index)}: ${reason}`);
           print(`Logs: ${logsDir}`);
           void stopAll(1);
         },
