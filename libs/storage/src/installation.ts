@@ -37,6 +37,13 @@ export interface InstallationCheck {
   bucketName: string;
   /** Told of what the check did (a new id, a bucket adopted). */
   log?(message: string, fields: Record<string, unknown>): void;
+  /**
+   * The id this process has already found on both sides. A check while running only compares:
+   * a database that lost the id since was dropped or replaced under the process, and joining
+   * the bucket's id then (as a database from before the ids may at a start) would let the
+   * janitor take every object the lost records referred to.
+   */
+  known?: string;
 }
 
 export type InstallationState = { state: 'matched'; id: string } | { state: 'pending' };
@@ -90,6 +97,11 @@ export async function checkInstallation(check: InstallationCheck): Promise<Insta
   const [inDatabase, inBucket] = [await database.read(), await readMarker(storage)];
   const mismatch = (reason: string) => new InstallationMismatch(reason, check, { database: inDatabase, bucket: inBucket });
 
+  if (check.known) {
+    if (inDatabase === check.known && inBucket === check.known) return { state: 'matched', id: check.known };
+    if (!inDatabase) throw mismatch('The database lost its installation id while Hangar ran (dropped or replaced)');
+    throw mismatch(inBucket === inDatabase ? 'The database and the bucket changed together while Hangar ran' : 'The database and the bucket belong to different installations');
+  }
   if (check.adopt) {
     if (check.adopt !== inBucket) throw mismatch(`HANGAR_ADOPT_BUCKET=${check.adopt} is not the id of the bucket`);
     if (inDatabase !== inBucket) {
@@ -145,8 +157,9 @@ export async function guardInstallation(
 ): Promise<InstallationGuard> {
   const { logger } = check;
   const withLog: InstallationCheck = { ...check, log: (message, fields) => logger.warn(fields, message) };
+  let first: InstallationState;
   try {
-    const first = await checkInstallation(withLog);
+    first = await checkInstallation(withLog);
     if (first.state === 'matched') logger.info({ installationId: first.id }, 'installation id checked: the database and the bucket belong together');
     else logger.info({}, 'no installation id in the bucket yet: the janitor waits for the releases service to record one');
   } catch (err) {
@@ -154,11 +167,14 @@ export async function guardInstallation(
     throw err;
   }
   let lastReason: string | undefined;
+  // Once matched, every later check only compares with this id (see InstallationCheck.known).
+  let known = first.state === 'matched' ? first.id : undefined;
   return {
     async matches() {
       try {
-        const state = await checkInstallation(withLog);
+        const state = await checkInstallation({ ...withLog, ...(known ? { known } : {}) });
         lastReason = undefined;
+        if (state.state === 'matched') known = state.id;
         return state.state === 'matched';
       } catch (err) {
         if (!(err instanceof InstallationMismatch)) throw err;

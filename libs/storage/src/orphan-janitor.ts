@@ -55,6 +55,12 @@ export interface OrphanSweep {
    */
   maxShare?: number;
   minRemovals?: number;
+  /**
+   * Asked again just before a prefix's orphans are moved (the installation guard): a database
+   * dropped between the check before the sweep and the reference queries made every object look
+   * unreferenced, and must not cost one.
+   */
+  confirm?(): Promise<boolean>;
   /** Told of every removal (metrics); `trash`: an object removed for good from `trash/`. */
   onRemoved?(prefix: string, kind: OrphanKind): void;
   /** Told of every refused prefix (metrics). */
@@ -121,6 +127,7 @@ export async function sweepOrphans(sweep: OrphanSweep, signal?: AbortSignal): Pr
       if (sweep.recordCount && records === undefined) records = await sweep.recordCount();
       if (records === 0 && objects > minRemovals) refuse({ prefix, reason: 'no_records', objects, orphans, allowed: 0 });
       else if (orphans > allowed) refuse({ prefix, reason: 'share', objects, orphans, allowed });
+      else if (sweep.confirm && !(await sweep.confirm())) refuse({ prefix, reason: 'installation', objects, orphans, allowed: 0 });
       else {
         let moved = 0;
         for await (const page of sweep.storage.listObjectPages(prefix, pageSize)) {

@@ -51,6 +51,7 @@ export async function sweepOwnedOrphans(owned: OwnedObjects, options: OwnedOrpha
       ...(options.maxShare !== undefined ? { maxShare: options.maxShare } : {}),
       ...(options.minRemovals !== undefined ? { minRemovals: options.minRemovals } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.installationMatches ? { confirm: () => options.installationMatches!() } : {}),
       onRemoved: (prefix, kind) => series?.removed.inc({ prefix: label(prefix), kind }),
       onRefused,
     },

@@ -117,6 +117,31 @@ describe('ObjectStorage listing and aborting, and sweepOrphans', () => {
     for (const keys of asked) expect(keys.length).toBeLessThanOrEqual(2);
   });
 
+  it('when the installation guard answers no between the count and the move (a database dropped mid-sweep), then nothing moves and the prefix is refused', async () => {
+    const owned = `${uniqueName('owned')}/`;
+    const orphan = `${owned}old-orphan`;
+    await storage.putBuffer(orphan, Buffer.from('x'));
+    const cutoff = await nextStorageSecond();
+    let confirmations = 0;
+    const report = await sweepOrphans({
+      storage,
+      prefixes: [owned],
+      graceMs: 60_000,
+      now: () => cutoff + 60_000,
+      // The records are gone: every key looks unreferenced, as after a dropped database.
+      referenced: async () => new Set(),
+      confirm: async () => {
+        confirmations += 1;
+        return false;
+      },
+    });
+    expect(confirmations).toBe(1);
+    expect(report.objectsRemoved).toBe(0);
+    expect(report.refused).toEqual([{ prefix: owned, reason: 'installation', objects: 1, orphans: 1, allowed: 0 }]);
+    expect(await storage.exists(orphan)).toBe(true);
+    expect(await storage.exists(`trash/${orphan}`)).toBe(false);
+  });
+
   it('when storage is unreachable, then listing fails with Unavailable', async () => {
     const down = new ObjectStorage({ ...infra.s3, endpoint: `http://127.0.0.1:${await closedPort()}`, bucket });
 

@@ -1,7 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { installationRecord } from '@hangar/mongo';
 import { testInfrastructure, uniqueName } from '@hangar/testing';
-import { INSTALLATION_MARKER, InstallationMismatch, ObjectStorage, checkInstallation, installationIdOfBucket } from '@hangar/storage';
+import { INSTALLATION_MARKER, InstallationMismatch, ObjectStorage, checkInstallation, guardInstallation, installationIdOfBucket } from '@hangar/storage';
 
 const infra = testInfrastructure();
 
@@ -75,5 +75,24 @@ describe('checkInstallation', () => {
     expect(await checkInstallation(joining)).toEqual({ state: 'pending' });
     await storage.putBuffer(INSTALLATION_MARKER, Buffer.from(JSON.stringify({ id: 'made-by-releases' })));
     expect(await checkInstallation(joining)).toEqual({ state: 'matched', id: 'made-by-releases' });
+  });
+
+  it('when the database is dropped while Hangar runs and records come back without the id, then the running guard refuses and never joins the bucket again', async () => {
+    const { connection, storage, check } = await sides();
+    const errors: string[] = [];
+    const logger = { info: () => undefined, warn: () => undefined, error: (_o: object, message: string) => errors.push(message) };
+    const guard = await guardInstallation({ ...check, logger });
+    expect(await guard.matches()).toBe(true);
+    await storage.putBuffer('packages/a-build', Buffer.from('x'));
+
+    await connection.dropDatabase();
+    // A consumer still running writes a record into the dropped database: it is no longer empty,
+    // as a database from before the ids would hold records — but this process knew the id.
+    await connection.collection('releases').insertOne({ objectKey: 'packages/another' });
+    expect(await guard.matches()).toBe(false);
+    expect(await check.database.read()).toBeUndefined();
+    expect(errors.join('\n')).toMatch(/lost its installation id while Hangar ran/);
+    // Asked again, still no: the refusal lasts until an operator acts (a restart, HANGAR_ADOPT_BUCKET).
+    expect(await guard.matches()).toBe(false);
   });
 });
