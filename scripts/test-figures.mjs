@@ -16,8 +16,11 @@ export function tierOf(relativeFile) {
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Lines of text: one table of tiers, one of the slowest files. `results` are jest's --json outputs with their wall times. */
-export function figures(root, runs) {
+/**
+ * Lines of text: one table of tiers, one of the slowest files, and what starting Hangars cost.
+ * `results` are jest's --json outputs with their wall times; `starts` the HANGAR_START_LOG lines.
+ */
+export function figures(root, runs, starts = '') {
   const tiers = new Map();
   const files = [];
   for (const { results } of runs) {
@@ -42,5 +45,29 @@ export function figures(root, runs) {
   for (const { title, wallMs } of runs) lines.push(`jest (${title}): ${seconds(wallMs)} wall`);
   lines.push('', 'ten slowest files:');
   for (const { name, ms } of files.sort((a, b) => b.ms - a.ms).slice(0, 10)) lines.push(`  ${seconds(ms).padStart(8)}  ${name}`);
+  lines.push(...startFigures(starts));
+  return lines;
+}
+
+/** How many Hangars the end-to-end files started and the time it took them, in all and by file. */
+export function startFigures(starts) {
+  const rows = starts
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [ms, replicas, file] = line.split('\t');
+      return { ms: Number(ms), replicas: Number(replicas), file: file || '(unknown)' };
+    });
+  if (rows.length === 0) return [];
+  const total = rows.reduce((sum, r) => sum + r.ms, 0);
+  const byFile = new Map();
+  for (const r of rows) {
+    const f = byFile.get(r.file) ?? { count: 0, ms: 0 };
+    f.count += 1;
+    f.ms += r.ms;
+    byFile.set(r.file, f);
+  }
+  const lines = ['', `Hangar starts: ${rows.length}, ${seconds(total)} in all (${seconds(total / rows.length)} each, ${rows[0].replicas} replica(s))`];
+  for (const [file, f] of [...byFile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 5)) lines.push(`  ${seconds(f.ms).padStart(8)}  ${f.count}×  ${file}`);
   return lines;
 }

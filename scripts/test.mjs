@@ -61,6 +61,9 @@ await goTools.wait();
 const queryLogDir = path.join(root, '.hangar', 'query-log');
 fs.rmSync(queryLogDir, { recursive: true, force: true });
 const extraArgs = process.argv.slice(2);
+// Each Hangar the end-to-end files start, with its start time (libs/testing startHangar), for the figures.
+const startLog = path.join(root, '.hangar', 'hangar-starts.tsv');
+fs.rmSync(startLog, { force: true });
 
 const runJest = (title, args, env) => {
   const started = Date.now();
@@ -72,7 +75,7 @@ const runJest = (title, args, env) => {
     cwd: root,
     stdio: 'inherit',
     // HANGAR_TEST_BUILT: built above, so the end-to-end setup does not build again.
-    env: { ...process.env, HANGAR_QUERY_LOG_DIR: queryLogDir, HANGAR_TEST_BUILT: '1', ...env },
+    env: { ...process.env, HANGAR_QUERY_LOG_DIR: queryLogDir, HANGAR_START_LOG: startLog, HANGAR_TEST_BUILT: '1', ...env },
   });
   const counts = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
   return { title, status: run.status ?? 1, counts, wallMs: Date.now() - started };
@@ -90,7 +93,8 @@ const runs = [runJest('suites', extraArgs.length ? extraArgs : ['--selectProject
 if (extraArgs.length === 0 && ALL_TIERS.every((t) => tiers.includes(t))) runs.push(runJest('plan check', ['--selectProjects', 'plans'], { HANGAR_PLAN_CHECK: '1' }));
 
 // Per tier: files, tests, failures, time; then the slowest files.
-const figureLines = figures(root, runs.map((r) => ({ title: r.title, wallMs: r.wallMs, results: r.counts })));
+const starts = fs.existsSync(startLog) ? fs.readFileSync(startLog, 'utf8') : '';
+const figureLines = figures(root, runs.map((r) => ({ title: r.title, wallMs: r.wallMs, results: r.counts })), starts);
 console.log(figureLines.join('\n'));
 fs.writeFileSync(path.join(root, '.hangar', `test-figures-node${process.versions.node.split('.')[0]}.txt`), `${figureLines.join('\n')}\n`);
 

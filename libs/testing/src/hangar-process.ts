@@ -73,7 +73,19 @@ export function e2eReplicas(extraEnv: NodeJS.ProcessEnv = {}): number {
   return replicasSetting({ HANGAR_REPLICAS: extraEnv.HANGAR_REPLICAS ?? process.env.HANGAR_E2E_REPLICAS });
 }
 
+/**
+ * Where `npm test` collects each Hangar start's time (HANGAR_START_LOG, one `ms<TAB>replicas<TAB>file`
+ * line each), for its figures: starting whole systems is the end-to-end tier's largest fixed cost.
+ */
+function recordStart(ms: number, replicas: number): void {
+  const log = process.env.HANGAR_START_LOG;
+  if (!log) return;
+  const testPath = (globalThis as { expect?: { getState?: () => { testPath?: string } } }).expect?.getState?.().testPath ?? '';
+  fs.appendFileSync(log, `${ms}\t${replicas}\t${path.relative(REPO_ROOT, testPath)}\n`);
+}
+
 export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<RunningHangar> {
+  const startedAt = Date.now();
   const port = await freePort();
   const replicas = e2eReplicas(extraEnv);
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-e2e-'));
@@ -138,6 +150,7 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     child.kill('SIGKILL');
     throw startFailure('Hangar did not start in time');
   }
+  recordStart(Date.now() - startedAt, replicas);
 
   const runFile = (name: string, replica: number, kind: 'pid' | 'metrics-port') =>
     Number(fs.readFileSync(path.join(dataDir, 'run', `${replicaName(name, replica)}.${kind}`), 'utf8'));
