@@ -122,7 +122,7 @@ describe('the database and the bucket belong together', () => {
       const deadline = Date.now() + 60_000;
       while (!refusedLine.test(hangar.logOf('releases')) && Date.now() < deadline) await sleep(250);
       expect(hangar.logOf('releases')).toMatch(refusedLine);
-      expect(hangar.logOf('releases')).toMatch(/"level":"error".*The database is empty but the bucket holds Hangar's objects/);
+      expect(hangar.logOf('releases')).toMatch(/"level":"error".*The database lost its installation id while Hangar ran/);
 
       const refusals = async () => {
         let total = 0;
