@@ -11,7 +11,7 @@ export const SHUTDOWN_PHASES = ['requests', 'work', 'events', 'database', 'proce
 export type ShutdownPhase = (typeof SHUTDOWN_PHASES)[number];
 
 /** Time kept for a part that does not say how much it needs. */
-export const DEFAULT_PART_RESERVE_MS = 500;
+export const DEFAULT_PART_RESERVE_MS = 300;
 
 export interface ShutdownPart {
   name: string;

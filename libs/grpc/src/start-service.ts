@@ -59,6 +59,8 @@ export interface RunningService {
 const DRAIN_FORCE_MARGIN_MS = 100;
 /** The drain's floor however many parts come after it. */
 const DRAIN_RESERVE_MS = 1_000;
+/** Kept for the outbox relay's last pass and the NATS drain should a part before them hang. */
+const EVENTS_RESERVE_MS = 1_000;
 
 /**
  * The skeleton every gRPC service starts from: `wire` builds what is the service's own
@@ -100,7 +102,7 @@ export async function startService<C extends SkeletonConfig, T extends object>(o
         ...(keepTombstonesOf ? { keepTombstonesOf } : {}),
       });
       // Consumers, then the relay's last pass, then the connection drained (ServiceEvents.stop).
-      register({ name: 'events', phase: 'events', stop: () => events.stop() });
+      register({ name: 'events', phase: 'events', reserveMs: EVENTS_RESERVE_MS, stop: () => events.stop() });
       checks.events = () => natsReachable(events.bus.nc);
       return events;
     },
