@@ -5,3 +5,6 @@ export * from './channel';
 export { createChannel, Status } from 'nice-grpc';
 export type { Channel, ServiceImplementation, CallContext } from 'nice-grpc';
 export * from './graceful-shutdown';
+export * from './shutdown-registry';
+export * from './start-service';
+export * from './run-service';

@@ -1,10 +1,9 @@
 import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, Generations, ValidatedCache, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
-import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
-import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import type { OutboxRelay } from '@hangar/events';
+import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes, pingMongo } from '@hangar/mongo';
 import { apps, users } from '@hangar/proto';
 import { UsersDirectory } from './clients/users.directory';
 import type { AppsConfig } from './config';
@@ -18,7 +17,7 @@ import { collaboratorModel } from './data/collaborator.model';
 import { CollaboratorsRepository } from './data/collaborators.repository';
 import { schemeModel } from './data/scheme.model';
 import { SchemesRepository } from './data/schemes.repository';
-import type { AppsDeps } from './domain/apps-deps';
+import type { AppsDeps } from './domain/deps';
 import { repairAppTrees } from './domain/app-trees';
 import { userDeletedConsumer } from './events/user-deleted.consumer';
 import { LegacyWebhooksRepository } from './data/legacy-webhooks.repository';
@@ -29,7 +28,7 @@ export interface RunningAppsService {
   deps: AppsDeps;
   connection: Connection;
   relay: OutboxRelay;
-  /** The ordered shutdown: gRPC, consumers, outbox, NATS, MongoDB. */
+  /** Every part in phase order (the skeleton's ShutdownRegistry): gRPC, consumers, outbox, NATS, MongoDB. */
   stop(): Promise<void>;
 }
 
@@ -86,65 +85,43 @@ const APPS_READ_ONLY = new Set([
   'exportLegacyWebhooks',
 ]);
 
-/** Wires the apps service: database, events, users client, gRPC. main.ts and the component tests both start it here. */
-export async function startAppsService(config: AppsConfig, logger: Logger, metrics?: Metrics): Promise<RunningAppsService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
-  const appDocs = appModel(connection);
-  const schemeDocs = schemeModel(connection);
-  const channelDocs = channelModel(connection);
-  const collaboratorDocs = collaboratorModel(connection);
-  const treeDocs = appTreeModel(connection);
-  await syncIndexes(connection);
+/** Wires the apps service on the service skeleton: database, events, users client, gRPC. main.ts and the component tests both start it here. */
+export async function startAppsService(config: AppsConfig, logger: Logger, metrics?: Metrics, options: { shutdown?: ShutdownRegistry } = {}): Promise<RunningAppsService> {
+  return startService({ name: 'apps', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
+    const { connection, appDocs, schemeDocs, channelDocs, collaboratorDocs, treeDocs } = await service.connectMongo((c) => ({
+      appDocs: appModel(c),
+      schemeDocs: schemeModel(c),
+      channelDocs: channelModel(c),
+      collaboratorDocs: collaboratorModel(c),
+      treeDocs: appTreeModel(c),
+    }));
+    const events = await service.startEvents({ outboxOf: [appDocs, schemeDocs, channelDocs] });
+    const { relay } = events;
 
-  const events = await startServiceEvents({
-    natsUrl: config.NATS_URL,
-    natsReplicas: config.NATS_REPLICAS,
-    name: 'apps',
-    prefix: config.NATS_SUBJECT_PREFIX,
-    logger,
-    metrics,
-    outboxOf: [appDocs, schemeDocs, channelDocs],
+    const usersClient = createServiceClient(users.UsersServiceDefinition, config.USERS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
+    const deps: AppsDeps = {
+      apps: new AppsRepository(connection, appDocs),
+      schemes: new SchemesRepository(connection, schemeDocs),
+      channels: new ChannelsRepository(connection, channelDocs),
+      collaborators: new CollaboratorsRepository(connection, collaboratorDocs),
+      trees: new AppTreesRepository(treeDocs),
+      users: new UsersDirectory(usersClient),
+      onEventsRecorded: () => relay.poke(),
+    };
+
+    // Releases caches channel contexts: every write here is seen by its next request on any replica.
+    const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
+    const bump = bumpingQuietly(generations, [GENERATION_KEYS.apps], (err) => logger.warn({ err }, 'Could not bump the apps generation; retrying'));
+
+    await events.consume(userDeletedConsumer(deps.collaborators, bump));
+
+    // Before the first answer: the apps list is read from the apps' trees, and an app written by a
+    // version without them, or by a process stopped between a write and its tree, would be missing.
+    const repaired = await repairAppTrees(deps);
+    if (repaired > 0) logger.info({ repaired }, 'Brought the apps list up to date with the apps');
+
+    const legacyWebhooks = new LegacyWebhooksRepository(connection);
+    service.serve(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps, legacyWebhooks), generations, config), APPS_READ_ONLY, bump));
+    return { deps, connection, relay };
   });
-  const { relay } = events;
-
-  const usersClient = createServiceClient(users.UsersServiceDefinition, config.USERS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
-  const deps: AppsDeps = {
-    apps: new AppsRepository(connection, appDocs),
-    schemes: new SchemesRepository(connection, schemeDocs),
-    channels: new ChannelsRepository(connection, channelDocs),
-    collaborators: new CollaboratorsRepository(connection, collaboratorDocs),
-    trees: new AppTreesRepository(treeDocs),
-    users: new UsersDirectory(usersClient),
-    onEventsRecorded: () => relay.poke(),
-  };
-
-  // Releases caches channel contexts: every write here is seen by its next request on any replica.
-  const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
-  const bump = bumpingQuietly(generations, [GENERATION_KEYS.apps], (err) => logger.warn({ err }, 'Could not bump the apps generation; retrying'));
-
-  await events.consume(userDeletedConsumer(deps.collaborators, bump));
-
-  // Before the first answer: the apps list is read from the apps' trees, and an app written by a
-  // version without them, or by a process stopped between a write and its tree, would be missing.
-  const repaired = await repairAppTrees(deps);
-  if (repaired > 0) logger.info({ repaired }, 'Brought the apps list up to date with the apps');
-
-  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
-  const legacyWebhooks = new LegacyWebhooksRepository(connection);
-  server.add(apps.AppsServiceDefinition, bumpAfterWrites(cachingAppViews(appsHandlers(deps, legacyWebhooks), generations, config), APPS_READ_ONLY, bump));
-  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
-  server.watchDependencies({ database: () => pingMongo(connection), events: () => natsReachable(events.bus.nc) });
-  const port = await server.listen(config.GRPC_LISTEN);
-
-  return {
-    port,
-    deps,
-    connection,
-    relay,
-    async stop() {
-      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
-      await events.stop();
-      await connection.close();
-    },
-  };
 }

@@ -1,28 +1,13 @@
 import { telemetry } from './telemetry';
-import { handleShutdown } from '@hangar/grpc';
-import { createLogger } from '@hangar/logger';
-import { Metrics, serveMetrics } from '@hangar/metrics';
+import { runService } from '@hangar/grpc';
 import { startAppsService } from './apps-service';
 import { loadAppsConfig } from './config';
 
-async function main(): Promise<void> {
-  const config = loadAppsConfig();
-  const logger = createLogger({ service: 'apps', level: config.LOG_LEVEL });
-  const metrics = new Metrics();
-  const metricsServer = await serveMetrics(metrics, { port: config.METRICS_PORT });
-  if (metricsServer.port) logger.info({ port: metricsServer.port }, 'metrics at /metrics');
-  const service = await startAppsService(config, logger, metrics);
-  handleShutdown(
-    [
-      { name: 'apps service', run: () => service.stop() },
-      { name: 'metrics', run: () => metricsServer.stop() },
-      { name: 'telemetry', run: () => telemetry.shutdown() },
-    ],
-    { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
-  );
-}
-
-main().catch((err) => {
-  process.stderr.write(`apps service failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+runService({
+  name: 'apps',
+  loadConfig: () => loadAppsConfig(),
+  telemetry,
+  async start({ config, logger, metrics, shutdown }) {
+    await startAppsService(config, logger, metrics, { shutdown });
+  },
 });

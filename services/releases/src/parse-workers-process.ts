@@ -1,4 +1,5 @@
 import { connectEventBus } from '@hangar/events';
+import type { ShutdownRegistry } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
@@ -8,7 +9,6 @@ import { startParseWorker } from './parsing/package-parse.worker';
 export interface RunningParseWorkers {
   /** For /healthz: connected to NATS, so requests can reach the workers. */
   healthy(): boolean;
-  stop(): Promise<void>;
 }
 
 /**
@@ -18,9 +18,10 @@ export interface RunningParseWorkers {
  * janitor: a worker reads the upload from S3, stores the icon and answers
  * over NATS; the releases service that asked records the release.
  */
-export async function startParseWorkers(config: ReleasesConfig, logger: Logger, metrics?: Metrics): Promise<RunningParseWorkers> {
+export async function startParseWorkers(config: ReleasesConfig, logger: Logger, metrics: Metrics | undefined, shutdown: ShutdownRegistry): Promise<RunningParseWorkers> {
   const storage = await openStorage(config, metrics);
   const bus = await connectEventBus(config.NATS_URL, 'releases-parse-workers', logger, { replicas: config.NATS_REPLICAS });
+  shutdown.register({ name: 'nats', phase: 'events', stop: () => bus.nc.drain() });
   let connected = true;
   void (async () => {
     for await (const status of bus.nc.status()) {
@@ -29,12 +30,9 @@ export async function startParseWorkers(config: ReleasesConfig, logger: Logger, 
     }
   })().catch(() => undefined);
   const worker = startParseWorker({ nc: bus.nc, storage, logger, prefix: config.NATS_SUBJECT_PREFIX, concurrency: config.PARSE_WORKER_CONCURRENCY, metrics });
+  shutdown.register({ name: 'parse workers', phase: 'work', stop: () => worker.stop() });
   logger.info({ concurrency: config.PARSE_WORKER_CONCURRENCY }, 'package-parsing workers only (RELEASES_MODE=parse-workers)');
   return {
     healthy: () => connected && !bus.nc.isClosed(),
-    async stop() {
-      await worker.stop();
-      await bus.nc.drain();
-    },
   };
 }

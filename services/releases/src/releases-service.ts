@@ -2,11 +2,11 @@ import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, bumpingQuietly, openGenerations } from '@hangar/cache';
 import { cachingChannelResolution } from './clients/cached-apps-client';
 import { ChannelReleases } from './domain/channel-releases';
-import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
-import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import type { OutboxRelay } from '@hangar/events';
+import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, installationRecord, syncIndexes, pingMongo } from '@hangar/mongo';
+import { installationRecord } from '@hangar/mongo';
 import { apps, releases } from '@hangar/proto';
 import { guardInstallation, openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
@@ -33,147 +33,124 @@ export interface RunningReleasesService {
   deps: ReleasesDeps;
   connection: Connection;
   relay: OutboxRelay;
+  /** Every part in phase order (the skeleton's ShutdownRegistry): gRPC, jobs, downloads, parse worker, NATS, MongoDB. */
   stop(): Promise<void>;
 }
 
-/** Wires the releases service: database, storage, events, parsing workers, gRPC. */
-export async function startReleasesService(config: ReleasesConfig, logger: Logger, metrics?: Metrics): Promise<RunningReleasesService> {
-  // The schema requires it in this mode; only the parse-workers mode runs without one.
-  if (!config.MONGO_URL) throw new Error('MONGO_URL is required to run the releases service');
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
-  const releaseDocs = releaseModel(connection);
-  const teardowns = new TeardownsRepository(teardownModel(connection));
-  const downloadDocs = downloadStatsModels(connection);
-  await syncIndexes(connection);
+/** Wires the releases service on the service skeleton: database, storage, events, parsing workers, jobs, gRPC. */
+export async function startReleasesService(config: ReleasesConfig, logger: Logger, metrics?: Metrics, options: { shutdown?: ShutdownRegistry } = {}): Promise<RunningReleasesService> {
+  return startService({ name: 'releases', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
+    const { connection, releaseDocs, teardowns, downloadDocs } = await service.connectMongo((c) => ({
+      releaseDocs: releaseModel(c),
+      teardowns: new TeardownsRepository(teardownModel(c)),
+      downloadDocs: downloadStatsModels(c),
+    }));
 
-  const storage = await openStorage(config, metrics);
-  // This database and this bucket must be one installation before anything runs —
-  // an empty or other database beside a bucket of Hangar's objects stops the start here.
-  const installation = await guardInstallation({
-    storage,
-    database: installationRecord(connection, ['releases', 'teardowns']),
-    prefixes: [...RELEASE_PREFIXES, TEARDOWN_PREFIX],
-    mayCreate: true,
-    ...(config.HANGAR_ADOPT_BUCKET ? { adopt: config.HANGAR_ADOPT_BUCKET } : {}),
-    databaseName: `the releases database "${config.MONGO_DB}"`,
-    bucketName: `the bucket "${config.S3_BUCKET}"`,
-    logger,
-  }).catch(async (err: unknown) => {
-    await connection.close().catch(() => undefined);
-    throw err;
-  });
-  const janitorGuard = {
-    maxShare: config.STORAGE_JANITOR_MAX_SHARE,
-    minRemovals: config.STORAGE_JANITOR_MIN_REMOVALS,
-    installationMatches: () => installation.matches(),
-  };
-
-  const events = await startServiceEvents({
-    natsUrl: config.NATS_URL,
-    natsReplicas: config.NATS_REPLICAS,
-    name: 'releases',
-    prefix: config.NATS_SUBJECT_PREFIX,
-    logger,
-    metrics,
-    outboxOf: [releaseDocs, downloadDocs.totals],
-    keepTombstonesOf: [releaseDocs],
-  });
-  const { bus, relay } = events;
-
-  // Version queries and channel look-ups are answered from memory while their
-  // generations (NATS KV, shared by every replica) are unchanged.
-  const generations = await openGenerations(bus.nc, config.NATS_SUBJECT_PREFIX);
-  const bumpChannel = (channelId: number) =>
-    bumpingQuietly(generations, [GENERATION_KEYS.channelReleases(channelId)], (err) => logger.warn({ err, channelId }, 'Could not bump a channel generation; retrying'))();
-  const repository = new ReleasesRepository(connection, releaseDocs, bumpChannel);
-  const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
-  const downloadStats = new DownloadStatsRepository(downloadDocs);
-  await downloadStats.dropClientClaims();
-  const deps: ReleasesDeps = {
-    releases: repository,
-    downloadStats,
-    downloadCounts: new DownloadCounts(downloadStats, generations, { capacity: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
-    channelReleases: new ChannelReleases(repository, generations, { maxDocuments: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
-    apps: config.CHANNEL_CACHE_SIZE > 0 ? cachingChannelResolution(appsClient, generations, { capacity: config.CHANNEL_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS }) : appsClient,
-    storage,
-    parse: parseRouter({
-      nc: bus.nc,
-      prefix: config.NATS_SUBJECT_PREFIX,
-      timeoutMs: config.PARSE_TIMEOUT_MS,
+    const storage = await openStorage(config, metrics);
+    // This database and this bucket must be one installation before anything runs —
+    // an empty or other database beside a bucket of Hangar's objects stops the start here
+    // (the skeleton then closes the database again).
+    const installation = await guardInstallation({
       storage,
+      database: installationRecord(connection, ['releases', 'teardowns']),
+      prefixes: [...RELEASE_PREFIXES, TEARDOWN_PREFIX],
+      mayCreate: true,
+      ...(config.HANGAR_ADOPT_BUCKET ? { adopt: config.HANGAR_ADOPT_BUCKET } : {}),
+      databaseName: `the releases database "${config.MONGO_DB}"`,
+      bucketName: `the bucket "${config.S3_BUCKET}"`,
       logger,
-      localWorker: config.PARSE_WORKER_ENABLED,
-      concurrency: config.PARSE_WORKER_CONCURRENCY,
-    }),
-    onEventsRecorded: () => relay.poke(),
-  };
+    });
+    service.watch('storage', () => storage.ping());
+    const janitorGuard = {
+      maxShare: config.STORAGE_JANITOR_MAX_SHARE,
+      minRemovals: config.STORAGE_JANITOR_MIN_REMOVALS,
+      installationMatches: () => installation.matches(),
+    };
 
-  const worker: RunningParseWorker | undefined = config.PARSE_WORKER_ENABLED
-    ? startParseWorker({ nc: bus.nc, storage, logger, prefix: config.NATS_SUBJECT_PREFIX, concurrency: config.PARSE_WORKER_CONCURRENCY, metrics })
-    : undefined;
-  await events.consume(releaseFilesConsumer(repository, storage));
-  await events.consume(retentionConsumer(repository, deps.apps, deps.onEventsRecorded));
-  for (const handler of ownerDeletedConsumers(repository, deps.onEventsRecorded)) await events.consume(handler);
+    const events = await service.startEvents({ outboxOf: [releaseDocs, downloadDocs.totals], keepTombstonesOf: [releaseDocs] });
+    const { bus, relay } = events;
 
-  const downloads: RunningDownloadsConsumer = await startDownloadsConsumer(
-    {
-      stats: downloadStats,
-      ownerOf: async (releaseId) => {
-        const release = await deps.channelReleases.byId(releaseId);
-        return release && { releaseId, appId: release.appId, schemeId: release.schemeId, channelId: release.channelId };
-      },
-      onCountsChanged: (channelIds) =>
-        bumpingQuietly(generations, channelIds.map(GENERATION_KEYS.channelDownloads), (err) => logger.warn({ err }, 'Could not bump download generations; retrying'))(),
+    // Version queries and channel look-ups are answered from memory while their
+    // generations (NATS KV, shared by every replica) are unchanged.
+    const generations = await openGenerations(bus.nc, config.NATS_SUBJECT_PREFIX);
+    const bumpChannel = (channelId: number) =>
+      bumpingQuietly(generations, [GENERATION_KEYS.channelReleases(channelId)], (err) => logger.warn({ err, channelId }, 'Could not bump a channel generation; retrying'))();
+    const repository = new ReleasesRepository(connection, releaseDocs, bumpChannel);
+    const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
+    const downloadStats = new DownloadStatsRepository(downloadDocs);
+    await downloadStats.dropClientClaims();
+    const deps: ReleasesDeps = {
+      releases: repository,
+      downloadStats,
+      downloadCounts: new DownloadCounts(downloadStats, generations, { capacity: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
+      channelReleases: new ChannelReleases(repository, generations, { maxDocuments: config.RELEASES_CACHE_MAX_DOCS, maxAgeMs: config.CACHE_MAX_AGE_MS }),
+      apps: config.CHANNEL_CACHE_SIZE > 0 ? cachingChannelResolution(appsClient, generations, { capacity: config.CHANNEL_CACHE_SIZE, maxAgeMs: config.CACHE_MAX_AGE_MS }) : appsClient,
+      storage,
+      parse: parseRouter({
+        nc: bus.nc,
+        prefix: config.NATS_SUBJECT_PREFIX,
+        timeoutMs: config.PARSE_TIMEOUT_MS,
+        storage,
+        logger,
+        localWorker: config.PARSE_WORKER_ENABLED,
+        concurrency: config.PARSE_WORKER_CONCURRENCY,
+      }),
       onEventsRecorded: () => relay.poke(),
-      noticeIntervalMs: config.DOWNLOAD_NOTICE_INTERVAL_MS,
-    },
-    { bus, prefix: config.NATS_SUBJECT_PREFIX, logger },
-  );
+    };
 
-  const janitor = startReleaseOrphanJanitor({
-    repository,
-    storage,
-    graceMs: config.STORAGE_JANITOR_GRACE_MS,
-    intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
-    connection,
-    logger,
-    metrics,
-    ...janitorGuard,
+    const worker: RunningParseWorker | undefined = config.PARSE_WORKER_ENABLED
+      ? startParseWorker({ nc: bus.nc, storage, logger, prefix: config.NATS_SUBJECT_PREFIX, concurrency: config.PARSE_WORKER_CONCURRENCY, metrics })
+      : undefined;
+    await events.consume(releaseFilesConsumer(repository, storage));
+    await events.consume(retentionConsumer(repository, deps.apps, deps.onEventsRecorded));
+    for (const handler of ownerDeletedConsumers(repository, deps.onEventsRecorded)) await events.consume(handler);
+
+    const downloads: RunningDownloadsConsumer = await startDownloadsConsumer(
+      {
+        stats: downloadStats,
+        ownerOf: async (releaseId) => {
+          const release = await deps.channelReleases.byId(releaseId);
+          return release && { releaseId, appId: release.appId, schemeId: release.schemeId, channelId: release.channelId };
+        },
+        onCountsChanged: (channelIds) =>
+          bumpingQuietly(generations, channelIds.map(GENERATION_KEYS.channelDownloads), (err) => logger.warn({ err }, 'Could not bump download generations; retrying'))(),
+        onEventsRecorded: () => relay.poke(),
+        noticeIntervalMs: config.DOWNLOAD_NOTICE_INTERVAL_MS,
+      },
+      { bus, prefix: config.NATS_SUBJECT_PREFIX, logger },
+    );
+
+    const janitor = startReleaseOrphanJanitor({
+      repository,
+      storage,
+      graceMs: config.STORAGE_JANITOR_GRACE_MS,
+      intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
+      connection,
+      logger,
+      metrics,
+      ...janitorGuard,
+    });
+
+    const teardownDeps: TeardownDeps = { teardowns, storage, parse: deps.parse, retentionDays: config.TEARDOWN_RETENTION_DAYS };
+    const teardownExpiry = startTeardownExpiry({ teardowns, storage, intervalMs: config.TEARDOWN_SWEEP_INTERVAL_MS, connection, logger });
+    const teardownOrphans = startTeardownOrphanJanitor({
+      teardowns,
+      storage,
+      graceMs: config.STORAGE_JANITOR_GRACE_MS,
+      intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
+      connection,
+      logger,
+      metrics,
+      ...janitorGuard,
+    });
+
+    // After gRPC has drained (no request can start a parse or a teardown), before NATS is drained.
+    for (const [name, job] of [['orphan janitor', janitor], ['teardown expiry', teardownExpiry], ['teardown orphan janitor', teardownOrphans], ['downloads consumer', downloads]] as const) {
+      service.shutdown.register({ name, phase: 'work', stop: () => job.stop() });
+    }
+    if (worker) service.shutdown.register({ name: 'parse worker', phase: 'work', stop: () => worker.stop() });
+
+    service.serve(releases.ReleasesServiceDefinition, releasesHandlers(deps, teardownDeps));
+    return { deps, connection, relay };
   });
-
-  const teardownDeps: TeardownDeps = { teardowns, storage, parse: deps.parse, retentionDays: config.TEARDOWN_RETENTION_DAYS };
-  const teardownExpiry = startTeardownExpiry({ teardowns, storage, intervalMs: config.TEARDOWN_SWEEP_INTERVAL_MS, connection, logger });
-  const teardownOrphans = startTeardownOrphanJanitor({
-    teardowns,
-    storage,
-    graceMs: config.STORAGE_JANITOR_GRACE_MS,
-    intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
-    connection,
-    logger,
-    metrics,
-    ...janitorGuard,
-  });
-
-  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
-  server.add(releases.ReleasesServiceDefinition, releasesHandlers(deps, teardownDeps));
-  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
-  server.watchDependencies({ database: () => pingMongo(connection), storage: () => storage.ping(), events: () => natsReachable(bus.nc) });
-  const port = await server.listen(config.GRPC_LISTEN);
-
-  return {
-    port,
-    deps,
-    connection,
-    relay,
-    async stop() {
-      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 3_000));
-      await janitor.stop();
-      await teardownExpiry.stop();
-      await teardownOrphans.stop();
-      await downloads.stop();
-      await worker?.stop();
-      await events.stop();
-      await connection.close();
-    },
-  };
 }

@@ -1,10 +1,9 @@
 import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
-import { OutboxRelay, startServiceEvents, natsReachable } from '@hangar/events';
-import { createGrpcServer } from '@hangar/grpc';
+import type { OutboxRelay } from '@hangar/events';
+import { type ShutdownRegistry, startService } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes, pingMongo } from '@hangar/mongo';
 import { users } from '@hangar/proto';
 import type { UsersConfig } from './config';
 import { AuditEntriesRepository } from './data/audit-entries.repository';
@@ -17,7 +16,7 @@ import { tokenModel } from './data/token.model';
 import { TokensRepository } from './data/tokens.repository';
 import { userModel } from './data/user.model';
 import { UsersRepository } from './data/users.repository';
-import type { UsersDeps } from './domain/manage-users';
+import type { UsersDeps } from './domain/deps';
 import { usersHandlers } from './grpc/users.handlers';
 
 /** RPCs that never write; every other one bumps the users generation. */
@@ -28,7 +27,7 @@ export interface RunningUsersService {
   deps: UsersDeps;
   connection: Connection;
   relay: OutboxRelay;
-  /** The ordered shutdown: gRPC, outbox, NATS, MongoDB. */
+  /** Every part in phase order (the skeleton's ShutdownRegistry): gRPC, audit consumer and retention, NATS, MongoDB. */
   stop(): Promise<void>;
 }
 
@@ -41,54 +40,42 @@ export interface UsersStartOptions {
    * waiting out a reconnect backoff.
    */
   beforeListening?(deps: UsersDeps): Promise<void>;
+  /** main.ts's registry, so metrics and telemetry stop after the service. */
+  shutdown?: ShutdownRegistry;
 }
 
-/** Wires the users service: database, events, gRPC. main.ts and the component tests both start it here. */
+/** Wires the users service on the service skeleton: database, events, the audit log, gRPC. main.ts and the component tests both start it here. */
 export async function startUsersService(config: UsersConfig, logger: Logger, metrics?: Metrics, options: UsersStartOptions = {}): Promise<RunningUsersService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
-  const userDocs = userModel(connection);
-  const tokenDocs = tokenModel(connection);
-  const auditDocs = auditEntryModel(connection);
-  const sessionDocs = sessionModel(connection);
-  await syncIndexes(connection);
+  return startService({ name: 'users', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
+    const { connection, userDocs, tokenDocs, auditDocs, sessionDocs } = await service.connectMongo((c) => ({
+      userDocs: userModel(c),
+      tokenDocs: tokenModel(c),
+      auditDocs: auditEntryModel(c),
+      sessionDocs: sessionModel(c),
+    }));
+    const events = await service.startEvents({ outboxOf: [userDocs, auditDocs] });
+    const { relay } = events;
 
-  const events = await startServiceEvents({ natsUrl: config.NATS_URL, natsReplicas: config.NATS_REPLICAS, name: 'users', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [userDocs, auditDocs] });
-  const { relay } = events;
+    const deps: UsersDeps = {
+      users: new UsersRepository(connection, userDocs),
+      tokens: new TokensRepository(connection, tokenDocs),
+      audit: new AuditEntriesRepository(auditDocs),
+      sessions: new SessionsRepository(connection, sessionDocs),
+      sessionTtlMs: config.SESSION_TTL_MS,
+      onEventsRecorded: () => relay.poke(),
+    };
+    // The audit log: appended from the gateways' stream, pruned past its retention.
+    const auditConsumer = await startAuditConsumer(deps, { bus: events.bus, prefix: config.NATS_SUBJECT_PREFIX, logger });
+    service.shutdown.register({ name: 'audit consumer', phase: 'work', stop: () => auditConsumer.stop() });
+    const auditRetention = startAuditRetention(connection, deps.audit, { retentionDays: config.AUDIT_RETENTION_DAYS, intervalMs: config.AUDIT_SWEEP_INTERVAL_MS, logger });
+    service.shutdown.register({ name: 'audit retention', phase: 'work', stop: () => auditRetention.stop() });
 
-  const deps: UsersDeps = {
-    users: new UsersRepository(connection, userDocs),
-    tokens: new TokensRepository(connection, tokenDocs),
-    audit: new AuditEntriesRepository(auditDocs),
-    sessions: new SessionsRepository(connection, sessionDocs),
-    sessionTtlMs: config.SESSION_TTL_MS,
-    onEventsRecorded: () => relay.poke(),
-  };
-  // The audit log: appended from the gateways' stream, pruned past its retention.
-  const auditConsumer = await startAuditConsumer(deps, { bus: events.bus, prefix: config.NATS_SUBJECT_PREFIX, logger });
-  const auditRetention = startAuditRetention(connection, deps.audit, { retentionDays: config.AUDIT_RETENTION_DAYS, intervalMs: config.AUDIT_SWEEP_INTERVAL_MS, logger });
+    // Gateways cache token → user; every write here must be seen by their next request.
+    const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
+    const bump = bumpingQuietly(generations, [GENERATION_KEYS.users], (err) => logger.warn({ err }, 'Could not bump the users generation; retrying'));
 
-  // Gateways cache token → user; every write here must be seen by their next request.
-  const generations = await openGenerations(events.bus.nc, config.NATS_SUBJECT_PREFIX);
-  const bump = bumpingQuietly(generations, [GENERATION_KEYS.users], (err) => logger.warn({ err }, 'Could not bump the users generation; retrying'));
-
-  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
-  server.add(users.UsersServiceDefinition, bumpAfterWrites(usersHandlers(deps), USERS_READ_ONLY, bump));
-  await options.beforeListening?.(deps);
-  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
-  server.watchDependencies({ database: () => pingMongo(connection), events: () => natsReachable(events.bus.nc) });
-  const port = await server.listen(config.GRPC_LISTEN);
-
-  return {
-    port,
-    deps,
-    connection,
-    relay,
-    async stop() {
-      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
-      auditRetention.stop();
-      await auditConsumer.stop();
-      await events.stop();
-      await connection.close();
-    },
-  };
+    service.serve(users.UsersServiceDefinition, bumpAfterWrites(usersHandlers(deps), USERS_READ_ONLY, bump));
+    await options.beforeListening?.(deps);
+    return { deps, connection, relay };
+  });
 }

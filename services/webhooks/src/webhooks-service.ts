@@ -1,9 +1,7 @@
 import type { Connection } from 'mongoose';
-import { startServiceEvents, natsReachable } from '@hangar/events';
-import { createGrpcServer, createServiceClient } from '@hangar/grpc';
+import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
-import { connectMongo, countedMongoErrors, syncIndexes, pingMongo } from '@hangar/mongo';
 import { apps, releases, webhooks } from '@hangar/proto';
 import { AppsLegacyWebhooks } from './clients/apps-legacy-webhooks';
 import { AppsServiceAccess } from './clients/apps.access';
@@ -19,7 +17,7 @@ import { WEBHOOK_EVENTS } from './domain/manage-webhooks';
 import { moveWebhooksFromApps } from './domain/move-from-apps';
 import { SecretBox } from './domain/secret-box';
 import { WebhookTargetPolicy } from './domain/target-policy';
-import type { WebhooksDeps } from './domain/webhooks-deps';
+import type { WebhooksDeps } from './domain/deps';
 import { takeOverLegacyDurables } from './events/durable-handover';
 import { WEBHOOKS_DURABLE, webhookEventConsumers } from './events/webhook-events.consumer';
 import { webhooksHandlers } from './grpc/webhooks.handlers';
@@ -29,78 +27,65 @@ export interface RunningWebhooksService {
   deps: WebhooksDeps;
   connection: Connection;
   dispatcher: WebhookDispatcher;
-  /** The ordered shutdown: gRPC, consumers, webhook dispatcher, NATS, MongoDB. */
+  /** Every part in phase order (the skeleton's ShutdownRegistry): gRPC, webhook dispatcher, consumers, NATS, MongoDB. */
   stop(): Promise<void>;
 }
 
-/** Wires the webhooks service: database, the move from apps, events, dispatcher, gRPC. main.ts and the component tests both start it here. */
-export async function startWebhooksService(config: WebhooksConfig, logger: Logger, metrics?: Metrics): Promise<RunningWebhooksService> {
-  const connection = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, logger, queryLogDir: config.HANGAR_QUERY_LOG_DIR });
-  const webhookDocs = webhookModel(connection);
-  const deliveryDocs = deliveryModel(connection);
-  const attemptDocs = attemptModel(connection);
-  await syncIndexes(connection);
-  // A bad HANGAR_WEBHOOK_ALLOWED_HOSTS entry stops the start, before anything runs.
-  const policy = new WebhookTargetPolicy(config.HANGAR_WEBHOOK_ALLOWED_HOSTS);
-  const box = SecretBox.fromConfig(config.WEBHOOK_SECRET_KEY, logger);
+/** Wires the webhooks service on the service skeleton: database, the move from apps, events, dispatcher, gRPC. main.ts and the component tests both start it here. */
+export async function startWebhooksService(config: WebhooksConfig, logger: Logger, metrics?: Metrics, options: { shutdown?: ShutdownRegistry } = {}): Promise<RunningWebhooksService> {
+  return startService({ name: 'webhooks', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
+    const { connection, webhookDocs, deliveryDocs, attemptDocs } = await service.connectMongo((c) => ({
+      webhookDocs: webhookModel(c),
+      deliveryDocs: deliveryModel(c),
+      attemptDocs: attemptModel(c),
+    }));
+    // A bad HANGAR_WEBHOOK_ALLOWED_HOSTS entry stops the start, before anything runs.
+    const policy = new WebhookTargetPolicy(config.HANGAR_WEBHOOK_ALLOWED_HOSTS);
+    const box = SecretBox.fromConfig(config.WEBHOOK_SECRET_KEY, logger);
 
-  const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics };
-  const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, clientOptions);
-  const releasesClient = createServiceClient(releases.ReleasesServiceDefinition, config.RELEASES_GRPC_TARGET, clientOptions);
+    const clientOptions = { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics };
+    const appsClient = createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, clientOptions);
+    const releasesClient = createServiceClient(releases.ReleasesServiceDefinition, config.RELEASES_GRPC_TARGET, clientOptions);
 
-  // Before anything is served or sent: webhooks and deliveries the apps service kept come here first.
-  const imports = new LegacyImportRepository(connection, webhookDocs, deliveryDocs, attemptDocs);
-  await new AppsLegacyWebhooks(appsClient, logger, config.MIGRATION_RETRY_MS).untilMoved((source) => moveWebhooksFromApps(imports, source, logger));
+    // Before anything is served or sent: webhooks and deliveries the apps service kept come here first.
+    const imports = new LegacyImportRepository(connection, webhookDocs, deliveryDocs, attemptDocs);
+    await new AppsLegacyWebhooks(appsClient, logger, config.MIGRATION_RETRY_MS).untilMoved((source) => moveWebhooksFromApps(imports, source, logger));
 
-  // Nothing here is published: this service only consumes.
-  const events = await startServiceEvents({ natsUrl: config.NATS_URL, natsReplicas: config.NATS_REPLICAS, name: 'webhooks', prefix: config.NATS_SUBJECT_PREFIX, logger, metrics, outboxOf: [] });
-  const deliveries = new DeliveriesRepository(connection, deliveryDocs, attemptDocs);
-  const dispatcher = new WebhookDispatcher({
-    deliveries,
-    policy,
-    box,
-    logger,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-    pollMs: config.WEBHOOK_POLL_MS,
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
-    metrics,
+    // Nothing here is published: this service only consumes.
+    const events = await service.startEvents({ outboxOf: [] });
+    const deliveries = new DeliveriesRepository(connection, deliveryDocs, attemptDocs);
+    const dispatcher = new WebhookDispatcher({
+      deliveries,
+      policy,
+      box,
+      logger,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      pollMs: config.WEBHOOK_POLL_MS,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+      metrics,
+    });
+    const deps: WebhooksDeps = {
+      webhooks: new WebhooksRepository(connection, webhookDocs),
+      deliveries,
+      policy,
+      box,
+      dispatcher,
+      apps: new AppsServiceAccess(appsClient),
+      releases: new ReleasesServiceSource(releasesClient),
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
+      testTimeoutMs: Math.max(100, Math.min(config.WEBHOOK_TIMEOUT_MS, config.GRPC_DEADLINE_MS - 1_000)),
+    };
+
+    await takeOverLegacyDurables(events.bus, config.NATS_SUBJECT_PREFIX, WEBHOOKS_DURABLE, WEBHOOK_EVENTS, logger);
+    for (const handler of webhookEventConsumers(deps, logger)) await events.consume(handler);
+    dispatcher.start();
+    // Before the consumers stop (events phase): deliveries a consumer records after this wait in the database for the next start.
+    service.shutdown.register({ name: 'webhook dispatcher', phase: 'work', stop: () => dispatcher.stop() });
+
+    service.serve(webhooks.WebhooksServiceDefinition, webhooksHandlers(deps));
+    return { deps, connection, dispatcher };
   });
-  const deps: WebhooksDeps = {
-    webhooks: new WebhooksRepository(connection, webhookDocs),
-    deliveries,
-    policy,
-    box,
-    dispatcher,
-    apps: new AppsServiceAccess(appsClient),
-    releases: new ReleasesServiceSource(releasesClient),
-    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-    ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
-    testTimeoutMs: Math.max(100, Math.min(config.WEBHOOK_TIMEOUT_MS, config.GRPC_DEADLINE_MS - 1_000)),
-  };
-
-  await takeOverLegacyDurables(events.bus, config.NATS_SUBJECT_PREFIX, WEBHOOKS_DURABLE, WEBHOOK_EVENTS, logger);
-  for (const handler of webhookEventConsumers(deps, logger)) await events.consume(handler);
-  dispatcher.start();
-
-  const server = createGrpcServer({ logger, classifiers: [countedMongoErrors(metrics)], metrics });
-  server.add(webhooks.WebhooksServiceDefinition, webhooksHandlers(deps));
-  // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
-  server.watchDependencies({ database: () => pingMongo(connection), events: () => natsReachable(events.bus.nc) });
-  const port = await server.listen(config.GRPC_LISTEN);
-
-  return {
-    port,
-    deps,
-    connection,
-    dispatcher,
-    async stop() {
-      await server.shutdown(Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 2_000));
-      // Deliveries a consumer records after this wait in the database for the next start.
-      await dispatcher.stop();
-      await events.stop();
-      await connection.close();
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { ServiceClient } from '@hangar/grpc';
 import type { users } from '@hangar/proto';
-import type { UserDirectory, UserSummary } from '../domain/apps-deps';
+import type { UserDirectory, UserSummary } from '../domain/deps';
 
 /** Who a user id is, from the users service (GetUsersByIds has no permission check). */
 export class UsersDirectory implements UserDirectory {

@@ -2,7 +2,7 @@ import { NotFound } from '@hangar/errors';
 import type { AppDocument } from '../data/app.model';
 import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import { Actor, AppAction, isGlobalAdmin, requireCan, requireTokenReaches } from './permissions';
 
 /**

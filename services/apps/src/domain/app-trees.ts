@@ -2,7 +2,7 @@ import type { AppDocument } from '../data/app.model';
 import type { AppTree, AppTreeDocument, ChannelBranch, SchemeBranch } from '../data/app-tree.model';
 import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 
 /** The most rounds a refresh takes before it gives up: each is lost only to another refresh that wrote meanwhile. */
 const MAX_ROUNDS = 20;

@@ -3,7 +3,7 @@ import type { AppDocument } from '../data/app.model';
 import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
 import { liveParents, membershipOf } from './access';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import { Actor, hasAppRole, isCollaboratorRole } from './permissions';
 import { verifyPassword } from './secrets';
 

@@ -2,7 +2,7 @@ import { NotFound } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import { appFor } from './access';
 import { refreshAppTree } from './app-trees';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import { validateAppName } from './fields';
 import { Actor, isGlobalAdmin, requireCanCreateApp, withinTokenApps } from './permissions';
 import { AppView, collaboratorViews, fullAppView } from './views';

@@ -4,7 +4,7 @@ import type { ChannelDocument } from '../data/channel.model';
 import type { ChannelChanges } from '../data/channels.repository';
 import { channelFor, schemeFor } from './access';
 import { refreshAppTree } from './app-trees';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import { ChannelFields, ChannelInput, validateChannelFields } from './fields';
 import type { Actor } from './permissions';
 import { generateSlug, hashPassword, requireStrongKeyWhenProtected } from './secrets';

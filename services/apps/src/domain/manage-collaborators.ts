@@ -1,7 +1,7 @@
 import { FailedPrecondition, InvalidArgument, NotFound } from '@hangar/errors';
 import type { CollaboratorDocument } from '../data/collaborator.model';
 import { appFor } from './access';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import { validateCollaboratorRole, validateUserId } from './fields';
 import type { Actor } from './permissions';
 import { CollaboratorView, collaboratorViews } from './views';

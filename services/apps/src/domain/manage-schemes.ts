@@ -2,7 +2,7 @@ import { NotFound } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import { appFor, schemeFor } from './access';
 import { refreshAppTree } from './app-trees';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import { SchemeInput, validateSchemeFields } from './fields';
 import type { Actor } from './permissions';
 import { SchemeView, schemeTrees, schemeView } from './views';

@@ -2,7 +2,7 @@ import { AlreadyExists, InvalidArgument } from '@hangar/errors';
 import { isDuplicateKeyError } from '@hangar/mongo';
 import type { AppDocument } from '../data/app.model';
 import { refreshAppTree } from './app-trees';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 import type { ChannelContextView } from './channel-lookup';
 import { ANY_BUNDLE_ID, DEVICE_TYPES, parseDeviceType, validateAppName } from './fields';
 import { Actor, requireCanCreateApp, withinTokenApps } from './permissions';

@@ -2,7 +2,7 @@ import type { AppDocument } from '../data/app.model';
 import type { ChannelBranch } from '../data/app-tree.model';
 import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
-import type { AppsDeps } from './apps-deps';
+import type { AppsDeps } from './deps';
 
 /** What use cases answer: documents with their children, ready for the gRPC edge. */
 export interface SchemeView {

@@ -5,7 +5,7 @@ import type { ChannelBranch } from '../data/app-tree.model';
 import type { SchemeDocument } from '../data/scheme.model';
 import { LEGACY_WEBHOOK_COUNTERS, LegacyAttemptDoc, LegacyDeliveryDoc, LegacyWebhookDoc, LegacyWebhooksRepository } from '../data/legacy-webhooks.repository';
 import { requireActor } from '../domain/actor';
-import type { AppsDeps } from '../domain/apps-deps';
+import type { AppsDeps } from '../domain/deps';
 import { checkPermission, describeApp, resolveChannel, verifyChannelPassword } from '../domain/channel-lookup';
 import { createApp, deleteApp, getApp, listApps, renameApp } from '../domain/manage-apps';
 import { createChannel, deleteChannel, getChannel, listChannels, setChannelPassword, updateChannel } from '../domain/manage-channels';

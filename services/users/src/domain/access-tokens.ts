@@ -2,7 +2,7 @@ import { InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
 import type { TokenDocument } from '../data/token.model';
 import type { UserDocument } from '../data/user.model';
 import { Actor, requireSelfOrAdmin } from './actor';
-import type { UsersDeps } from './manage-users';
+import type { UsersDeps } from './deps';
 import { generateToken, hashToken } from './secrets';
 import { TokenLimitInput, validateTokenLimits } from './token-limits';
 

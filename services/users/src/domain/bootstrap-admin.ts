@@ -1,7 +1,7 @@
 import { AlreadyExists } from '@hangar/errors';
 import type { Logger } from '@hangar/logger';
 import { registerToken } from './access-tokens';
-import type { UsersDeps } from './manage-users';
+import type { UsersDeps } from './deps';
 import { generateToken, hashPassword, randomBase62 } from './secrets';
 import { DEFAULTS } from './user-fields';
 

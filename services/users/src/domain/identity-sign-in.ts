@@ -1,7 +1,7 @@
 import { AlreadyExists, PermissionDenied } from '@hangar/errors';
 import type { SessionDocument } from '../data/session.model';
 import { identityKeyOf, isOfIssuer, type UserDocument } from '../data/user.model';
-import type { UsersDeps } from './manage-users';
+import type { UsersDeps } from './deps';
 import { hashPassword, randomBase62 } from './secrets';
 import { startSession } from './sessions';
 import { DEFAULTS, validateUserFields } from './user-fields';

@@ -1,25 +1,12 @@
 import { FailedPrecondition, InvalidArgument, NotFound, PermissionDenied } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
 import type { UserDocument } from '../data/user.model';
-import type { AuditEntriesRepository } from '../data/audit-entries.repository';
-import type { SessionsRepository } from '../data/sessions.repository';
-import type { TokensRepository } from '../data/tokens.repository';
-import type { UserChanges, UsersRepository } from '../data/users.repository';
+import type { UserChanges } from '../data/users.repository';
+import type { UsersDeps } from './deps';
 import { Actor, isAdmin, requireAdmin, requireSelfOrAdmin } from './actor';
 import { hashPassword, verifyPassword } from './secrets';
 import { endSessionsOf } from './sessions';
 import { DEFAULTS, UserFieldInput, validateUserFields } from './user-fields';
-
-export interface UsersDeps {
-  users: UsersRepository;
-  tokens: TokensRepository;
-  audit: AuditEntriesRepository;
-  sessions: SessionsRepository;
-  /** How long a console session lives after sign-in. */
-  sessionTtlMs: number;
-  /** Called after a write that recorded events, so they go out at once. */
-  onEventsRecorded: () => void;
-}
 
 export async function createUser(deps: UsersDeps, actor: Actor, input: UserFieldInput): Promise<UserDocument> {
   requireAdmin(actor);

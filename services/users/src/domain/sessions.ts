@@ -2,7 +2,7 @@ import { InvalidArgument, NotFound, PermissionDenied, Unauthenticated } from '@h
 import type { SessionDocument } from '../data/session.model';
 import type { UserDocument } from '../data/user.model';
 import type { Actor } from './actor';
-import type { UsersDeps } from './manage-users';
+import type { UsersDeps } from './deps';
 import { hashPassword, hashToken, randomBase62, verifyPassword } from './secrets';
 import { validateUserFields } from './user-fields';
 

@@ -8,7 +8,8 @@ import { authenticate, createToken, listTokens, revokeToken } from '../domain/ac
 import { requireActor } from '../domain/actor';
 import { signInWithIdentity } from '../domain/identity-sign-in';
 import { authenticateSession, changePassword, listSessions, revokeSession, signIn } from '../domain/sessions';
-import { UsersDeps, createUser, deleteUser, getUser, listUsers, searchUsersByEmail, updateUser } from '../domain/manage-users';
+import type { UsersDeps } from '../domain/deps';
+import { createUser, deleteUser, getUser, listUsers, searchUsersByEmail, updateUser } from '../domain/manage-users';
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
 export function usersHandlers(deps: UsersDeps): users.UsersServiceImplementation {

@@ -1,7 +1,7 @@
 import { NotFound } from '@hangar/errors';
 import type { ServiceClient } from '@hangar/grpc';
 import type { apps } from '@hangar/proto';
-import type { Actor, AppsAccess, ChannelContext } from '../domain/webhooks-deps';
+import type { Actor, AppsAccess, ChannelContext } from '../domain/deps';
 
 /** NotFound as "nothing there"; anything else (apps unavailable) goes up, so an event comes back later. */
 async function orUndefined<T>(call: Promise<T>): Promise<T | undefined> {

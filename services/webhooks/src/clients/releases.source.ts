@@ -1,7 +1,7 @@
 import { NotFound } from '@hangar/errors';
 import type { ServiceClient } from '@hangar/grpc';
 import type { releases } from '@hangar/proto';
-import type { ReleaseSource } from '../domain/webhooks-deps';
+import type { ReleaseSource } from '../domain/deps';
 
 export class ReleasesServiceSource implements ReleaseSource {
   constructor(private readonly client: ServiceClient<typeof releases.ReleasesServiceDefinition>) {}

@@ -2,7 +2,7 @@ import { stableUuid, type Envelope } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
 import type { WebhookDocument } from '../data/webhook.model';
 import { isoUtc, webhookRelease } from './payloads';
-import type { WebhooksDeps } from './webhooks-deps';
+import type { WebhooksDeps } from './deps';
 
 const subscribed = (webhook: WebhookDocument, event: string) => webhook.events.length === 0 || webhook.events.includes(event);
 

@@ -5,7 +5,7 @@ import type { AttemptDocument } from '../data/webhook-delivery.model';
 import type { WebhookDocument } from '../data/webhook.model';
 import { isoUtc } from './payloads';
 import { generateWebhookSecret } from './secret-box';
-import type { Actor, WebhooksDeps } from './webhooks-deps';
+import type { Actor, WebhooksDeps } from './deps';
 
 /**
  * Event types a webhook can receive: those that belong to an app (they carry

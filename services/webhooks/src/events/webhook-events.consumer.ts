@@ -2,7 +2,7 @@ import type { Envelope, EventHandler, EventType } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
 import { deliveriesFromEvent } from '../domain/deliveries-from-events';
 import { WEBHOOK_EVENTS } from '../domain/manage-webhooks';
-import type { WebhooksDeps } from '../domain/webhooks-deps';
+import type { WebhooksDeps } from '../domain/deps';
 
 /** The durable name prefix of this service's consumers: `webhooks-<event>`, one per event type. */
 export const WEBHOOKS_DURABLE = 'webhooks';

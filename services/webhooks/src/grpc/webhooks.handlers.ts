@@ -2,7 +2,7 @@ import type { webhooks } from '@hangar/proto';
 import type { AttemptDocument } from '../data/webhook-delivery.model';
 import type { WebhookDocument } from '../data/webhook.model';
 import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, requireActor, testWebhook, updateWebhook } from '../domain/manage-webhooks';
-import type { WebhooksDeps } from '../domain/webhooks-deps';
+import type { WebhooksDeps } from '../domain/deps';
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
 export function webhooksHandlers(deps: WebhooksDeps): webhooks.WebhooksServiceImplementation {
