@@ -364,6 +364,28 @@ describe('webhooks', () => {
       expect(await attempts('failure')).toBeGreaterThanOrEqual(before.failure + 2);
     });
 
+    it('when a webhook\'s format changes while a delivery is being retried, then the later attempts post the new format and an unknown format is refused', async () => {
+      const { app, scheme } = await appWithTree();
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/reformat'), secret: '', events: ['scheme.deleted'], format: '' });
+      expect(webhook!.format).toBe('generic');
+      const refused = await hooks.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: false, format: 'irc' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(InvalidArgument);
+      expect((refused as InvalidArgument).entry).toEqual({ format: [expect.stringContaining('slack')] });
+      // Failing until the format has changed (4 attempts at most, 200 ms then 400, 800 apart): the
+      // second attempt may leave before the change lands, the last one cannot.
+      receiver.plan('/reformat', [500, 500, 500]);
+      await client.deleteScheme({ actor: admin, id: scheme.id });
+      const [first] = await receiver.waitFor('/reformat', 1);
+      expect(JSON.parse(first!.body)).toMatchObject({ event: 'scheme.deleted' });
+      const changed = await hooks.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: false, format: 'slack' });
+      expect(changed.format).toBe('slack');
+      const calls = await receiver.waitFor('/reformat', 4);
+      const last = JSON.parse(calls[3]!.body);
+      expect(new Set(calls.map((c) => c.headers['x-hangar-delivery'])).size).toBe(1);
+      expect(last.event).toBeUndefined();
+      expect(last.blocks[0]).toMatchObject({ type: 'section', text: { type: 'mrkdwn', text: expect.stringContaining(`${app.name}: scheme.deleted`) } });
+    });
+
     it('when the receiver never succeeds, then attempts stop at WEBHOOK_MAX_ATTEMPTS', async () => {
       const { app, scheme } = await appWithTree();
       const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [], format: '' });
