@@ -13,7 +13,7 @@ function newBuild(overrides: { changelog?: string[]; releaseUrl?: string } = {})
     release: {
       id: 9,
       version: 7,
-      app_name: 'Hooked',
+      app_name: 'AppInfoDemo',
       release_version: '1.2.3',
       build_version: '45',
       platform: 'Android',

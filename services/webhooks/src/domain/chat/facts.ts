@@ -58,7 +58,8 @@ export function absoluteHttpUrl(url: string | undefined): string | undefined {
 
 export function factsOf(event: string, payloadJson: string): ChatFacts {
   const payload = JSON.parse(payloadJson) as Payload;
-  const appName = payload.release?.app_name || payload.app?.name || `App ${payload.app?.id ?? ''}`.trim();
+  // The app as the team named it in Hangar; the package's own display name only when that is gone (app.deleted).
+  const appName = payload.app?.name || payload.release?.app_name || `App ${payload.app?.id ?? ''}`.trim();
   const release = payload.release;
   if (event === 'release.created' && release) {
     const build = release.build_version ? ` (${release.build_version})` : '';
