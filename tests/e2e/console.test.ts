@@ -136,8 +136,11 @@ describe('the console in a browser', () => {
     await page.getByRole('heading', { name: 'Collaborators' }).waitFor();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await page.getByLabel('Webhook URL').fill(`${hangar.baseUrl}/api/health`);
+    await page.getByLabel('Message format').selectOption('slack');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await page.getByText('it is not shown again').waitFor();
+    // The format chosen is the one stored: the list shows it.
+    await page.getByText('every event · Slack').waitFor();
     const secret = await page.locator('.secret code').innerText();
     expect(secret.length).toBeGreaterThan(10);
     await lookAt(page, 'settings');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { ApiResponse, RunningHangar, apiClient, fixturesDir, sharedHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { ApiResponse, CHAT_MESSAGE_CHECKS, RunningHangar, apiClient, fixturesDir, sharedHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 import { WebhookReceiver, eventually, signatureValid } from './webhook-receiver';
 
 /**
@@ -114,6 +114,48 @@ describe('webhooks over HTTP', () => {
     await eventually(async () => (await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token })).body.some((d: { success: boolean }) => d.success), 30_000, 'the attempt recorded');
     const log = await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token });
     expect(log.body).toEqual([expect.objectContaining({ event: 'release.created', attempt: 1, status_code: 200, success: true, delivery_id: call!.headers['x-hangar-delivery'] })]);
+  });
+
+  it('when slack, teams and discord webhooks get a real new-build upload, then each receives its platform\'s message, which the platform\'s rules accept', async () => {
+    const { app, channel: ch } = await channel(true);
+    const formats = ['slack', 'teams', 'discord'] as const;
+    const hooks = await Promise.all(formats.map((format) => createHook(app.id, { url: receiver.url(`/chat-${format}`), format })));
+    expect(hooks.map((h) => [h.status, h.body.format])).toEqual(formats.map((f) => [201, f]));
+    const uploaded = await upload(ch.slug);
+    expect(uploaded.status).toBe(201);
+    for (const [i, format] of formats.entries()) {
+      const [call] = await receiver.waitFor(`/chat-${format}`, 1);
+      const body = JSON.parse(call!.body);
+      expect({ format, problems: CHAT_MESSAGE_CHECKS[format]!(body) }).toEqual({ format, problems: [] });
+      expect(call!.body).toContain(app.name);
+      expect(call!.body).toContain('1.2.3 (5)');
+      expect(call!.body).toContain('Beta / Android');
+      // Not Hangar's JSON, but still signed over the exact bytes posted (chat platforms ignore the header).
+      expect(body.event).toBeUndefined();
+      expect(signatureValid(call!, hooks[i]!.body.secret)).toBe(true);
+    }
+  });
+
+  it('when a webhook is given an unknown format, then 422 naming format; a known one is kept, changed by PUT and used by the test call', async () => {
+    const { app } = await channel();
+    const refused = await createHook(app.id, { url: receiver.url('/chat-unknown'), format: 'irc' });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.entry)).toEqual(['format']);
+    expect(refused.body.error).toContain('slack');
+    expect((await api('GET', `/api/apps/${app.id}/webhooks`, { token })).body).toEqual([]);
+    const { body: hook } = await createHook(app.id, { url: receiver.url('/chat-switch') });
+    expect(hook.format).toBe('generic');
+    const bad = await api('PUT', `/api/webhooks/${hook.id}`, { token, json: { format: 'msteams' } });
+    expect([bad.status, Object.keys(bad.body.entry)]).toEqual([422, ['format']]);
+    const changed = await api('PUT', `/api/webhooks/${hook.id}`, { token, form: { format: 'teams' } });
+    expect([changed.status, changed.body.format]).toEqual([200, 'teams']);
+    expect((await api('GET', `/api/webhooks/${hook.id}`, { token })).body.format).toBe('teams');
+    const tested = await api('POST', `/api/webhooks/${hook.id}/test`, { token });
+    expect(tested.body).toMatchObject({ success: true, status_code: 200 });
+    const [call] = receiver.on('/chat-switch');
+    const card = JSON.parse(call!.body);
+    expect(CHAT_MESSAGE_CHECKS.teams!(card)).toEqual([]);
+    expect(card.attachments[0].content.body[0].text).toBe(`Hangar test message for ${app.name}`);
   });
 
   it('when new_build_callout is off, then an upload calls no webhook', async () => {

@@ -1556,6 +1556,11 @@ export interface components {
              */
             created_at: string;
             events: string[];
+            /**
+             * @description The body's shape: `generic` (Hangar's signed JSON) or the message a chat platform's incoming webhook posts (docs/events.md, Chat presets).
+             * @enum {string}
+             */
+            format: "generic" | "slack" | "teams" | "discord" | "feishu" | "dingtalk" | "wecom";
             id: number;
             /** @description The HMAC-SHA256 signing secret: shown here once. */
             secret: string;
@@ -2098,6 +2103,11 @@ export interface components {
             created_at: string;
             /** @description Event names it receives; empty: every event. */
             events: string[];
+            /**
+             * @description The body's shape: `generic` (Hangar's signed JSON) or the message a chat platform's incoming webhook posts (docs/events.md, Chat presets).
+             * @enum {string}
+             */
+            format: "generic" | "slack" | "teams" | "discord" | "feishu" | "dingtalk" | "wecom";
             id: number;
             /** Format: uri */
             url: string;
@@ -2717,6 +2727,8 @@ export interface operations {
                 "application/json": {
                     /** @description A JSON array, comma-separated text, or repeated `events[]` fields; empty: every event. */
                     events?: string[] | string;
+                    /** @description One of generic, slack, teams, discord, feishu, dingtalk, wecom; left out: generic on create, unchanged on update; anything else: 422 naming format. */
+                    format?: string;
                     /** @description Generated when empty. */
                     secret?: string;
                     /** Format: uri */
@@ -2725,6 +2737,8 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     /** @description A JSON array, comma-separated text, or repeated `events[]` fields; empty: every event. */
                     events?: string[] | string;
+                    /** @description One of generic, slack, teams, discord, feishu, dingtalk, wecom; left out: generic on create, unchanged on update; anything else: 422 naming format. */
+                    format?: string;
                     /** @description Generated when empty. */
                     secret?: string;
                     /** Format: uri */
@@ -2733,6 +2747,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description A JSON array, comma-separated text, or repeated `events[]` fields; empty: every event. */
                     events?: string[] | string;
+                    /** @description One of generic, slack, teams, discord, feishu, dingtalk, wecom; left out: generic on create, unchanged on update; anything else: 422 naming format. */
+                    format?: string;
                     /** @description Generated when empty. */
                     secret?: string;
                     /** Format: uri */
@@ -5542,18 +5558,24 @@ export interface operations {
             content: {
                 "application/json": {
                     events?: string[] | string;
+                    /** @description One of generic, slack, teams, discord, feishu, dingtalk, wecom; left out: generic on create, unchanged on update; anything else: 422 naming format. */
+                    format?: string;
                     secret?: string;
                     /** Format: uri */
                     url?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     events?: string[] | string;
+                    /** @description One of generic, slack, teams, discord, feishu, dingtalk, wecom; left out: generic on create, unchanged on update; anything else: 422 naming format. */
+                    format?: string;
                     secret?: string;
                     /** Format: uri */
                     url?: string;
                 };
                 "multipart/form-data": {
                     events?: string[] | string;
+                    /** @description One of generic, slack, teams, discord, feishu, dingtalk, wecom; left out: generic on create, unchanged on update; anything else: 422 naming format. */
+                    format?: string;
                     secret?: string;
                     /** Format: uri */
                     url?: string;

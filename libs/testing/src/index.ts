@@ -11,3 +11,4 @@ export * from './query-plans';
 export * from './gateway-replica';
 export * from './warm-up';
 export * from './eventually';
+export * from './chat-message-checks';

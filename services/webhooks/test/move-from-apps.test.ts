@@ -238,7 +238,7 @@ describe('the move of webhooks from the apps service', () => {
   it('when moved, then the apps service has dropped its copies, and a new webhook takes an id the old counter never gave', async () => {
     const names = (await appsService.connection.db!.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     expect(names.filter((n) => n.startsWith('webhook'))).toEqual([]);
-    const { webhook } = await client().createWebhook({ actor: admin, appId, url: receiver.url('/new'), secret: '', events: [] });
+    const { webhook } = await client().createWebhook({ actor: admin, appId, url: receiver.url('/new'), secret: '', events: [], format: '' });
     expect(webhook!.id).toBe(7);
   });
 

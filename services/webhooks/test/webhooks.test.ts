@@ -199,7 +199,7 @@ describe('webhooks', () => {
   describe('management', () => {
     it('when a webhook is created, then the secret is answered once, stored encrypted, and never shown again', async () => {
       const { app } = await appWithTree();
-      const created = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud'), secret: '', events: ['release.created', 'app.deleted'] });
+      const created = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud'), secret: '', events: ['release.created', 'app.deleted'], format: '' });
       expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
       expect(created.webhook).toMatchObject({ appId: app.id, url: receiver.url('/crud'), events: ['release.created', 'app.deleted'] });
       const stored = await service.connection.collection('webhooks').findOne({ _id: created.webhook!.id as never });
@@ -209,13 +209,13 @@ describe('webhooks', () => {
       expect(JSON.stringify([got, listed])).not.toContain(created.secret);
       expect(listed.webhooks.map((w) => w.id)).toEqual([created.webhook!.id]);
 
-      const chosen = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud2'), secret: 'my-own-secret-123', events: [] });
+      const chosen = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crud2'), secret: 'my-own-secret-123', events: [], format: '' });
       expect(chosen.secret).toBe('my-own-secret-123');
     });
 
     it('when a webhook is updated, then only the fields sent change; when deleted, it is gone', async () => {
       const { app } = await appWithTree();
-      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/u1'), secret: '', events: ['app.deleted'] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/u1'), secret: '', events: ['app.deleted'], format: '' });
       const moved = await hooks.updateWebhook({ actor: admin, id: webhook!.id, url: receiver.url('/u2'), events: [], updateEvents: false });
       expect(moved).toMatchObject({ url: receiver.url('/u2'), events: ['app.deleted'] });
       const all = await hooks.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: true });
@@ -233,7 +233,7 @@ describe('webhooks', () => {
         [receiver.url('/x'), ['release.created', 'user.deleted'], 'events'],
         [receiver.url('/x'), ['nope'], 'events'],
       ] as [string, string[], string][]) {
-        const err = await hooks.createWebhook({ actor: admin, appId: app.id, url, secret: '', events }).catch((e: unknown) => e);
+        const err = await hooks.createWebhook({ actor: admin, appId: app.id, url, secret: '', events, format: '' }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(InvalidArgument);
         expect(Object.keys((err as InvalidArgument).entry ?? {})).toEqual([field]);
       }
@@ -244,9 +244,9 @@ describe('webhooks', () => {
       const { app } = await appWithTree();
       const dev = await newUser('developer');
       await client.addCollaborator({ actor: admin, appId: app.id, userId: dev.userId, role: 'developer' });
-      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/perm'), secret: '', events: [], format: '' });
       await expect(hooks.listWebhooks({ actor: dev, appId: app.id })).rejects.toBeInstanceOf(PermissionDenied);
-      await expect(hooks.createWebhook({ actor: dev, appId: app.id, url: receiver.url('/perm'), secret: '', events: [] })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(hooks.createWebhook({ actor: dev, appId: app.id, url: receiver.url('/perm'), secret: '', events: [], format: '' })).rejects.toBeInstanceOf(PermissionDenied);
       await expect(hooks.getWebhook({ actor: dev, id: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
       await expect(hooks.listDeliveries({ actor: dev, webhookId: webhook!.id })).rejects.toBeInstanceOf(PermissionDenied);
     });
@@ -260,7 +260,7 @@ describe('webhooks', () => {
       receiver.plan('/missing', [404]);
       const answers = [];
       for (const url of [`http://127.0.0.1:${closedPort}/x`, receiver.url('/missing')]) {
-        const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url, secret: '', events: [] });
+        const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url, secret: '', events: [], format: '' });
         const { statusCode, success, error } = await hooks.testWebhook({ actor: admin, id: webhook!.id });
         answers.push({ statusCode, success, error });
       }
@@ -273,7 +273,7 @@ describe('webhooks', () => {
 
     it('when the test endpoint is called, then a signed webhook.test arrives and the attempt is in the log', async () => {
       const { app } = await appWithTree();
-      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/ping'), secret: '', events: ['app.deleted'] });
+      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/ping'), secret: '', events: ['app.deleted'], format: '' });
       const delivery = await hooks.testWebhook({ actor: admin, id: webhook!.id });
       expect(delivery).toMatchObject({ webhookId: webhook!.id, event: 'webhook.test', attempt: 1, statusCode: 200, success: true, error: '' });
       const [call] = receiver.on('/ping');
@@ -287,9 +287,9 @@ describe('webhooks', () => {
   describe('new-build callout', () => {
     it('when release.created arrives for a scheme with new_build_callout, then every matching webhook gets the signed release', async () => {
       const { app, scheme, channel } = await appWithTree(true);
-      const all = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-all'), secret: '', events: [] });
-      const only = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-only'), secret: '', events: ['release.created'] });
-      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-other'), secret: '', events: ['app.deleted'] });
+      const all = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-all'), secret: '', events: [], format: '' });
+      const only = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-only'), secret: '', events: ['release.created'], format: '' });
+      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-other'), secret: '', events: ['app.deleted'], format: '' });
       const release = fakeRelease(app.id, scheme.id, channel.id);
       const envelope = await publish('release.created', {
         release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 3, bundle_id: 'com.example.demo', release_version: '1.2.3', build_version: '45', platform: 'Android',
@@ -323,7 +323,7 @@ describe('webhooks', () => {
 
     it('when the scheme has new_build_callout off, then no webhook is called', async () => {
       const { app, scheme, channel } = await appWithTree(false);
-      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-off'), secret: '', events: [] });
+      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/nb-off'), secret: '', events: [], format: '' });
       const release = fakeRelease(app.id, scheme.id, channel.id);
       await publish('release.created', { release_id: release.id, app_id: app.id, scheme_id: scheme.id, channel_id: channel.id, version: 1, bundle_id: 'x', release_version: '1', build_version: '1', platform: 'Android' });
       await eventsHandled('release.created');
@@ -335,7 +335,7 @@ describe('webhooks', () => {
   describe('reliability', () => {
     it('when the receiver answers 500 twice then 200, then three attempts are logged with one delivery id', async () => {
       const { app, scheme } = await appWithTree();
-      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/flaky'), secret: '', events: ['scheme.deleted'] });
+      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/flaky'), secret: '', events: ['scheme.deleted'], format: '' });
       const before = { success: await attempts('success'), failure: await attempts('failure') };
       receiver.plan('/flaky', [500, 500]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
@@ -364,9 +364,31 @@ describe('webhooks', () => {
       expect(await attempts('failure')).toBeGreaterThanOrEqual(before.failure + 2);
     });
 
+    it('when a webhook\'s format changes while a delivery is being retried, then the later attempts post the new format and an unknown format is refused', async () => {
+      const { app, scheme } = await appWithTree();
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/reformat'), secret: '', events: ['scheme.deleted'], format: '' });
+      expect(webhook!.format).toBe('generic');
+      const refused = await hooks.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: false, format: 'irc' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(InvalidArgument);
+      expect((refused as InvalidArgument).entry).toEqual({ format: [expect.stringContaining('slack')] });
+      // Failing until the format has changed (4 attempts at most, 200 ms then 400, 800 apart): the
+      // second attempt may leave before the change lands, the last one cannot.
+      receiver.plan('/reformat', [500, 500, 500]);
+      await client.deleteScheme({ actor: admin, id: scheme.id });
+      const [first] = await receiver.waitFor('/reformat', 1);
+      expect(JSON.parse(first!.body)).toMatchObject({ event: 'scheme.deleted' });
+      const changed = await hooks.updateWebhook({ actor: admin, id: webhook!.id, events: [], updateEvents: false, format: 'slack' });
+      expect(changed.format).toBe('slack');
+      const calls = await receiver.waitFor('/reformat', 4);
+      const last = JSON.parse(calls[3]!.body);
+      expect(new Set(calls.map((c) => c.headers['x-hangar-delivery'])).size).toBe(1);
+      expect(last.event).toBeUndefined();
+      expect(last.blocks[0]).toMatchObject({ type: 'section', text: { type: 'mrkdwn', text: expect.stringContaining(`${app.name}: scheme.deleted`) } });
+    });
+
     it('when the receiver never succeeds, then attempts stop at WEBHOOK_MAX_ATTEMPTS', async () => {
       const { app, scheme } = await appWithTree();
-      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/down'), secret: '', events: [], format: '' });
       const gaveUpBefore = await attempts('gave_up');
       receiver.plan('/down', [503, 503, 503, 503, 503, 503]);
       await client.deleteScheme({ actor: admin, id: scheme.id });
@@ -382,7 +404,7 @@ describe('webhooks', () => {
 
     it('when the same event is delivered twice by NATS (another message id), then the webhook is called once', async () => {
       const { app, scheme } = await appWithTree();
-      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/twice'), secret: '', events: ['scheme.deleted'] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/twice'), secret: '', events: ['scheme.deleted'], format: '' });
       const envelope = createEnvelope('scheme.deleted', { app_id: app.id, scheme_id: scheme.id }, 'test');
       const subject = subjectOf('scheme.deleted', prefix);
       await bus.js.publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
@@ -397,7 +419,7 @@ describe('webhooks', () => {
 
     it('when a poison message sits on the subject, then it is terminated and the next event is still delivered', async () => {
       const { app, scheme } = await appWithTree();
-      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/after-poison'), secret: '', events: ['scheme.deleted'] });
+      await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/after-poison'), secret: '', events: ['scheme.deleted'], format: '' });
       await bus.js.publish(subjectOf('scheme.deleted', prefix), 'this is not an event', { msgID: randomUUID() });
       await bus.js.publish(subjectOf('scheme.deleted', prefix), JSON.stringify({ id: 'x', type: 'scheme.deleted', version: 1, occurredAt: 'now', source: 't', data: { app_id: 'nope' } }), { msgID: randomUUID() });
       await publish('scheme.deleted', { app_id: app.id, scheme_id: scheme.id });
@@ -406,7 +428,7 @@ describe('webhooks', () => {
 
     it('when an attempt was claimed by a process that died mid-call, then it is closed as interrupted and the next attempt is made once', async () => {
       const { app } = await appWithTree();
-      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crashed'), secret: '', events: [] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/crashed'), secret: '', events: [], format: '' });
       const stored = await service.deps.webhooks.findById(webhook!.id);
       const eventId = randomUUID();
       const deliveryId = randomUUID();
@@ -432,7 +454,7 @@ describe('webhooks', () => {
 
     it('when two dispatchers race for the same attempt, then only one call is made', async () => {
       const { app } = await appWithTree();
-      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/race'), secret: '', events: [] });
+      const { webhook } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/race'), secret: '', events: [], format: '' });
       const stored = await service.deps.webhooks.findById(webhook!.id);
       const eventId = randomUUID();
       const deliveryId = randomUUID();
@@ -448,7 +470,7 @@ describe('webhooks', () => {
 
     it('when an app is deleted, then its subscribed webhooks get app.deleted and are removed', async () => {
       const { app } = await appWithTree();
-      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/gone'), secret: '', events: ['app.deleted'] });
+      const { webhook, secret } = await hooks.createWebhook({ actor: admin, appId: app.id, url: receiver.url('/gone'), secret: '', events: ['app.deleted'], format: '' });
       await client.deleteApp({ actor: admin, id: app.id });
       const [call] = await receiver.waitFor('/gone', 1);
       expect(verify(call!.body, call!.headers['x-hangar-signature-256'], secret)).toBe(true);

@@ -7,11 +7,23 @@ import { formatTime } from '../ui/format';
 import { ErrorNote, Show } from '../ui/states';
 import { useAction } from '../ui/use-action';
 
+/** The body a webhook posts: Hangar's signed JSON, or a chat platform's message (docs/events.md, Chat presets). */
+const FORMATS: { value: Schemas['Webhook']['format']; label: string }[] = [
+  { value: 'generic', label: 'Hangar JSON (signed)' },
+  { value: 'slack', label: 'Slack' },
+  { value: 'teams', label: 'Microsoft Teams (Workflows)' },
+  { value: 'discord', label: 'Discord' },
+  { value: 'feishu', label: 'Feishu / Lark' },
+  { value: 'dingtalk', label: 'DingTalk' },
+  { value: 'wecom', label: 'WeCom' },
+];
+const formatLabel = (format: string) => FORMATS.find((f) => f.value === format)?.label ?? format;
+
 /** Webhooks of an app: create (the secret shown once), delivery log, send test, delete. */
 export function WebhooksSection({ appId }: { appId: number }) {
   const path = { app_id: String(appId) };
   const hooks = useApi(() => must(api.GET('/api/apps/{app_id}/webhooks', { params: { path } })), [appId]);
-  const create = useAction((url: string, events: string) => must(api.POST('/api/apps/{app_id}/webhooks', { params: { path }, body: { url, events } })));
+  const create = useAction((url: string, events: string, format: string) => must(api.POST('/api/apps/{app_id}/webhooks', { params: { path }, body: { url, events, format } })));
   return (
     <section aria-labelledby="webhooks-heading" class="panel">
       <h2 id="webhooks-heading">Webhooks</h2>
@@ -21,12 +33,22 @@ export function WebhooksSection({ appId }: { appId: number }) {
       <form
         onSubmit={async (e) => {
           const v = formValues(e);
-          if (await create.act(v.url ?? '', v.events ?? '')) hooks.reload();
+          if (await create.act(v.url ?? '', v.events ?? '', v.format ?? 'generic')) hooks.reload();
         }}
       >
         <div class="grid">
           <Field label="Webhook URL" name="url" type="url" required placeholder="https://ci.example.com/hooks/hangar" />
           <Field label="Events (comma-separated; empty for all)" name="events" placeholder="release.created" />
+          <div class="field">
+            <label for="new-webhook-format">Message format</label>
+            <select id="new-webhook-format" name="format" defaultValue="generic">
+              {FORMATS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <button type="submit" disabled={create.busy}>
           Add webhook
@@ -53,7 +75,7 @@ function WebhookRow({ hook, onDeleted }: { hook: Schemas['Webhook']; onDeleted: 
   return (
     <div class="subpanel">
       <p class="wrap">
-        <strong>{hook.url}</strong> <span class="muted">{hook.events.length ? hook.events.join(', ') : 'every event'}</span>
+        <strong>{hook.url}</strong> <span class="muted">{hook.events.length ? hook.events.join(', ') : 'every event'} · {formatLabel(hook.format)}</span>
       </p>
       <button
         type="button"

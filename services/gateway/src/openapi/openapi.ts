@@ -17,6 +17,15 @@ const str = (description?: string): JsonSchema => ({ type: 'string', ...(descrip
 const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
 const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
 const nullableStr = (description?: string): JsonSchema => ({ type: ['string', 'null'], ...(description ? { description } : {}) });
+/** The webhooks service's formats (services/webhooks/src/domain/chat/formats.ts): it checks them, the gateway passes them on. */
+const WEBHOOK_FORMATS = ['generic', 'slack', 'teams', 'discord', 'feishu', 'dingtalk', 'wecom'];
+const WEBHOOK_FORMAT: JsonSchema = {
+  type: 'string',
+  enum: WEBHOOK_FORMATS,
+  description: "The body's shape: `generic` (Hangar's signed JSON) or the message a chat platform's incoming webhook posts (docs/events.md, Chat presets).",
+};
+/** In a request the service, not the schema, refuses another value: 422 in the error shape, naming `format`. */
+const WEBHOOK_FORMAT_INPUT: JsonSchema = str(`One of ${WEBHOOK_FORMATS.join(', ')}; left out: generic on create, unchanged on update; anything else: 422 naming format.`);
 const timestamp: JsonSchema = {
   type: 'string',
   format: 'date-time',
@@ -545,6 +554,7 @@ const schemas: Record<string, JsonSchema> = {
       app_id: int(),
       url: { type: 'string', format: 'uri' },
       events: { ...arrayOf(str()), description: 'Event names it receives; empty: every event.' },
+      format: WEBHOOK_FORMAT,
       created_at: timestamp,
     },
     [],
@@ -555,6 +565,7 @@ const schemas: Record<string, JsonSchema> = {
     app_id: int(),
     url: { type: 'string', format: 'uri' },
     events: arrayOf(str()),
+    format: WEBHOOK_FORMAT,
     created_at: timestamp,
     secret: str('The HMAC-SHA256 signing secret: shown here once.'),
   }),
@@ -1030,6 +1041,7 @@ const paths: Record<string, PathItem> = {
           url: { type: 'string', format: 'uri' },
           secret: str('Generated when empty.'),
           events: { type: ['array', 'string'], items: str(), description: 'A JSON array, comma-separated text, or repeated `events[]` fields; empty: every event.' },
+          format: WEBHOOK_FORMAT_INPUT,
         },
         ['url'],
       ),
@@ -1039,7 +1051,7 @@ const paths: Record<string, PathItem> = {
     parameters: [pathId('id', 'Webhook id')],
     get: op('getWebhook', 'Webhooks', 'Get a webhook', { '200': ok('The webhook', ref('Webhook')), ...errors(...READ_WITH_TOKEN) }),
     put: op('updateWebhook', 'Webhooks', 'Update a webhook (fields left out keep their values)', { '200': ok('Updated', ref('Webhook')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ url: { type: 'string', format: 'uri' }, secret: str(), events: { type: ['array', 'string'], items: str() } }),
+      requestBody: formBody({ url: { type: 'string', format: 'uri' }, secret: str(), events: { type: ['array', 'string'], items: str() }, format: WEBHOOK_FORMAT_INPUT }),
     }),
     delete: op('deleteWebhook', 'Webhooks', 'Delete a webhook', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
   },

@@ -8,6 +8,7 @@ export function presentWebhook(webhook: webhooks.Webhook, timeZone?: string) {
     app_id: webhook.appId,
     url: webhook.url,
     events: webhook.events,
+    format: webhook.format || 'generic',
     created_at: formatTimestamp(webhook.createdAtMs, timeZone),
   };
 }

@@ -36,9 +36,9 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
 
   router.post('/api/apps/:app_id/webhooks', appAuth, async (req, res) => {
     const appId = parseId(req.params.app_id, 'app_id');
-    const { url, secret } = readTextFields(req.body, ['url', 'secret'] as const);
+    const { url, secret, format } = readTextFields(req.body, ['url', 'secret', 'format'] as const);
     const events = readEvents(req.body) ?? [];
-    const created = await clients.webhooks.createWebhook({ actor: actorOf(req), appId, url: url ?? '', secret: secret ?? '', events });
+    const created = await clients.webhooks.createWebhook({ actor: actorOf(req), appId, url: url ?? '', secret: secret ?? '', events, format: format ?? '' });
     // The only answer that carries the secret.
     res.status(201).json({ ...presentWebhook(created.webhook!, zone(req)), secret: created.secret });
   });
@@ -51,13 +51,14 @@ export function webhooksRoutes(clients: ServiceClients, options: { publicBaseUrl
   router.put('/api/webhooks/:id', auth, async (req, res) => {
     const id = parseId(req.params.id);
     await noteAppOf(res, async () => (await clients.webhooks.getWebhook({ actor: actorOf(req), id })).appId);
-    const { url, secret } = readTextFields(req.body, ['url', 'secret'] as const);
+    const { url, secret, format } = readTextFields(req.body, ['url', 'secret', 'format'] as const);
     const events = readEvents(req.body);
     const webhook = await clients.webhooks.updateWebhook({
       actor: actorOf(req),
       id,
       ...(url !== undefined ? { url } : {}),
       ...(secret !== undefined ? { secret } : {}),
+      ...(format !== undefined ? { format } : {}),
       events: events ?? [],
       updateEvents: events !== undefined,
     });

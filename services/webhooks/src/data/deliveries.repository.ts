@@ -44,7 +44,7 @@ export class DeliveriesRepository {
   }
 
   /** A changed URL or secret applies to the retries still to come. */
-  async retarget(webhookId: number, changes: Partial<Pick<DeliveryDocument, 'url' | 'secretEnc'>>): Promise<void> {
+  async retarget(webhookId: number, changes: Partial<Pick<DeliveryDocument, 'url' | 'secretEnc' | 'format'>>): Promise<void> {
     await this.deliveries.updateMany({ webhookId, state: 'pending' }, { $set: changes });
   }
 

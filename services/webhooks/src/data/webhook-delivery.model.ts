@@ -1,4 +1,5 @@
 import { Connection, Schema } from 'mongoose';
+import type { WebhookFormat } from '../domain/chat/formats';
 
 /**
  * One event for one webhook: made once per (webhook, event id) — its `_id`
@@ -19,6 +20,8 @@ export interface DeliveryDocument {
   /** Where and with what it is signed, as the webhook was when the delivery was made (kept up to date by webhook updates). */
   url: string;
   secretEnc: string;
+  /** The webhook's format (kept up to date like the URL); absent: generic. The body is rendered in it at each attempt. */
+  format?: WebhookFormat;
   state: 'pending' | 'delivered' | 'failed';
   maxAttempts: number;
   /** When the dispatcher should look at it next (a due attempt, or a lease while one is in flight). */
@@ -39,6 +42,7 @@ const deliverySchema = new Schema<DeliveryDocument>(
     payloadJson: { type: String, required: true },
     url: { type: String, required: true },
     secretEnc: { type: String, required: true },
+    format: { type: String },
     state: { type: String, required: true },
     maxAttempts: { type: Number, required: true },
     nextAttemptAt: { type: Date, required: true },

@@ -1,4 +1,5 @@
 import { Connection, Schema } from 'mongoose';
+import type { WebhookFormat } from '../domain/chat/formats';
 
 export interface WebhookDocument {
   _id: number;
@@ -8,6 +9,8 @@ export interface WebhookDocument {
   secretEnc: string;
   /** Event types it receives; empty means every event of its app. */
   events: string[];
+  /** The body's shape: Hangar's JSON, or a chat platform's message. Absent on records older than formats: generic. */
+  format?: WebhookFormat;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -19,6 +22,7 @@ const webhookSchema = new Schema<WebhookDocument>(
     url: { type: String, required: true },
     secretEnc: { type: String, required: true },
     events: { type: [String], default: [] },
+    format: { type: String },
   },
   { collection: 'webhooks', timestamps: true, versionKey: false },
 );

@@ -29,7 +29,7 @@ export class WebhooksRepository {
     return this.webhooks.countDocuments({ appId });
   }
 
-  update(id: number, changes: Partial<Pick<WebhookDocument, 'url' | 'secretEnc' | 'events'>>): Promise<WebhookDocument | null> {
+  update(id: number, changes: Partial<Pick<WebhookDocument, 'url' | 'secretEnc' | 'events' | 'format'>>): Promise<WebhookDocument | null> {
     return this.webhooks.findOneAndUpdate({ _id: id }, { $set: changes }, { new: true }).lean<WebhookDocument>();
   }
 

@@ -36,6 +36,7 @@ export async function deliveriesFromEvent(deps: WebhooksDeps, logger: Logger, en
           payloadJson,
           url: webhook.url,
           secretEnc: webhook.secretEnc,
+          format: webhook.format ?? 'generic',
           state: 'pending',
           maxAttempts: deps.maxAttempts,
           nextAttemptAt: new Date(),

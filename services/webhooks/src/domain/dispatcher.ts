@@ -5,6 +5,7 @@ import { Metrics, WebhookOutcome, webhookDeliveriesCounter } from '@hangar/metri
 import type { DeliveriesRepository } from '../data/deliveries.repository';
 import type { AttemptDocument, DeliveryDocument } from '../data/webhook-delivery.model';
 import { SIGNATURE_HEADER, SendOutcome, sendWebhook, signBody } from './http-sender';
+import { chatBody } from './chat/formats';
 import { webhookBody } from './payloads';
 import type { SecretBox } from './secret-box';
 import type { WebhookTargetPolicy } from './target-policy';
@@ -172,7 +173,10 @@ export class WebhookDispatcher {
     } catch {
       return { statusCode: 0, success: false, error: 'the webhook secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed or left unset?)', durationMs: 0 };
     }
-    const body = webhookBody(delivery.event, delivery.payloadJson, new Date());
+    const format = delivery.format ?? 'generic';
+    const body = format === 'generic' ? webhookBody(delivery.event, delivery.payloadJson, new Date()) : chatBody(format, delivery.event, delivery.payloadJson);
+    // Chat platforms ignore the signature; it is still sent (over the exact body posted), so a
+    // relay in front of one, or a receiver moved from generic, can check it the usual way.
     return sendWebhook(this.options.policy, {
       url: delivery.url,
       body,

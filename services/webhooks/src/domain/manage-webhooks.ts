@@ -3,6 +3,7 @@ import { FailedPrecondition, InvalidArgument, NotFound, Unauthenticated } from '
 import { EVENT_REGISTRY, EventType } from '@hangar/events';
 import type { AttemptDocument } from '../data/webhook-delivery.model';
 import type { WebhookDocument } from '../data/webhook.model';
+import { WEBHOOK_FORMATS, WebhookFormat, isWebhookFormat } from './chat/formats';
 import { isoUtc } from './payloads';
 import { generateWebhookSecret } from './secret-box';
 import type { Actor, WebhooksDeps } from './deps';
@@ -23,6 +24,8 @@ export interface WebhookInput {
   url?: string;
   secret?: string;
   events?: string[];
+  /** generic (the default) or a chat platform's preset. */
+  format?: string;
 }
 
 /**
@@ -38,6 +41,12 @@ function validateEvents(events: string[]): string[] {
   if (unknown.length > 0) {
     throw InvalidArgument.field('events', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} a webhook can receive (${WEBHOOK_EVENTS.join(', ')})`);
   }
+  return wanted;
+}
+
+function validateFormat(format: string): WebhookFormat {
+  const wanted = format.trim().toLowerCase();
+  if (!isWebhookFormat(wanted)) throw InvalidArgument.field('format', `must be one of ${WEBHOOK_FORMATS.join(', ')}`);
   return wanted;
 }
 
@@ -74,13 +83,14 @@ export async function createWebhook(deps: WebhooksDeps, actor: Actor, appId: num
   await deps.apps.requireWebhookManager(actor, appId);
   if (!input.url?.trim()) throw InvalidArgument.field('url', "can't be blank");
   const events = validateEvents(input.events ?? []);
+  const format = input.format ? validateFormat(input.format) : 'generic';
   const secret = input.secret ? validateSecret(input.secret) : generateWebhookSecret();
   const url = await deps.policy.checkUrl(input.url);
   if ((await deps.webhooks.countByApp(appId)) >= MAX_WEBHOOKS_PER_APP) {
     throw new FailedPrecondition(`An app can have at most ${MAX_WEBHOOKS_PER_APP} webhooks`);
   }
   const id = await deps.webhooks.nextId();
-  const webhook = await deps.webhooks.create({ _id: id, appId, url: url.toString(), secretEnc: deps.box.seal(secret, id), events });
+  const webhook = await deps.webhooks.create({ _id: id, appId, url: url.toString(), secretEnc: deps.box.seal(secret, id), events, format });
   return { webhook, secret };
 }
 
@@ -93,11 +103,12 @@ export async function listWebhooks(deps: WebhooksDeps, actor: Actor, appId: numb
   return deps.webhooks.listByApp(appId);
 }
 
-/** Partial: fields left out keep their values; a new URL or secret also applies to retries still pending. */
+/** Partial: fields left out keep their values; a new URL, secret or format also applies to retries still pending. */
 export async function updateWebhook(deps: WebhooksDeps, actor: Actor, id: number, input: WebhookInput): Promise<WebhookDocument> {
   await webhookFor(deps, actor, id);
-  const changes: Partial<Pick<WebhookDocument, 'url' | 'secretEnc' | 'events'>> = {};
+  const changes: Partial<Pick<WebhookDocument, 'url' | 'secretEnc' | 'events' | 'format'>> = {};
   if (input.events !== undefined) changes.events = validateEvents(input.events);
+  if (input.format !== undefined && input.format !== '') changes.format = validateFormat(input.format);
   if (input.secret !== undefined && input.secret !== '') changes.secretEnc = deps.box.seal(validateSecret(input.secret), id);
   if (input.url !== undefined) {
     if (!input.url.trim()) throw InvalidArgument.field('url', "can't be blank");
@@ -105,7 +116,7 @@ export async function updateWebhook(deps: WebhooksDeps, actor: Actor, id: number
   }
   const webhook = await deps.webhooks.update(id, changes);
   if (!webhook) throw new NotFound(`Webhook ${id} not found`);
-  if (changes.url || changes.secretEnc) await deps.deliveries.retarget(id, { url: webhook.url, secretEnc: webhook.secretEnc });
+  if (changes.url || changes.secretEnc || changes.format) await deps.deliveries.retarget(id, { url: webhook.url, secretEnc: webhook.secretEnc, format: webhook.format ?? 'generic' });
   return webhook;
 }
 
@@ -140,11 +151,12 @@ export async function testWebhook(deps: WebhooksDeps, actor: Actor, id: number):
       event_id: eventId,
       occurred_at: isoUtc(Date.now()),
       app: { id: app.id, name: app.name },
-      webhook: { id: webhook._id, url: webhook.url, events: webhook.events },
+      webhook: { id: webhook._id, url: webhook.url, events: webhook.events, format: webhook.format ?? 'generic' },
       message: 'This is a test delivery from Hangar.',
     }),
     url: webhook.url,
     secretEnc: webhook.secretEnc,
+    format: webhook.format ?? 'generic',
     state: 'pending' as const,
     maxAttempts: 1,
     // Sent below, not by the dispatcher's poll; should this process die mid-call, the

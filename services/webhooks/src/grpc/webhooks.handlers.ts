@@ -8,7 +8,7 @@ import type { WebhooksDeps } from '../domain/deps';
 export function webhooksHandlers(deps: WebhooksDeps): webhooks.WebhooksServiceImplementation {
   return {
     async createWebhook(req) {
-      const { webhook, secret } = await createWebhook(deps, requireActor(req.actor), req.appId, { url: req.url, secret: req.secret, events: req.events });
+      const { webhook, secret } = await createWebhook(deps, requireActor(req.actor), req.appId, { url: req.url, secret: req.secret, events: req.events, format: req.format });
       return { webhook: toWebhook(webhook), secret };
     },
     async getWebhook(req) {
@@ -18,7 +18,7 @@ export function webhooksHandlers(deps: WebhooksDeps): webhooks.WebhooksServiceIm
       return { webhooks: (await listWebhooks(deps, requireActor(req.actor), req.appId)).map(toWebhook) };
     },
     async updateWebhook(req) {
-      const input = { url: req.url, secret: req.secret, ...(req.updateEvents ? { events: req.events } : {}) };
+      const input = { url: req.url, secret: req.secret, format: req.format, ...(req.updateEvents ? { events: req.events } : {}) };
       return toWebhook(await updateWebhook(deps, requireActor(req.actor), req.id, input));
     },
     async deleteWebhook(req) {
@@ -39,7 +39,7 @@ export function webhooksHandlers(deps: WebhooksDeps): webhooks.WebhooksServiceIm
 
 /** Never the secret: it leaves the service once, in CreatedWebhook. */
 function toWebhook(webhook: WebhookDocument): webhooks.Webhook {
-  return { id: webhook._id, appId: webhook.appId, url: webhook.url, events: webhook.events, createdAtMs: webhook.createdAt.getTime() };
+  return { id: webhook._id, appId: webhook.appId, url: webhook.url, events: webhook.events, format: webhook.format ?? 'generic', createdAtMs: webhook.createdAt.getTime() };
 }
 
 function toDelivery(attempt: AttemptDocument): webhooks.Delivery {

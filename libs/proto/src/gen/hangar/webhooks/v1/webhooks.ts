@@ -20,6 +20,11 @@ export interface Webhook {
   /** Empty means every event. */
   events: string[];
   createdAtMs: number;
+  /**
+   * The body's shape: "generic" (Hangar's signed JSON) or a chat preset:
+   * slack, teams, discord, feishu, dingtalk, wecom.
+   */
+  format: string;
 }
 
 export interface CreateWebhookRequest {
@@ -29,6 +34,8 @@ export interface CreateWebhookRequest {
   /** Generated when empty. */
   secret: string;
   events: string[];
+  /** Empty: generic. */
+  format: string;
 }
 
 /** The only message that carries a webhook's secret, once, at creation. */
@@ -61,6 +68,8 @@ export interface UpdateWebhookRequest {
   /** Replaces the list when update_events is true. */
   events: string[];
   updateEvents: boolean;
+  /** Unset: unchanged. */
+  format?: string | undefined;
 }
 
 export interface Delivery {
@@ -91,7 +100,7 @@ export interface DeliveryList {
 }
 
 function createBaseWebhook(): Webhook {
-  return { id: 0, appId: 0, url: "", events: [], createdAtMs: 0 };
+  return { id: 0, appId: 0, url: "", events: [], createdAtMs: 0, format: "" };
 }
 
 export const Webhook: MessageFns<Webhook> = {
@@ -110,6 +119,9 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.createdAtMs !== 0) {
       writer.uint32(40).int64(message.createdAtMs);
+    }
+    if (message.format !== "") {
+      writer.uint32(50).string(message.format);
     }
     return writer;
   },
@@ -167,6 +179,14 @@ export const Webhook: MessageFns<Webhook> = {
             message.createdAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -194,6 +214,7 @@ export const Webhook: MessageFns<Webhook> = {
         : isSet(object.created_at_ms)
         ? globalThis.Number(object.created_at_ms)
         : 0,
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
     };
   },
 
@@ -214,12 +235,15 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.createdAtMs !== 0) {
       obj.createdAtMs = Math.round(message.createdAtMs);
     }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
     return obj;
   },
 };
 
 function createBaseCreateWebhookRequest(): CreateWebhookRequest {
-  return { actor: undefined, appId: 0, url: "", secret: "", events: [] };
+  return { actor: undefined, appId: 0, url: "", secret: "", events: [], format: "" };
 }
 
 export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
@@ -238,6 +262,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     for (const v of message.events) {
       writer.uint32(42).string(v!);
+    }
+    if (message.format !== "") {
+      writer.uint32(50).string(message.format);
     }
     return writer;
   },
@@ -295,6 +322,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
             message.events.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -318,6 +353,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
       url: isSet(object.url) ? globalThis.String(object.url) : "",
       secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
     };
   },
 
@@ -337,6 +373,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     if (message.events?.length) {
       obj.events = message.events;
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
     }
     return obj;
   },
@@ -632,7 +671,15 @@ export const WebhookList: MessageFns<WebhookList> = {
 };
 
 function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
-  return { actor: undefined, id: 0, url: undefined, secret: undefined, events: [], updateEvents: false };
+  return {
+    actor: undefined,
+    id: 0,
+    url: undefined,
+    secret: undefined,
+    events: [],
+    updateEvents: false,
+    format: undefined,
+  };
 }
 
 export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
@@ -654,6 +701,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.updateEvents !== false) {
       writer.uint32(48).bool(message.updateEvents);
+    }
+    if (message.format !== undefined) {
+      writer.uint32(58).string(message.format);
     }
     return writer;
   },
@@ -719,6 +769,14 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
             message.updateEvents = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -743,6 +801,7 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
         : isSet(object.update_events)
         ? globalThis.Boolean(object.update_events)
         : false,
+      format: isSet(object.format) ? globalThis.String(object.format) : undefined,
     };
   },
 
@@ -765,6 +824,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.updateEvents !== false) {
       obj.updateEvents = message.updateEvents;
+    }
+    if (message.format !== undefined) {
+      obj.format = message.format;
     }
     return obj;
   },
