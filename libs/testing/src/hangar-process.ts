@@ -143,7 +143,13 @@ export async function startHangar(extraEnv: NodeJS.ProcessEnv = {}, options: Sta
     const logged = problemLines(dataDir);
     return new Error(`${what}:\n${output()}${logged ? `\nIts processes logged:\n${logged}` : ''}`);
   };
-  const running = () => output().includes(`Hangar is running at ${baseUrl}`);
+  // The banner is written line by line: wait for its last line, so a test reading output() sees
+  // all of it (the servers' origins, the logs folder), not the part that had arrived.
+  const running = () => {
+    const text = output();
+    const at = text.indexOf(`Hangar is running at ${baseUrl}`);
+    return at >= 0 && text.indexOf('Press Ctrl-C to stop.', at) > at;
+  };
   await eventually(() => running() || child.exitCode !== null, { timeoutMs: startMs, stepMs: 200 }).catch(() => undefined);
   if (!running()) {
     if (child.exitCode !== null) throw startFailure('Hangar exited during start');

@@ -36,7 +36,9 @@ describe('apps list from the apps trees', () => {
     if (!boot.created) throw new Error('expected a bootstrap admin');
     admin.userId = boot.userId;
     service = await startAppsService(loadAppsConfig({ ...common, MONGO_DB: `${db}_apps`, USERS_GRPC_TARGET: `127.0.0.1:${usersService.port}` }), logger);
-    client = createServiceClient(apps.AppsServiceDefinition, `127.0.0.1:${service.port}`);
+    // The setup makes 330 records, ten at a time: on a loaded CI machine one call can outlast the
+    // default 10 s deadline, and this file measures query counts, not latency.
+    client = createServiceClient(apps.AppsServiceDefinition, `127.0.0.1:${service.port}`, { defaultDeadlineMs: 60_000 });
   });
 
   afterAll(async () => {

@@ -182,7 +182,7 @@ describe('the move of webhooks from the apps service', () => {
 
   it('when the webhooks service first starts, then the moved webhook is served as it was, its secret still unseen', async () => {
     const listed = await client().listWebhooks({ actor: admin, appId });
-    expect(listed.webhooks).toEqual([{ id: webhookId, appId, url: receiver.url('/moved'), events: ['scheme.deleted'], createdAtMs: created.getTime() }]);
+    expect(listed.webhooks).toEqual([{ id: webhookId, appId, url: receiver.url('/moved'), events: ['scheme.deleted'], createdAtMs: created.getTime(), format: 'generic' }]);
     expect(JSON.stringify(listed)).not.toContain(secret);
   });
 
