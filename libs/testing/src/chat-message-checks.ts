@@ -1,6 +1,9 @@
+// Loaded on first use: every test file imports @hangar/testing, and jest evaluates its modules
+// once per file — a 2.8 MB bundle there would cost each of them, not only the chat tests.
+let adaptiveCards: typeof import('adaptivecards') | undefined;
 // The UMD bundle at run time: the package's ES build imports its own files without extensions, which Node cannot load.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const AdaptiveCards = require('adaptivecards/dist/adaptivecards.js') as typeof import('adaptivecards');
+const loadAdaptiveCards = () => (adaptiveCards ??= require('adaptivecards/dist/adaptivecards.js') as typeof import('adaptivecards'));
 
 /**
  * What each chat platform accepts, checked apart from the code that builds
@@ -103,6 +106,7 @@ export function teamsMessageProblems(message: Json, maxVersion = '1.5'): string[
 export function adaptiveCardProblems(card: Json, maxVersion = '1.5'): string[] {
   const problems: string[] = [];
   if (card?.type !== 'AdaptiveCard') return ['content.type is not AdaptiveCard'];
+  const AdaptiveCards = loadAdaptiveCards();
   const version = AdaptiveCards.Version.parse(card.version, new AdaptiveCards.SerializationContext());
   const max = AdaptiveCards.Version.parse(maxVersion, new AdaptiveCards.SerializationContext());
   if (!version?.isValid || version.compareTo(max!) > 0) problems.push(`version ${card.version} is not a valid version up to ${maxVersion}`);
