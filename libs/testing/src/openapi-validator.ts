@@ -248,7 +248,12 @@ export async function validateResponse(baseUrl: string, method: string, url: str
  * type, and the body when it is JSON. Returns the untouched response.
  */
 export async function fetchChecked(baseUrl: string, url: string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(url, init);
+  const res = await fetch(url, init).catch((error: Error & { cause?: { code?: string } }) => {
+    // A pooled keep-alive socket the gateway closed as it was reused: the request never reached
+    // it (the write failed), so sending it again on a new socket is what any client does.
+    if (error.cause?.code !== 'EPIPE') throw error;
+    return fetch(url, init);
+  });
   if (res.redirected || new URL(url, baseUrl).origin !== new URL(baseUrl).origin) return res;
   const isJson = /^application\/json/i.test(res.headers.get('content-type') ?? '');
   const text = isJson ? await res.clone().text() : undefined;
