@@ -61,12 +61,6 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
       logger,
     });
     service.watch('storage', () => storage.ping());
-    const janitorGuard = {
-      maxShare: config.STORAGE_JANITOR_MAX_SHARE,
-      minRemovals: config.STORAGE_JANITOR_MIN_REMOVALS,
-      installationMatches: () => installation.matches(),
-    };
-
     const events = await service.startEvents({ outboxOf: [releaseDocs, downloadDocs.totals], keepTombstonesOf: [releaseDocs] });
     const { bus, relay } = events;
 
@@ -120,29 +114,22 @@ export async function startReleasesService(config: ReleasesConfig, logger: Logge
       { bus, prefix: config.NATS_SUBJECT_PREFIX, logger },
     );
 
-    const janitor = startReleaseOrphanJanitor({
-      repository,
-      storage,
+    // The two janitors of this service (packages and icons; teardowns) sweep on one schedule and bound.
+    const janitorSchedule = {
       graceMs: config.STORAGE_JANITOR_GRACE_MS,
       intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
       connection,
       logger,
       metrics,
-      ...janitorGuard,
-    });
+      maxShare: config.STORAGE_JANITOR_MAX_SHARE,
+      minRemovals: config.STORAGE_JANITOR_MIN_REMOVALS,
+      installationMatches: () => installation.matches(),
+    };
+    const janitor = startReleaseOrphanJanitor({ repository, storage, ...janitorSchedule });
 
     const teardownDeps: TeardownDeps = { teardowns, storage, parse: deps.parse, retentionDays: config.TEARDOWN_RETENTION_DAYS };
     const teardownExpiry = startTeardownExpiry({ teardowns, storage, intervalMs: config.TEARDOWN_SWEEP_INTERVAL_MS, connection, logger });
-    const teardownOrphans = startTeardownOrphanJanitor({
-      teardowns,
-      storage,
-      graceMs: config.STORAGE_JANITOR_GRACE_MS,
-      intervalMs: config.STORAGE_JANITOR_INTERVAL_MS,
-      connection,
-      logger,
-      metrics,
-      ...janitorGuard,
-    });
+    const teardownOrphans = startTeardownOrphanJanitor({ teardowns, storage, ...janitorSchedule });
 
     // After gRPC has drained (no request can start a parse or a teardown), before NATS is drained.
     for (const [name, job] of [['orphan janitor', janitor], ['teardown expiry', teardownExpiry], ['teardown orphan janitor', teardownOrphans], ['downloads consumer', downloads]] as const) {
