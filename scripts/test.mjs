@@ -10,10 +10,10 @@
 // recorded, then the plan check (tests/plans) in a run of its own; jest's global
 // setup starts the MongoDB-wire, NATS and S3 servers it needs.
 // Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
-// HANGAR_TEST_TIERS=unit,e2e runs only those tiers (CI's second run, .ci/run).
+// HANGAR_TEST_TIERS=unit,component runs only those tiers (CI's first run, .ci/run).
 // The environment reaches jest and the processes the tests start unchanged:
-// HANGAR_E2E_REPLICAS=2 (CI's second run, .ci/run) makes every Hangar the
-// end-to-end suite starts run two replicas of each process.
+// HANGAR_E2E_REPLICAS=2 makes every Hangar the end-to-end suite starts run two
+// replicas of each process (the shared ones run two already).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';

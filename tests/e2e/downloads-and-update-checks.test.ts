@@ -28,6 +28,9 @@ describe('downloads counted and in-app update checks over HTTP', () => {
       WEBHOOK_POLL_MS: '100',
       // Long, so stopping a gateway catches downloads it has not reported yet.
       DOWNLOAD_FLUSH_MS: '5000',
+      // Counting across processes is the subject: two gateways report, two releases replicas count
+      // (the first two-replica run found increments lost between them).
+      HANGAR_REPLICAS: process.env.HANGAR_E2E_REPLICAS ?? '2',
     });
     api = apiClient(hangar.baseUrl);
     token = hangar.adminToken;

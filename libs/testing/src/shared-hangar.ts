@@ -31,6 +31,19 @@ export const SHARED_HANGAR_ENV: Readonly<NodeJS.ProcessEnv> = {
   WEBHOOK_TIMEOUT_MS: '3000',
 };
 
+/**
+ * Replicas of every process in a shared Hangar: two unless HANGAR_E2E_REPLICAS says otherwise.
+ * The files on it are the API's breadth (accounts, apps, uploads, symbols, webhooks, console,
+ * CLI): run against two gateways behind the launcher's round-robin proxy and two of every
+ * service, whatever works only inside one process (a cache, a counter, a schedule) fails in
+ * every `npm test`, not only in a separate two-replica run. A shared Hangar starts about
+ * twice per run, so the second replica costs little; the files with a Hangar of their own
+ * run one replica unless they ask for more (replicas, limits-across-replicas, cache-coherence).
+ */
+export function sharedReplicas(): string {
+  return process.env.HANGAR_E2E_REPLICAS ?? '2';
+}
+
 interface SharedRecord {
   baseUrl: string;
   adminToken: string;
@@ -91,7 +104,7 @@ export async function sharedHangar(): Promise<RunningHangar> {
   const runPid = Number(process.env.HANGAR_JEST_RUN_PID ?? process.ppid);
   fs.mkdirSync(recordsDir(), { recursive: true });
   const outputFile = path.join(recordsDir(), `worker-${process.pid}.out`);
-  const hangar = await startHangar({ ...SHARED_HANGAR_ENV }, { outputFile });
+  const hangar = await startHangar({ ...SHARED_HANGAR_ENV, HANGAR_REPLICAS: sharedReplicas() }, { outputFile });
   const record: SharedRecord = {
     baseUrl: hangar.baseUrl,
     adminToken: hangar.adminToken,
