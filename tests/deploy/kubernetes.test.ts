@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { configLoader, configProblems, dependenciesOf, Env, hangarProcesses, processOfCommand, REPO_ROOT, undeclaredNames } from './config-schemas';
+import fs from 'node:fs';
+import { ConfigLoader, configLoader, configProblems, declares, dependenciesOf, Env, hangarProcesses, processOfCommand, REPO_ROOT, undeclaredNames } from './config-schemas';
 import { K8sObject, quantity, render } from './kustomize';
 import { connectionAllowed, Endpoint, selects } from './network-policy';
 
@@ -382,6 +383,64 @@ describe.each(['dev', 'production'])('deploy/k8s/overlays/%s', (overlay) => {
           expect({ name: d.metadata.name, variable, allowed: connectionAllowed(objects, source, { labels: {} }, port) }).toEqual({ name: d.metadata.name, variable, allowed: false });
         }
       }
+    });
+  });
+
+  describe('the nightly backup', () => {
+    const cronJob = () => find(objects, 'CronJob', 'backup')!;
+    /** The CronJob's pod template as a Deployment holds one, for the helpers above. */
+    const backupPod = () => ({ kind: 'Job', metadata: cronJob().metadata, spec: { template: cronJob().spec.jobTemplate.spec.template } }) as K8sObject;
+    // The tool's own settings loader, as configLoader reads a service's (config-schemas.ts).
+    const loadBackup: ConfigLoader = (env) =>
+      (require(path.join(REPO_ROOT, 'libs', 'backup', 'src', 'cli.ts')) as { loadBackupConfig: ConfigLoader }).loadBackupConfig(env);
+
+    it('when rendered, then a CronJob runs the backup tool once a day, one run at a time, into a claimed volume, keeping the newest complete backups', () => {
+      expect(cronJob()).toBeDefined();
+      const spec = cronJob().spec;
+      expect(spec.schedule).toMatch(/^\d{1,2} \d{1,2} \* \* \*$/);
+      expect(spec.concurrencyPolicy).toBe('Forbid');
+      const c = containerOf(backupPod());
+      const [node, script, command, folder, keepFlag, keep] = c.command!;
+      expect([node, script, command, keepFlag]).toEqual(['node', 'libs/backup/dist/cli.js', 'backup', '--keep']);
+      expect(Number(keep)).toBeGreaterThanOrEqual(1);
+      // The script the image runs is the tool's build (the Dockerfile builds every workspace).
+      expect(fs.existsSync(path.join(REPO_ROOT, script!.replace('/dist/', '/src/').replace(/\.js$/, '.ts')))).toBe(true);
+      const pod = backupPod().spec.template.spec;
+      const mount = c.volumeMounts!.find((m) => m.mountPath === folder);
+      const claim = pod.volumes.find((v: { name: string }) => v.name === mount?.name)?.persistentVolumeClaim?.claimName;
+      expect(find(objects, 'PersistentVolumeClaim', claim)).toBeDefined();
+      expect(pod.restartPolicy).toBe('Never');
+      expect(c.image).toBe(containerOf(deployments[0]!).image);
+    });
+
+    it("when rendered, then its environment is the tool's settings only, every reference resolves, and the tool's schema accepts it", () => {
+      const { env, problems } = containerEnv(containerOf(backupPod()), objects, documentedSecrets);
+      expect(problems).toEqual([]);
+      expect(configProblems(loadBackup, env)).toEqual([]);
+      expect(Object.keys(env).filter((name) => !declares(loadBackup, env, name))).toEqual([]);
+      // The same database and bucket as the services it backs up.
+      const releases = envOf(find(objects, 'Deployment', 'releases')!);
+      for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'S3_BUCKET']) expect({ name, value: env[name] }).toEqual({ name, value: releases[name] });
+    });
+
+    it('when rendered, then its pod runs as the non-root node user with a read-only root filesystem, and reaches MongoDB, S3 and DNS but not NATS or the services', () => {
+      const pod = backupPod().spec.template.spec;
+      const c = containerOf(backupPod());
+      expect({ ...pod.securityContext, ...c.securityContext }).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: NODE_UID,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      const source: Endpoint = { labels: podLabels(backupPod()), namespace };
+      const { env } = containerEnv(c, objects, documentedSecrets);
+      for (const dep of dependenciesOf(env)) expect({ dep, allowed: connectionAllowed(objects, source, { labels: {} }, dep.port) }).toEqual({ dep, allowed: true });
+      expect(connectionAllowed(objects, source, { labels: { 'k8s-app': 'kube-dns' }, namespace: 'kube-system' }, 53, 'UDP')).toBe(true);
+      expect(connectionAllowed(objects, source, { labels: {} }, 4222)).toBe(false);
+      const users = find(objects, 'Deployment', 'users')!;
+      expect(connectionAllowed(objects, source, { labels: podLabels(users), namespace }, GRPC_PORT)).toBe(false);
     });
   });
 

@@ -20,7 +20,7 @@ const USAGE = `Usage (with the services' own MONGO_URL, HANGAR_DB_PREFIX and S3_
   verify <backup folder>         check the backup whole (completion marker, every file's sha256)`;
 
 /** The services' settings the tool reads: the same names and checks as the services'. */
-const schema = z.object({
+export const backupConfigSchema = z.object({
   MONGO_URL: mongoUrl,
   HANGAR_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_]+$/, 'expected letters, digits and _').default(DEFAULT_DATABASE_PREFIX),
   S3_ENDPOINT: storageFields.S3_ENDPOINT,
@@ -29,6 +29,11 @@ const schema = z.object({
   S3_BUCKET: storageFields.S3_BUCKET,
   S3_REGION: storageFields.S3_REGION,
 });
+
+/** The tool's settings from `env` (the process's by default); throws ConfigError naming each problem. */
+export function loadBackupConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(backupConfigSchema, env);
+}
 
 function parseArguments(argv: string[]): { command: string; folder: string; keep?: number } {
   const [command, folder, ...rest] = argv;
@@ -53,7 +58,7 @@ async function run(argv: string[]): Promise<number> {
     console.log(`${args.folder}: complete and intact — ${manifest.databases.length} databases, ${manifest.objects.count} objects (${manifest.objects.bytes} bytes), begun ${manifest.startedAt}`);
     return 0;
   }
-  const config = loadConfig(schema);
+  const config = loadBackupConfig();
   const storage = new ObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
   const mongo = new MongoClient(config.MONGO_URL);
   await mongo.connect();
