@@ -30,6 +30,13 @@ describe('the gateway at rest', () => {
     expect(loaded.filter((file) => lazily.some((pattern) => pattern.test(file)))).toEqual([]);
   });
 
+  // The gateway keeps no database: a driver loaded anyway costs every gateway process about
+  // 28 MiB and half a second of start (the service skeleton in libs/grpc once brought mongoose in).
+  it('when it starts, then no MongoDB driver is loaded', () => {
+    const loaded = modulesLoadedAtStart({});
+    expect(loaded.filter((file) => /node_modules[\\/](mongoose|mongodb)[\\/]/.test(file)).slice(0, 3)).toEqual([]);
+  });
+
   it('when a collector is configured, then the exporter and the instrumentations are loaded at start', () => {
     const loaded = modulesLoadedAtStart({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' });
     expect(loaded.some((file) => /@opentelemetry[\\/]exporter-trace-otlp-proto/.test(file))).toBe(true);

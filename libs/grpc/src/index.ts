@@ -6,5 +6,3 @@ export { createChannel, Status } from 'nice-grpc';
 export type { Channel, ServiceImplementation, CallContext } from 'nice-grpc';
 export * from './graceful-shutdown';
 export * from './shutdown-registry';
-export * from './start-service';
-export * from './run-service';

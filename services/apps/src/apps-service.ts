@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import { GENERATION_KEYS, Generations, ValidatedCache, bumpAfterWrites, bumpingQuietly, openGenerations } from '@hangar/cache';
 import type { OutboxRelay } from '@hangar/events';
-import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
+import { type ShutdownRegistry, createServiceClient } from '@hangar/grpc';
+import { startService } from '@hangar/service';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { apps, users } from '@hangar/proto';

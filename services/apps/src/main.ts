@@ -1,5 +1,5 @@
 import { telemetry } from './telemetry';
-import { runService } from '@hangar/grpc';
+import { runService } from '@hangar/service';
 import { startAppsService } from './apps-service';
 import { loadAppsConfig } from './config';
 

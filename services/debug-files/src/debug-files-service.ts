@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { OutboxRelay } from '@hangar/events';
-import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
+import { type ShutdownRegistry, createServiceClient } from '@hangar/grpc';
+import { startService } from '@hangar/service';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { installationRecord } from '@hangar/mongo';

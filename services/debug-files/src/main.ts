@@ -1,5 +1,5 @@
 import { telemetry } from './telemetry';
-import { runService } from '@hangar/grpc';
+import { runService } from '@hangar/service';
 import { InstallationMismatch } from '@hangar/storage';
 import { loadDebugFilesConfig } from './config';
 import { startDebugFilesService } from './debug-files-service';

@@ -3,7 +3,8 @@ import { GENERATION_KEYS, bumpingQuietly, openGenerations } from '@hangar/cache'
 import { cachingChannelResolution } from './clients/cached-apps-client';
 import { ChannelReleases } from './domain/channel-releases';
 import type { OutboxRelay } from '@hangar/events';
-import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
+import { type ShutdownRegistry, createServiceClient } from '@hangar/grpc';
+import { startService } from '@hangar/service';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { installationRecord } from '@hangar/mongo';

@@ -1,5 +1,5 @@
 import { telemetry } from './telemetry';
-import { runService } from '@hangar/grpc';
+import { runService } from '@hangar/service';
 import { loadUsersConfig } from './config';
 import { bootstrapAdmin } from './domain/bootstrap-admin';
 import { startUsersService } from './users-service';

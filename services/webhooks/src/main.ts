@@ -1,5 +1,5 @@
 import { telemetry } from './telemetry';
-import { runService } from '@hangar/grpc';
+import { runService } from '@hangar/service';
 import { loadWebhooksConfig } from './config';
 import { startWebhooksService } from './webhooks-service';
 

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
-import { type ShutdownRegistry, createServiceClient, startService } from '@hangar/grpc';
+import { type ShutdownRegistry, createServiceClient } from '@hangar/grpc';
+import { startService } from '@hangar/service';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { apps, releases, webhooks } from '@hangar/proto';

@@ -3,8 +3,7 @@ import { natsReachable, startServiceEvents, type ServiceEvents, type ServiceEven
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { connectMongo, countedMongoErrors, pingMongo, syncIndexes } from '@hangar/mongo';
-import { createGrpcServer, type Dependency } from './server';
-import { ShutdownRegistry, type ShutdownPart } from './shutdown-registry';
+import { createGrpcServer, type Dependency, ShutdownRegistry, type ShutdownPart } from '@hangar/grpc';
 
 type Connection = Awaited<ReturnType<typeof connectMongo>>;
 

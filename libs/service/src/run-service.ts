@@ -1,8 +1,7 @@
 import { EXIT_REFUSED_TO_START } from '@hangar/config';
 import { createLogger, type Logger } from '@hangar/logger';
 import { Metrics, serveMetrics } from '@hangar/metrics';
-import { stopOnSignals } from './graceful-shutdown';
-import { ShutdownRegistry } from './shutdown-registry';
+import { ShutdownRegistry, stopOnSignals } from '@hangar/grpc';
 
 /** The settings every service process reads (libs/config's `serviceBase`). */
 export interface ProcessConfig {
