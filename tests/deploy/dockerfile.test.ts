@@ -176,7 +176,8 @@ describe('Node runtime', () => {
     expect(commands.filter((l) => /HANGAR_TEST_TIERS/.test(l) && !/^\s*HANGAR_TEST_TIERS=unit,component npm test$/.test(l) && !l.includes('echo'))).toEqual([]);
   });
 
-  // Two replicas are in every run through the shared Hangars (sharedReplicas), not a run of their own.
+  // Replicas are tested by the files whose subject they are (replicas, cache-coherence, limits-across-replicas,
+  // downloads-and-update-checks), in every run; the everything-twice run is HANGAR_E2E_REPLICAS=2 npm test.
   it('when CI runs, then it leaves the replica count to the suite', () => {
     const { commands } = ciTestRuns();
     expect(commands.filter((l) => l.includes('HANGAR_E2E_REPLICAS') && !l.includes('echo'))).toEqual([]);

@@ -67,7 +67,7 @@ export interface StartOptions {
 
 /**
  * Replicas of every process in every Hangar the tests start: `HANGAR_E2E_REPLICAS`
- * (one when unset; the shared Hangars run two, shared-hangar.ts), unless a test asks for a number itself.
+ * (one when unset), unless a test asks for a number itself.
  */
 export function e2eReplicas(extraEnv: NodeJS.ProcessEnv = {}): number {
   return replicasSetting({ HANGAR_REPLICAS: extraEnv.HANGAR_REPLICAS ?? process.env.HANGAR_E2E_REPLICAS });

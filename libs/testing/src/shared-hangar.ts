@@ -26,23 +26,13 @@ export const SHARED_HANGAR_ENV: Readonly<NodeJS.ProcessEnv> = {
   // Webhook receivers in tests listen on 127.0.0.1; retries and polls short so deliveries are seen quickly.
   HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   WEBHOOK_SECRET_KEY: 'e2e-shared-webhook-secret-key-0123456789abcdef',
-  WEBHOOK_POLL_MS: '100',
+  // A shared Hangar lives through the whole run, idle while its worker runs files with Hangars of
+  // their own: a 100 ms poll kept the database busy all along. New deliveries are dispatched at once
+  // (the dispatcher is poked); only retries wait for a poll.
+  WEBHOOK_POLL_MS: '500',
   WEBHOOK_RETRY_BASE_MS: '300',
   WEBHOOK_TIMEOUT_MS: '3000',
 };
-
-/**
- * Replicas of every process in a shared Hangar: two unless HANGAR_E2E_REPLICAS says otherwise.
- * The files on it are the API's breadth (accounts, apps, uploads, symbols, webhooks, console,
- * CLI): run against two gateways behind the launcher's round-robin proxy and two of every
- * service, whatever works only inside one process (a cache, a counter, a schedule) fails in
- * every `npm test`, not only in a separate two-replica run. A shared Hangar starts about
- * twice per run, so the second replica costs little; the files with a Hangar of their own
- * run one replica unless they ask for more (replicas, limits-across-replicas, cache-coherence).
- */
-export function sharedReplicas(): string {
-  return process.env.HANGAR_E2E_REPLICAS ?? '2';
-}
 
 interface SharedRecord {
   baseUrl: string;
@@ -104,7 +94,7 @@ export async function sharedHangar(): Promise<RunningHangar> {
   const runPid = Number(process.env.HANGAR_JEST_RUN_PID ?? process.ppid);
   fs.mkdirSync(recordsDir(), { recursive: true });
   const outputFile = path.join(recordsDir(), `worker-${process.pid}.out`);
-  const hangar = await startHangar({ ...SHARED_HANGAR_ENV, HANGAR_REPLICAS: sharedReplicas() }, { outputFile });
+  const hangar = await startHangar({ ...SHARED_HANGAR_ENV }, { outputFile });
   const record: SharedRecord = {
     baseUrl: hangar.baseUrl,
     adminToken: hangar.adminToken,
