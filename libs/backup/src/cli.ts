@@ -20,7 +20,7 @@ const USAGE = `Usage (with the services' own MONGO_URL, HANGAR_DB_PREFIX and S3_
   verify <backup folder>         check the backup whole (completion marker, every file's sha256)`;
 
 /** The services' settings the tool reads: the same names and checks as the services'. */
-export const backupConfigSchema = z.object({
+const backupConfigSchema = z.object({
   MONGO_URL: mongoUrl,
   HANGAR_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_]+$/, 'expected letters, digits and _').default(DEFAULT_DATABASE_PREFIX),
   S3_ENDPOINT: storageFields.S3_ENDPOINT,

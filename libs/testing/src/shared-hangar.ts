@@ -23,7 +23,7 @@ import { startHangar, type RunningHangar } from './hangar-process';
 
 /** Settings the shared Hangar runs with: the union of what its files need, none that changes what another sees. */
 export const SHARED_HANGAR_ENV: Readonly<NodeJS.ProcessEnv> = {
-  // Webhook receivers in tests listen on 127.0.0.1; retries and polls short so deliveries are seen quickly.
+  // Webhook receivers in tests listen on 127.0.0.1; retries short so deliveries are seen quickly.
   HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   WEBHOOK_SECRET_KEY: 'e2e-shared-webhook-secret-key-0123456789abcdef',
   // A shared Hangar lives through the whole run, idle while its worker runs files with Hangars of
