@@ -10,7 +10,9 @@
 // recorded, then the plan check (tests/plans) in a run of its own; jest's global
 // setup starts the MongoDB-wire, NATS and S3 servers it needs.
 // Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
-// HANGAR_TEST_TIERS=unit,component runs only those tiers (CI's first run, .ci/run).
+// HANGAR_TEST_TIERS=unit,component runs only those tiers (CI's first run, .ci/run);
+// HANGAR_TEST_CONTINUES=1 keeps the query log of the run before it, so that
+// CI's second run (the end-to-end tier) ends with the plan check of every tier.
 // The environment reaches jest and the processes the tests start unchanged:
 // HANGAR_E2E_REPLICAS=2 makes every Hangar the end-to-end suite starts run two
 // replicas of each process (the shared ones run two already).
@@ -59,7 +61,11 @@ await goTools.wait();
 // suites are done. A run narrowed by arguments skips it: it would see only
 // part of the queries and report the rest as never run.
 const queryLogDir = path.join(root, '.hangar', 'query-log');
-fs.rmSync(queryLogDir, { recursive: true, force: true });
+// Which tiers' queries the log holds: a continued run adds its own to those of the run before.
+const loggedTiersFile = path.join(queryLogDir, 'tiers.json');
+const continues = process.env.HANGAR_TEST_CONTINUES === '1';
+if (!continues) fs.rmSync(queryLogDir, { recursive: true, force: true });
+const loggedBefore = continues && fs.existsSync(loggedTiersFile) ? JSON.parse(fs.readFileSync(loggedTiersFile, 'utf8')) : [];
 const extraArgs = process.argv.slice(2);
 // Each Hangar the end-to-end files start, with its start time (libs/testing startHangar), for the figures.
 const startLog = path.join(root, '.hangar', 'hangar-starts.tsv');
@@ -89,8 +95,14 @@ if (unknownTier) {
   process.exit(1);
 }
 const runs = [runJest('suites', extraArgs.length ? extraArgs : ['--selectProjects', ...tiers])];
-// The plan check needs every query of every tier: a narrowed run skips it.
-if (extraArgs.length === 0 && ALL_TIERS.every((t) => tiers.includes(t))) runs.push(runJest('plan check', ['--selectProjects', 'plans'], { HANGAR_PLAN_CHECK: '1' }));
+// The plan check needs every query of every tier: a run narrowed by arguments skips it, and a run
+// of some tiers only leaves it to the run that continues it with the others.
+const logged = extraArgs.length ? [] : [...new Set([...loggedBefore, ...tiers])];
+if (!extraArgs.length) {
+  fs.mkdirSync(queryLogDir, { recursive: true });
+  fs.writeFileSync(loggedTiersFile, JSON.stringify(logged));
+}
+if (ALL_TIERS.every((t) => logged.includes(t))) runs.push(runJest('plan check', ['--selectProjects', 'plans'], { HANGAR_PLAN_CHECK: '1' }));
 
 // Per tier: files, tests, failures, time; then the slowest files.
 const starts = fs.existsSync(startLog) ? fs.readFileSync(startLog, 'utf8') : '';
