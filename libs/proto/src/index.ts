@@ -5,3 +5,4 @@ export * as apps from './gen/hangar/apps/v1/apps';
 export * as releases from './gen/hangar/releases/v1/releases';
 export * as debugFiles from './gen/hangar/debug_files/v1/debug_files';
 export * as webhooks from './gen/hangar/webhooks/v1/webhooks';
+export { APP_ACTIONS, isAppAction, type AppAction } from './app-actions';

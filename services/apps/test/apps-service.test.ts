@@ -178,16 +178,32 @@ describe('apps service over gRPC', () => {
       ]);
     });
 
-    it('when CheckPermission is asked, then it passes at or below the held role and refuses above it', async () => {
+    it('when CheckPermission is asked for an action, then the role that action needs decides, and an unknown action is InvalidArgument', async () => {
       const owner = await newUser();
       const mem = await newUser();
       const app = await client.createApp({ actor: owner, name: 'perm' });
       await client.addCollaborator({ actor: owner, appId: app.id, userId: mem.userId, role: 'member' });
-      await expect(client.checkPermission({ actor: mem, appId: app.id, role: 'member' })).resolves.toEqual({});
-      await expect(client.checkPermission({ actor: mem, appId: app.id, role: 'developer' })).rejects.toBeInstanceOf(PermissionDenied);
-      await expect(client.checkPermission({ actor: admin, appId: app.id, role: 'admin' })).resolves.toEqual({});
-      await expect(client.checkPermission({ actor: owner, appId: 999_999, role: 'member' })).rejects.toBeInstanceOf(NotFound);
-      await expect(client.checkPermission({ actor: owner, appId: app.id, role: 'owner' })).rejects.toBeInstanceOf(InvalidArgument);
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: 'releases.read' })).resolves.toEqual({});
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: 'debug_files.read' })).resolves.toEqual({});
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: 'releases.upload' })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: 'audit.read' })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.checkPermission({ actor: owner, appId: app.id, action: 'audit.read' })).resolves.toEqual({});
+      await expect(client.checkPermission({ actor: admin, appId: app.id, action: 'webhooks.manage' })).resolves.toEqual({});
+      await expect(client.checkPermission({ actor: owner, appId: 999_999, action: 'app.read' })).rejects.toBeInstanceOf(NotFound);
+      await expect(client.checkPermission({ actor: owner, appId: app.id, action: 'app.own' })).rejects.toBeInstanceOf(InvalidArgument);
+      // An action wins over a role sent beside it: a caller cannot ask for less than its action needs.
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: 'releases.edit', role: 'member' })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.checkPermission({ actor: owner, appId: app.id, action: '' })).rejects.toBeInstanceOf(InvalidArgument);
+    });
+
+    it('when a caller of the release before asks by role (a rolling upgrade), then it still passes at or below the held role', async () => {
+      const owner = await newUser();
+      const mem = await newUser();
+      const app = await client.createApp({ actor: owner, name: 'perm-by-role' });
+      await client.addCollaborator({ actor: owner, appId: app.id, userId: mem.userId, role: 'member' });
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: '', role: 'member' })).resolves.toEqual({});
+      await expect(client.checkPermission({ actor: mem, appId: app.id, action: '', role: 'developer' })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.checkPermission({ actor: owner, appId: app.id, action: '', role: 'owner' })).rejects.toBeInstanceOf(InvalidArgument);
     });
   });
 

@@ -4,7 +4,8 @@ import type { ChannelDocument } from '../data/channel.model';
 import type { SchemeDocument } from '../data/scheme.model';
 import { liveParents, membershipOf } from './access';
 import type { AppsDeps } from './deps';
-import { Actor, hasAppRole, isCollaboratorRole } from './permissions';
+import { APP_ACTIONS, isAppAction } from '@hangar/proto';
+import { Actor, CollaboratorRole, REQUIRED_ROLE, hasAppRole, isCollaboratorRole } from './permissions';
 import { verifyPassword } from './secrets';
 
 export interface ChannelContextView {
@@ -33,12 +34,24 @@ export async function describeApp(deps: AppsDeps, appId: number): Promise<AppDoc
   return app;
 }
 
-/** For other services: passes when the actor holds at least `role` on the app. */
-export async function checkPermission(deps: AppsDeps, actor: Actor, appId: number, role: string): Promise<void> {
-  if (!isCollaboratorRole(role)) throw InvalidArgument.field('role', 'must be one of member, developer, admin');
+/**
+ * For other services: passes when the actor may do `action` on the app. `role` is what callers
+ * sent before actions had names, read only without an action (a rolling upgrade's older caller).
+ */
+export async function checkPermission(deps: AppsDeps, actor: Actor, appId: number, asked: { action: string; role: string }): Promise<void> {
+  const least = leastRoleFor(asked);
   const app = await deps.apps.findById(appId);
   if (!app) throw new NotFound(`App ${appId} not found`);
-  if (!hasAppRole(actor, await membershipOf(deps, actor, appId), role)) throw new PermissionDenied(`This needs the ${role} role on the app`);
+  if (!hasAppRole(actor, await membershipOf(deps, actor, appId), least)) throw new PermissionDenied(`This needs the ${least} role on the app`);
+}
+
+function leastRoleFor({ action, role }: { action: string; role: string }): CollaboratorRole {
+  if (action) {
+    if (!isAppAction(action)) throw InvalidArgument.field('action', `must be one of ${APP_ACTIONS.join(', ')}`);
+    return REQUIRED_ROLE[action];
+  }
+  if (!isCollaboratorRole(role)) throw InvalidArgument.field('action', `must be one of ${APP_ACTIONS.join(', ')}`);
+  return role;
 }
 
 /** A channel without a password lets everyone in. */

@@ -1,4 +1,5 @@
 import { PermissionDenied } from '@hangar/errors';
+import type { AppAction } from '@hangar/proto';
 
 /**
  * PRODUCT §2 in one place: who may do what on an app. Every use case asks
@@ -32,7 +33,11 @@ export function withinTokenApps(actor: Actor, appIds: number[] | undefined): num
 
 const RANK: Record<CollaboratorRole, number> = { member: 1, developer: 2, admin: 3 };
 
-/** The least collaborator role each action on an app needs. */
+/**
+ * The least collaborator role each action on an app needs: the actions the apps service checks
+ * itself, and those other services ask for by name through CheckPermission (one list,
+ * libs/proto app-actions.ts).
+ */
 export const REQUIRED_ROLE = {
   'app.read': 'member',
   'app.rename': 'admin',
@@ -41,14 +46,17 @@ export const REQUIRED_ROLE = {
   'collaborators.manage': 'admin',
   'schemes.manage': 'developer',
   'channels.manage': 'developer',
+  'releases.read': 'member',
   'releases.upload': 'developer',
   'releases.edit': 'developer',
-  'debug_files.upload': 'developer',
-  // Asked by the webhooks service as CheckPermission with this role (services/webhooks/src/clients/apps.access.ts).
+  'debug_files.read': 'member',
+  'debug_files.manage': 'developer',
   'webhooks.manage': 'admin',
-} as const satisfies Record<string, CollaboratorRole>;
+  // An app's part of the audit log (services/gateway audit.routes.ts).
+  'audit.read': 'admin',
+} as const satisfies Record<AppAction, CollaboratorRole>;
 
-export type AppAction = keyof typeof REQUIRED_ROLE;
+export type { AppAction };
 
 export function isCollaboratorRole(value: string): value is CollaboratorRole {
   return (COLLABORATOR_ROLES as readonly string[]).includes(value);

@@ -94,7 +94,7 @@ export function appsHandlers(deps: AppsDeps, legacy: LegacyWebhooksRepository): 
       return toContext(await resolveChannel(deps, req.channelKey, req.channelId));
     },
     async checkPermission(req) {
-      await checkPermission(deps, requireActor(req.actor), req.appId, req.role);
+      await checkPermission(deps, requireActor(req.actor), req.appId, { action: req.action, role: req.role ?? '' });
       return {};
     },
     async ensureUploadChannel(req) {

@@ -1,10 +1,10 @@
 import { InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
-import type { apps } from '@hangar/proto';
+import type { AppAction, apps } from '@hangar/proto';
 import type { DebugFileDocument } from '../data/debug-file.model';
 import type { Actor, DebugFilesDeps } from './deps';
 
-/** Reading debug files is for the app's collaborators; uploading, replacing and deleting for its developers (PRODUCT §2). */
-export type Access = 'member' | 'developer';
+/** Reading debug files, or uploading, replacing and deleting them: the apps service decides who may (PRODUCT §2). */
+export type Access = Extract<AppAction, 'debug_files.read' | 'debug_files.manage'>;
 
 export function requireActor(actor: Actor | undefined): Actor {
   if (!actor?.userId) throw new Unauthenticated();
@@ -22,7 +22,7 @@ export async function resolveChannel(deps: DebugFilesDeps, channelKey: string): 
 export async function channelWithAccess(deps: DebugFilesDeps, actorIn: Actor | undefined, channelKey: string, access: Access): Promise<apps.ChannelContext> {
   const actor = requireActor(actorIn);
   const context = await resolveChannel(deps, channelKey);
-  await deps.apps.checkPermission({ actor, appId: context.app!.id, role: access });
+  await deps.apps.checkPermission({ actor, appId: context.app!.id, action: access });
   return context;
 }
 

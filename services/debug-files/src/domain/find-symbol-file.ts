@@ -120,7 +120,7 @@ export async function findSymbolFile(deps: DebugFilesDeps, req: debugFiles.FindS
 /** Whether the caller may read the app's files; other failures (an outage) propagate. */
 async function mayRead(deps: DebugFilesDeps, actor: NonNullable<debugFiles.FindSymbolFileRequest['actor']>, appId: number): Promise<boolean> {
   try {
-    await deps.apps.checkPermission({ actor, appId, role: 'member' });
+    await deps.apps.checkPermission({ actor, appId, action: 'debug_files.read' });
     return true;
   } catch (err) {
     if (err instanceof PermissionDenied || err instanceof NotFound) return false;

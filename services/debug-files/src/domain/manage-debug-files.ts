@@ -14,7 +14,7 @@ export interface Page {
 }
 
 export async function getDebugFile(deps: DebugFilesDeps, req: debugFiles.GetDebugFileRequest): Promise<DebugFileInChannel> {
-  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'member');
+  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'debug_files.read');
   return { file: await fileOfChannel(deps, context, req.id), context };
 }
 
@@ -25,7 +25,7 @@ export async function listDebugFiles(
   page: Page,
 ): Promise<{ files: DebugFileDocument[]; total: number; context: apps.ChannelContext }> {
   const uuid = req.uuid.trim() ? normalizeUuid(req.uuid) : undefined;
-  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'member');
+  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'debug_files.read');
   const { files, total } = await deps.files.pageOfChannel(context.channel!.id, uuid, (page.page - 1) * page.perPage, page.perPage);
   return { files, total, context };
 }
@@ -36,7 +36,7 @@ export async function listDebugFiles(
  * and finally the tombstone.
  */
 export async function deleteDebugFile(deps: DebugFilesDeps, actor: Actor | undefined, channelKey: string, id: number): Promise<void> {
-  const context = await channelWithAccess(deps, actor, channelKey, 'developer');
+  const context = await channelWithAccess(deps, actor, channelKey, 'debug_files.manage');
   const file = await fileOfChannel(deps, context, id);
   const event = createEnvelope('debug_file.deleted', { debug_file_id: id, app_id: file.appId, channel_id: file.channelId }, 'debug-files');
   if (!(await deps.files.markDeleted(id, event))) throw new NotFound(`Debug file ${id} not found`);

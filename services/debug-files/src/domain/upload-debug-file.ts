@@ -38,7 +38,7 @@ function duplicate(result: Extract<WriteResult, { reason: 'duplicate' }>): Alrea
  * from the gateway's SHA-256 before anything is read when it sends one.
  */
 export async function uploadDebugFile(deps: DebugFilesDeps, req: debugFiles.CreateDebugFileRequest): Promise<DebugFileInChannel> {
-  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');
+  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'debug_files.manage');
   if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
   // The gateway hashed the bytes as they streamed in: content this app already holds is refused
   // before the archive is fetched or inflated (a second upload of a large mapping cost a full parse).
@@ -97,7 +97,7 @@ async function withMembersRemovedOnRefusal(
  * an unreferenced object behind (logged), never a record without its file.
  */
 export async function replaceDebugFile(deps: DebugFilesDeps, req: debugFiles.UpdateDebugFileRequest): Promise<DebugFileInChannel> {
-  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'developer');
+  const context = await channelWithAccess(deps, req.actor, req.channelKey, 'debug_files.manage');
   await fileOfChannel(deps, context, req.id);
   if (req.size === 0) throw InvalidArgument.field('file', 'is empty');
   const read = await deps.readArchive(req.objectKey);

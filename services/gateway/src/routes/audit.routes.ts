@@ -24,7 +24,7 @@ export function auditRoutes(clients: ServiceClients, options: { publicBaseUrl?: 
     const wholeLog = actor.role === 'admin' && !actor.appLimit;
     if (!wholeLog && !appIdText) throw new PermissionDenied('Only admins read the whole audit log; app admins ask for their app with app_id');
     const query = readAuditQuery({ day: text('day'), from: text('from'), to: text('to'), user_id: text('user_id'), app_id: appIdText, operation: text('operation') });
-    if (!wholeLog) await clients.apps.checkPermission({ actor, appId: query.appId!, role: 'admin' });
+    if (!wholeLog) await clients.apps.checkPermission({ actor, appId: query.appId!, action: 'audit.read' });
     const page = parsePage(req);
     const result = await clients.users.listAuditEntries({ actor, ...query, page });
     setPageHeaders(req, res, page, result.total, publicBaseUrl(req, options.publicBaseUrl));

@@ -47,7 +47,7 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
     const channelKey = channelKeyOf(req, fields);
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
-      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, action: 'debug_files.manage' });
     }
   }
 
@@ -157,7 +157,7 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
     const channelKey = (queryText(req, 'channel_key') ?? readTextFields(req.body, ['channel_key'] as const).channel_key ?? '').trim();
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
-      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, action: 'debug_files.manage' });
     }
     throw InvalidArgument.field('file', "can't be blank: send the zip as multipart/form-data");
   };

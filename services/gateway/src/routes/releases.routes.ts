@@ -62,7 +62,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     if (Object.keys(oversized).length > 0) throw new InvalidArgument(`${Object.keys(oversized).join(', ')} too long`, oversized);
     if (fields.channel_key) {
       const context = await clients.apps.resolveChannel({ channelKey: fields.channel_key, channelId: 0 });
-      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, action: 'releases.upload' });
     }
   }
 
@@ -194,7 +194,7 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
   // The console's build page. The app's right is checked before anything of the release is answered.
   router.get('/api/releases/:id', authenticate(clients), async (req, res) => {
     const release = await clients.releases.getRelease({ id: parseId(req.params.id) });
-    await clients.apps.checkPermission({ actor: actorOf(req), appId: release.appId, role: 'member' });
+    await clients.apps.checkPermission({ actor: actorOf(req), appId: release.appId, action: 'releases.read' });
     const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
     res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
   });

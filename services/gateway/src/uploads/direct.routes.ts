@@ -28,7 +28,7 @@ export function directUploadRoutes(clients: ServiceClients, uploads: ResumableUp
     const channelKey = (fields.channel_key ?? '').trim();
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
-      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, action: 'releases.upload' });
     } else if (purpose === 'debug_file') {
       throw InvalidArgument.field('channel_key', "can't be blank");
     } else if (currentUser(req).role === 'member') {

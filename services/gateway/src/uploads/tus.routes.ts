@@ -133,7 +133,7 @@ export function tusRoutes(clients: ServiceClients, uploads: ResumableUploads, op
   async function checkRightToUpload(req: Request, purpose: UploadPurpose, channelKey: string): Promise<void> {
     if (channelKey) {
       const context = await clients.apps.resolveChannel({ channelKey, channelId: 0 });
-      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, role: 'developer' });
+      await clients.apps.checkPermission({ actor: actorOf(req), appId: context.app!.id, action: 'releases.upload' });
       return;
     }
     if (purpose === 'debug_file') throw InvalidArgument.field('channel_key', "can't be blank: send it in Upload-Metadata");

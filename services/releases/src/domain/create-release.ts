@@ -44,7 +44,7 @@ export async function createRelease(deps: ReleasesDeps, req: releases.CreateRele
   let context: apps.ChannelContext | undefined;
   if (req.channelKey) {
     context = await deps.apps.resolveChannel({ channelKey: req.channelKey, channelId: 0 });
-    await deps.apps.checkPermission({ actor, appId: context.app!.id, role: 'developer' });
+    await deps.apps.checkPermission({ actor, appId: context.app!.id, action: 'releases.upload' });
   }
 
   const facts = await readPackage(deps, req, context);

@@ -41,7 +41,7 @@ export async function updateRelease(deps: ReleasesDeps, req: releases.UpdateRele
     branch: req.branch, git_commit: req.gitCommit, ci_url: req.ciUrl, release_type: req.releaseType,
   });
   const current = await found(deps, req.id);
-  await deps.apps.checkPermission({ actor, appId: current.appId, role: 'developer' });
+  await deps.apps.checkPermission({ actor, appId: current.appId, action: 'releases.edit' });
   const changes: Partial<ReleaseDocument> = {};
   if (req.changelog !== undefined) changes.changelog = parseChangelog(req.changelog);
   if (req.customFields !== undefined) changes.customFields = parseCustomFields(req.customFields);
@@ -69,7 +69,7 @@ export async function updateRelease(deps: ReleasesDeps, req: releases.UpdateRele
 export async function deleteRelease(deps: ReleasesDeps, actorIn: Actor | undefined, id: number): Promise<void> {
   const actor = requireActor(actorIn);
   const release = await found(deps, id);
-  await deps.apps.checkPermission({ actor, appId: release.appId, role: 'developer' });
+  await deps.apps.checkPermission({ actor, appId: release.appId, action: 'releases.edit' });
   const event = createEnvelope(
     'release.deleted',
     { release_id: id, app_id: release.appId, scheme_id: release.schemeId, channel_id: release.channelId },

@@ -10,7 +10,7 @@ export async function releaseStats(deps: ReleasesDeps, actor: Actor | undefined,
   if (!actor?.userId) throw new Unauthenticated();
   const release = await deps.channelReleases.byId(releaseId);
   if (!release) throw new NotFound(`Release ${releaseId} not found`);
-  await deps.apps.checkPermission({ actor, appId: release.appId, role: 'member' });
+  await deps.apps.checkPermission({ actor, appId: release.appId, action: 'releases.read' });
   const days = (await deps.downloadStats.daysOfRelease(releaseId)).sort((a, b) => a.day.localeCompare(b.day));
   return {
     releaseId,

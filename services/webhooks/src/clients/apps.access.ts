@@ -19,7 +19,7 @@ export class AppsServiceAccess implements AppsAccess {
 
   async requireWebhookManager(actor: Actor, appId: number): Promise<void> {
     // PRODUCT §2: webhooks are for the app's admins (and global admins); a token limited to other apps is refused there too.
-    await this.client.checkPermission({ actor, appId, role: 'admin' });
+    await this.client.checkPermission({ actor, appId, action: 'webhooks.manage' });
   }
 
   async app(appId: number): Promise<{ id: number; name: string } | undefined> {

@@ -220,8 +220,19 @@ export interface ResolveChannelRequest {
 export interface CheckPermissionRequest {
   actor?: Actor | undefined;
   appId: number;
-  /** Minimum collaborator role: member | developer | admin. */
-  role: string;
+  /**
+   * Deprecated: a minimum collaborator role (member | developer | admin), as
+   * callers sent before `action`; read only when `action` is empty, so that a
+   * service of the release before still works during a rolling upgrade.
+   */
+  role?:
+    | string
+    | undefined;
+  /**
+   * What the caller wants to do on the app: one of APP_ACTIONS in
+   * libs/proto/src/app-actions.ts (e.g. "releases.upload").
+   */
+  action: string;
 }
 
 export interface EnsureUploadChannelRequest {
@@ -3231,7 +3242,7 @@ export const ResolveChannelRequest: MessageFns<ResolveChannelRequest> = {
 };
 
 function createBaseCheckPermissionRequest(): CheckPermissionRequest {
-  return { actor: undefined, appId: 0, role: "" };
+  return { actor: undefined, appId: 0, role: undefined, action: "" };
 }
 
 export const CheckPermissionRequest: MessageFns<CheckPermissionRequest> = {
@@ -3242,8 +3253,11 @@ export const CheckPermissionRequest: MessageFns<CheckPermissionRequest> = {
     if (message.appId !== 0) {
       writer.uint32(16).int64(message.appId);
     }
-    if (message.role !== "") {
+    if (message.role !== undefined) {
       writer.uint32(26).string(message.role);
+    }
+    if (message.action !== "") {
+      writer.uint32(34).string(message.action);
     }
     return writer;
   },
@@ -3285,6 +3299,14 @@ export const CheckPermissionRequest: MessageFns<CheckPermissionRequest> = {
             message.role = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3305,7 +3327,8 @@ export const CheckPermissionRequest: MessageFns<CheckPermissionRequest> = {
         : isSet(object.app_id)
         ? globalThis.Number(object.app_id)
         : 0,
-      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : undefined,
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
     };
   },
 
@@ -3317,8 +3340,11 @@ export const CheckPermissionRequest: MessageFns<CheckPermissionRequest> = {
     if (message.appId !== 0) {
       obj.appId = Math.round(message.appId);
     }
-    if (message.role !== "") {
+    if (message.role !== undefined) {
       obj.role = message.role;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
     }
     return obj;
   },
@@ -4871,7 +4897,10 @@ export const AppsServiceDefinition = {
       responseStream: false,
       options: {},
     },
-    /** PERMISSION_DENIED unless the actor holds at least `role` on the app. */
+    /**
+     * PERMISSION_DENIED unless the actor may do `action` on the app (the apps
+     * service alone knows which role each action needs).
+     */
     checkPermission: {
       name: "CheckPermission",
       requestType: CheckPermissionRequest as typeof CheckPermissionRequest,
@@ -4977,7 +5006,10 @@ export interface AppsServiceImplementation<CallContextExt = {}> {
    * for an unknown key. Used by releases and debug-files.
    */
   resolveChannel(request: ResolveChannelRequest, context: CallContext & CallContextExt): Promise<ChannelContext>;
-  /** PERMISSION_DENIED unless the actor holds at least `role` on the app. */
+  /**
+   * PERMISSION_DENIED unless the actor may do `action` on the app (the apps
+   * service alone knows which role each action needs).
+   */
   checkPermission(request: CheckPermissionRequest, context: CallContext & CallContextExt): Promise<Empty>;
   /**
    * Upload without channel_key: find or create App / "Adhoc" scheme /
@@ -5042,7 +5074,10 @@ export interface AppsServiceClient<CallOptionsExt = {}> {
    * for an unknown key. Used by releases and debug-files.
    */
   resolveChannel(request: ResolveChannelRequest, options?: CallOptions & CallOptionsExt): Promise<ChannelContext>;
-  /** PERMISSION_DENIED unless the actor holds at least `role` on the app. */
+  /**
+   * PERMISSION_DENIED unless the actor may do `action` on the app (the apps
+   * service alone knows which role each action needs).
+   */
   checkPermission(request: CheckPermissionRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
   /**
    * Upload without channel_key: find or create App / "Adhoc" scheme /
