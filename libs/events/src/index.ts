@@ -11,3 +11,4 @@ export * from './audit';
 export * from './stable-id';
 export * from './jetstream-setup';
 export * from './connection-state';
+export * from './batch-consumer';

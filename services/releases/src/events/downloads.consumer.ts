@@ -1,5 +1,4 @@
-import { AckPolicy, DeliverPolicy, JsMsg } from '@nats-io/jetstream';
-import { EventBus, downloadMessageSchema, ensureDownloadStream } from '@hangar/events';
+import { EventBus, RunningBatchConsumer, downloadMessageSchema, ensureDownloadStream, startBatchConsumer } from '@hangar/events';
 import type { Logger } from '@hangar/logger';
 import { CountedMessage, RecordDownloadsDeps, flushDownloadNotices, pruneOldClaims, recordDownloads } from '../domain/record-downloads';
 import { CountingTurn } from './counting-turn';
@@ -14,9 +13,7 @@ export interface DownloadsConsumerOptions {
   fetchWaitMs?: number;
 }
 
-export interface RunningDownloadsConsumer {
-  stop(): Promise<void>;
-}
+export type RunningDownloadsConsumer = RunningBatchConsumer;
 
 const DURABLE = 'releases-downloads';
 const ACK_WAIT_MS = 10_000;
@@ -37,109 +34,47 @@ const TURN_LEASE_MS = 15_000;
  */
 export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options: DownloadsConsumerOptions): Promise<RunningDownloadsConsumer> {
   const { bus, prefix, batchSize = 1000, fetchWaitMs = 1000 } = options;
-  const log = options.logger.child({ consumer: DURABLE });
   const stream = await ensureDownloadStream(bus.jsm, prefix);
-  try {
-    await bus.jsm.consumers.info(stream, DURABLE);
-  } catch {
-    await bus.jsm.consumers.add(stream, {
-      durable_name: DURABLE,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      // Short, so a batch held by a process that died is redelivered soon; a batch being
-      // counted is kept alive by `working()` meanwhile.
-      ack_wait: ACK_WAIT_MS * 1e6,
-      max_ack_pending: batchSize,
-      max_deliver: -1,
-    });
-  }
-  const consumer = await bus.js.consumers.get(stream, DURABLE);
   // A replica that died holding the turn delays counting by at most the lease.
   const turn = await CountingTurn.open(bus.nc, prefix, TURN_LEASE_MS);
   // Sequences start again at 1 in a stream made anew: its creation time tells them apart.
   const incarnation = Date.parse((await bus.jsm.streams.info(stream)).created).toString(36);
-  let stopping = false;
   let lastFlush = 0;
   let lastPrune = 0;
-  let failures = 0;
 
-  const loop = (async () => {
-    while (!stopping) {
-      const batch: JsMsg[] = [];
-      let holding = false;
-      try {
-        holding = await turn.take();
-        if (!holding) {
-          // Another replica is counting: ask again shortly.
-          await new Promise((r) => setTimeout(r, TURN_RETRY_MS).unref());
-          continue;
+  return startBatchConsumer(
+    {
+      durable: DURABLE,
+      stream,
+      schema: downloadMessageSchema,
+      batchSize,
+      // Short, so a batch held by a process that died is redelivered soon; a batch being
+      // counted is kept alive meanwhile.
+      ackWaitMs: ACK_WAIT_MS,
+      maxAckPending: batchSize,
+      handle: (batch) => recordDownloads(deps, batch.map(({ data, seq }): CountedMessage => ({ id: `${incarnation}:${seq}`, tallies: data }))),
+      onKeepAlive: () => void turn.keep().catch(() => undefined),
+      // Only the replica holding the turn fetches and counts.
+      async around(round) {
+        if (!(await turn.take())) return false;
+        try {
+          await round();
+          // Under the turn too: a notice rewrites the total's document, which on FerretDB
+          // would undo an increment another replica made at the same moment.
+          if (Date.now() - lastFlush >= deps.noticeIntervalMs / 4) {
+            await flushDownloadNotices(deps);
+            lastFlush = Date.now();
+          }
+          if (Date.now() - lastPrune >= 3_600_000) {
+            await pruneOldClaims(deps.stats);
+            lastPrune = Date.now();
+          }
+        } finally {
+          await turn.give();
         }
-        const fetched = await consumer.fetch({ max_messages: batchSize, expires: Math.max(1000, fetchWaitMs) });
-        for await (const msg of fetched) batch.push(msg);
-        if (batch.length > 0) await countBatch(batch);
-        // Under the turn too: a notice rewrites the total's document, which on FerretDB
-        // would undo an increment another replica made at the same moment.
-        if (Date.now() - lastFlush >= deps.noticeIntervalMs / 4) {
-          await flushDownloadNotices(deps);
-          lastFlush = Date.now();
-        }
-        if (Date.now() - lastPrune >= 3_600_000) {
-          await pruneOldClaims(deps.stats);
-          lastPrune = Date.now();
-        }
-        await turn.give();
-        holding = false;
-        failures = 0;
-      } catch (err) {
-        if (holding) await turn.give();
-        if (stopping) break;
-        failures += 1;
-        const delayMs = Math.min(1_000 * 2 ** (failures - 1), 30_000);
-        log.warn({ err, messages: batch.length, retryInMs: delayMs }, 'could not count downloads; retrying');
-        // Only what is still pending: a malformed message was already terminated.
-        for (const msg of batch) if (!(msg as JsMsg & { didAck?: boolean }).didAck) msg.nak(delayMs);
-        await new Promise((r) => setTimeout(r, delayMs).unref());
-      }
-    }
-  })();
-
-  async function countBatch(batch: JsMsg[]): Promise<void> {
-    const counted: CountedMessage[] = [];
-    const valid: JsMsg[] = [];
-    for (const msg of batch) {
-      const parsed = downloadMessageSchema.safeParse(safeJson(msg.string()));
-      if (parsed.success) {
-        counted.push({ id: `${incarnation}:${msg.seq}`, tallies: parsed.data });
-        valid.push(msg);
-      } else {
-        log.error({ seq: msg.seq }, 'terminating a malformed download message');
-        msg.term();
-      }
-    }
-    const heartbeat = setInterval(() => {
-      valid.forEach((msg) => msg.working());
-      void turn.keep().catch(() => undefined);
-    }, ACK_WAIT_MS / 3);
-    try {
-      await recordDownloads(deps, counted);
-    } finally {
-      clearInterval(heartbeat);
-    }
-    for (const msg of valid) msg.ack();
-  }
-
-  return {
-    async stop() {
-      stopping = true;
-      await loop;
+        return true;
+      },
     },
-  };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+    { bus, logger: options.logger, fetchWaitMs, idleRetryMs: TURN_RETRY_MS },
+  );
 }
