@@ -1,12 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import mongoose, { Connection, Model } from 'mongoose';
 import { KV } from '@nats-io/kv';
-import { freePort, isListening, natsServerBinary } from '@hangar/infra';
 import { createLogger } from '@hangar/logger';
-import { eventually, testInfrastructure, uniqueName } from '@hangar/testing';
+import { NatsCluster, eventually, startNatsCluster, testInfrastructure, uniqueName } from '@hangar/testing';
 import {
   Envelope,
   EventBus,
@@ -50,14 +45,6 @@ jest.setTimeout(90_000);
 const infra = testInfrastructure();
 const silent = createLogger({ service: 'nats-cluster-test', level: 'silent' });
 
-interface Node {
-  name: string;
-  clientPort: number;
-  clusterPort: number;
-  storeDir: string;
-  process?: ChildProcess;
-}
-
 interface Thing extends OutboxFields {
   _id: number;
 }
@@ -67,11 +54,9 @@ interface Claim {
 }
 
 describe('libs/events on a three-node NATS JetStream cluster', () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-nats-cluster-'));
-  const clusterName = uniqueName('hangar-cluster');
   const prefix = uniqueName('clu');
   const dbName = uniqueName('nats_cluster');
-  const nodes: Node[] = [];
+  let cluster: NatsCluster;
   const buses: EventBus[] = [];
   const consumers: RunningConsumer[] = [];
   let relay: OutboxRelay | undefined;
@@ -80,27 +65,6 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
   let connection: Connection;
   let things: Model<Thing>;
   let claims: Model<Claim>;
-
-  const serversUrl = () => nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(',');
-
-  function start(node: Node): void {
-    const routes = nodes.filter((n) => n !== node).map((n) => `nats://127.0.0.1:${n.clusterPort}`);
-    node.process = spawn(
-      natsServerBinary(),
-      ['-a', '127.0.0.1', '-p', String(node.clientPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
-      { stdio: 'ignore' },
-    );
-  }
-
-  async function stop(node: Node, signal: NodeJS.Signals): Promise<void> {
-    const child = node.process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    await exited;
-  }
-
-  const nodeNamed = (name: string | undefined) => nodes.find((n) => n.name === name);
 
   /** The stream's state as the cluster answers it now; undefined while it cannot (no leader). */
   async function streamInfo(bus: EventBus) {
@@ -117,7 +81,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     let bus!: EventBus;
     await eventually(
       async () =>
-        connectEventBus(serversUrl(), name, silent, { replicas }).then(
+        connectEventBus(cluster.url, name, silent, { replicas }).then(
           (connected) => ((bus = connected), true),
           () => false,
         ),
@@ -135,13 +99,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
   }
 
   beforeAll(async () => {
-    for (let i = 0; i < 3; i++) {
-      const storeDir = path.join(root, `n${i}`);
-      fs.mkdirSync(storeDir);
-      nodes.push({ name: `n${i}`, clientPort: await freePort(), clusterPort: await freePort(), storeDir });
-    }
-    nodes.forEach(start);
-    for (const node of nodes) await eventually(() => isListening('127.0.0.1', node.clientPort), { what: `${node.name} listening`, timeoutMs: 15_000 });
+    cluster = await startNatsCluster(3);
 
     connection = await mongoose.createConnection(infra.mongoUrl, { dbName, bufferCommands: false, serverSelectionTimeoutMS: 3_000 }).asPromise();
     things = connection.model<Thing>('Thing', new mongoose.Schema<Thing>({ _id: Number, ...outboxSchemaFields }, { collection: 'things', timestamps: true, versionKey: false }));
@@ -156,11 +114,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     await Promise.all(consumers.map((c) => c.stop()));
     await relay?.stop();
     await Promise.all(buses.map((b) => b.nc.close().catch(() => undefined)));
-    for (const node of nodes) {
-      node.process?.kill('SIGCONT');
-      await stop(node, 'SIGKILL');
-    }
-    fs.rmSync(root, { recursive: true, force: true });
+    await cluster?.close();
     await connection?.dropDatabase();
     await connection?.close();
   });
@@ -213,7 +167,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
       },
     };
     for (const name of ['cluster-consumer-a', 'cluster-consumer-b']) {
-      const bus = await connectEventBus(serversUrl(), name, silent, { replicas: REPLICAS });
+      const bus = await connectEventBus(cluster.url, name, silent, { replicas: REPLICAS });
       buses.push(bus);
       // A short ack wait: a message the paused node's consumer had taken comes back in seconds.
       consumers.push(await startConsumer(handler, { bus, logger: silent, prefix, ackWaitMs: 5_000 }));
@@ -257,9 +211,9 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     phase('cluster, stream, bucket and first events');
 
     // 1. The stream's leader is killed: the two others elect a leader and go on, without it.
-    const leader = nodeNamed((await streamInfo(producer))?.cluster?.leader);
+    const leader = cluster.node((await streamInfo(producer))?.cluster?.leader);
     if (!leader) throw new Error('the event stream has no leader');
-    await stop(leader, 'SIGKILL');
+    await cluster.stop(leader, 'SIGKILL');
     const killedAt = handled();
     await progressFrom(killedAt, `events handled while the stream's leader ${leader.name} is dead`);
     // Every value is still read while that node is down. Not at the first try: the bucket is a
@@ -281,7 +235,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     phase('leader killed, events flowing');
 
     // 2. It is started again on its store and catches up: three current copies.
-    start(leader);
+    await cluster.start(leader);
     await eventually(async () => (await allCopiesCurrent(producer, stream)) && (await allCopiesCurrent(producer, `KV_${bucket}`)), {
       what: `${leader.name} back and current`,
       timeoutMs: 20_000,
@@ -292,9 +246,9 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     // 3. The stream's leader now is paused: its sockets stay open and silent, as across a
     // partition. The others must notice by themselves (raft heartbeats, client pings). It stays
     // paused until they elected another leader and events flowed without it.
-    const paused = nodeNamed((await streamInfo(producer))?.cluster?.leader);
+    const paused = cluster.node((await streamInfo(producer))?.cluster?.leader);
     if (!paused) throw new Error('the event stream has no leader after the restart');
-    paused.process!.kill('SIGSTOP');
+    cluster.pause(paused);
     const pausedAt = Date.now();
     const handledAtPause = handled();
     await eventually(
@@ -310,7 +264,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     );
     await progressFrom(handledAtPause, `events handled while ${paused.name} is paused`);
     const pausedForMs = Date.now() - pausedAt;
-    paused.process!.kill('SIGCONT');
+    cluster.resume(paused);
 
     phase('paused, events flowing');
 

@@ -12,3 +12,4 @@ export * from './gateway-replica';
 export * from './warm-up';
 export * from './eventually';
 export * from './chat-message-checks';
+export * from './nats-cluster';

@@ -1,0 +1,87 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, isListening, natsServerBinary } from '@hangar/infra';
+import { eventually } from './eventually';
+import { uniqueName } from './test-infrastructure';
+
+export interface NatsClusterNode {
+  name: string;
+  clientPort: number;
+  clusterPort: number;
+  storeDir: string;
+  process?: ChildProcess;
+}
+
+export interface NatsCluster {
+  nodes: NatsClusterNode[];
+  /** Every node's client address, comma-separated: what NATS_URL takes for a cluster. */
+  url: string;
+  node(name: string | undefined): NatsClusterNode | undefined;
+  /** Starts the node (again) on its ports and store, and waits until it listens. */
+  start(node: NatsClusterNode): Promise<void>;
+  /** Ends the node with `signal` (SIGKILL: a crash) and waits until it has. */
+  stop(node: NatsClusterNode, signal: NodeJS.Signals): Promise<void>;
+  /** SIGSTOP: its sockets stay open and say nothing, as across a partition. `resume` sends SIGCONT. */
+  pause(node: NatsClusterNode): void;
+  resume(node: NatsClusterNode): void;
+  /** Stops every node and removes the stores. */
+  close(): Promise<void>;
+}
+
+/**
+ * A NATS JetStream cluster of `size` nodes on loopback (nats-server with routes, each node its
+ * own store and log under one temporary folder), for the tests that lose a node of the event
+ * backbone: libs/events on its own (libs/events/test/nats-cluster.test.ts) and Hangar under load
+ * (tests/e2e/nats-cluster-failover.test.ts).
+ */
+export async function startNatsCluster(size = 3): Promise<NatsCluster> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-nats-cluster-'));
+  const clusterName = uniqueName('hangar-cluster');
+  const nodes: NatsClusterNode[] = [];
+  for (let i = 0; i < size; i++) {
+    const storeDir = path.join(root, `n${i}`);
+    fs.mkdirSync(storeDir);
+    nodes.push({ name: `n${i}`, clientPort: await freePort(), clusterPort: await freePort(), storeDir });
+  }
+
+  const spawnNode = (node: NatsClusterNode) => {
+    const routes = nodes.filter((n) => n !== node).map((n) => `nats://127.0.0.1:${n.clusterPort}`);
+    node.process = spawn(
+      natsServerBinary(),
+      ['-a', '127.0.0.1', '-p', String(node.clientPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
+      { stdio: 'ignore' },
+    );
+  };
+  const listening = (node: NatsClusterNode) => eventually(() => isListening('127.0.0.1', node.clientPort), { what: `${node.name} listening`, timeoutMs: 15_000 });
+  const stop = async (node: NatsClusterNode, signal: NodeJS.Signals) => {
+    const child = node.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
+
+  nodes.forEach(spawnNode);
+  for (const node of nodes) await listening(node);
+  return {
+    nodes,
+    url: nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(','),
+    node: (name) => nodes.find((n) => n.name === name),
+    async start(node) {
+      spawnNode(node);
+      await listening(node);
+    },
+    stop,
+    pause: (node) => void node.process?.kill('SIGSTOP'),
+    resume: (node) => void node.process?.kill('SIGCONT'),
+    async close() {
+      for (const node of nodes) {
+        node.process?.kill('SIGCONT');
+        await stop(node, 'SIGTERM');
+      }
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
