@@ -47,16 +47,36 @@ async function retry(bump: () => Promise<void>, onError: (err: unknown) => void)
   }
 }
 
-export async function openGenerations(nc: NatsConnection, prefix: string): Promise<Generations> {
+/**
+ * How long a reader waits for a generation before it reads the database instead. A read takes a
+ * millisecond or two, even across a cluster; one that takes longer is waiting on a NATS node
+ * that cannot answer — one cut off from the others, to which the cluster still routes some reads
+ * until it notices (tests/e2e/nats-cluster-failover.test.ts: with nats.js's 5 s request timeout,
+ * every cached read behind such a node missed its gRPC deadline, and uploads were refused with
+ * 503 for over a minute). Giving up early costs a database read, never a stale answer.
+ */
+export const GENERATION_READ_TIMEOUT_MS = 500;
+
+export async function openGenerations(nc: NatsConnection, prefix: string, readTimeoutMs = GENERATION_READ_TIMEOUT_MS): Promise<Generations> {
   const kv: KV = await openKvBucket(nc, `${prefix}-generations`, { history: 1 });
   // Under load many requests ask the same keys at once (a polled channel): they share reads.
   const reads = new CoalescedReads(async (key) => (await kv.get(key))?.revision ?? 0);
   return {
     async read(keys) {
-      return Promise.all(keys.map((key) => reads.read(key)));
+      return Promise.all(keys.map((key) => within(reads.read(key), readTimeoutMs, key)));
     },
     async bump(keys) {
       await Promise.all(keys.map((key) => kv.put(key, '')));
     },
   };
+}
+
+/** `read`, or a rejection once `ms` have passed (the read itself goes on, shared with later callers). */
+function within<T>(read: Promise<T>, ms: number, key: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`generation ${key} not read in ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }
