@@ -12,8 +12,8 @@ import { WebhookReceiver } from './webhook-receiver';
  * leading the event stream is killed and started again; a gateway replica is killed; a releases
  * replica is killed. Then:
  * - every upload acknowledged 201 serves its bytes, identical;
- * - every acknowledged build reached the webhook once, and no build reached it twice — not yet
- *   met around the NATS node's death (below);
+ * - every acknowledged build reached the webhook once, and no build reached it twice (around the
+ *   NATS node's death counted, not required yet: below);
  * - no download was counted twice (counted ≤ answered), and every download answered away from a
  *   disruption was counted;
  * - no audit entry was lost, but for answers a gateway gave in the instant it was killed (its
@@ -244,10 +244,12 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       expect([releaseId, res.status, sha256(await res.arrayBuffer())]).toEqual([releaseId, 200, apkSha]);
     }
 
-    // Each acknowledged build reached the webhook; none reached it twice. Not yet met around the
-    // NATS node's death: in some runs the release.created event of one build acknowledged in the
-    // second after the kill never reached the webhook (like the audit entries below; cause not
-    // found). Those are counted in the summary; every other build must arrive.
+    // Each acknowledged build reached the webhook; none reached it twice. Around the NATS node's
+    // death one build in some runs never did: its creation's generation bump had not reached NATS,
+    // a releases replica's cached channel list (still valid by its generation) lacked it, and the
+    // webhooks service took the NotFound for a release deleted since. By id, the database now
+    // decides (channel-releases.ts); none was lost in the runs since, but with that cause found
+    // only now, builds near the kill are counted in the summary rather than required.
     const natsKill = windows[0]!;
     const deliveredIds = () => receiver.on('/builds').map((c) => (JSON.parse(c.body) as { release: { id: number } }).release.id);
     const mustArrive = acked.filter((a) => !near(a.at, natsKill));

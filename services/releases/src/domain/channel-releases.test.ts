@@ -48,6 +48,20 @@ describe('ChannelReleases', () => {
     expect(await channel.findExact(1, { bundleId: 'com.example', releaseVersion: '3.0', buildVersion: '1' })).toBeNull();
   });
 
+  it('when a release was created but its generation bump did not reach NATS, then by id it is still found, from the database', async () => {
+    const generations = generationsInMemory();
+    const rows = [release(1, '1.0', '1')];
+    const repository = { liveOfChannel: jest.fn(async () => [...rows]), findById: jest.fn(async (id: number) => rows.find((r) => r._id === id) ?? null) };
+    const channel = new ChannelReleases(repository, generations, { maxDocuments: 100, maxAgeMs: 60_000 });
+    expect((await channel.byId(1))?._id).toBe(1);
+    // Created, and no bump: the cached list (without it) still validates.
+    rows.unshift(release(2, '1.1', '1'));
+    expect((await channel.page(1, 0, 25)).releases.map((r) => r._id)).toEqual([1]);
+    expect((await channel.byId(2))?._id).toBe(2);
+    // An id the channel's list knows, then deleted from the database: the (validated) list answers; unknown ids: null.
+    expect(await channel.byId(99)).toBeNull();
+  });
+
   it('when the channel is unchanged, then its releases are read once; when it changes, then again', async () => {
     const { channel, repository, generations } = reader();
     await channel.page(1, 0, 25);
@@ -63,7 +77,9 @@ describe('ChannelReleases', () => {
     expect((await channel.byId(3))?.gitCommit).toBe('abc');
     expect((await channel.byId(4))?.bundleId).toBe('com.other');
     expect(repository.liveOfChannel).toHaveBeenCalledTimes(1);
+    // Deleted: gone from the channel's live list and from the live lookup by id alike.
     repository.liveOfChannel.mockResolvedValueOnce(stored.filter((r) => r._id !== 3));
+    repository.findById.mockImplementation(async (id: number) => (id === 3 ? null : (stored.find((r) => r._id === id) ?? null)));
     await generations.bump(['releases.1']);
     expect(await channel.byId(3)).toBeNull();
     expect(await channel.byId(99)).toBeNull();
