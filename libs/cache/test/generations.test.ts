@@ -39,6 +39,9 @@ describe('generations from a NATS server that does not answer', () => {
       const generations = await openGenerations(conn!, uniqueName('gen'), 300);
       expect(await generations.read(['users'])).toEqual([0]);
       server.kill('SIGSTOP');
+      // A signal is delivered asynchronously: read only once the server is stopped (state T),
+      // or a request sent at once may still be answered (seen once in CI).
+      await eventually(() => fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.startsWith('T') === true, { what: 'nats-server stopped' });
       const started = Date.now();
       // Without the bound the read waits nats.js's request timeout (5 s), past a gRPC deadline.
       await expect(generations.read(['users'])).rejects.toThrow(/not read in 300 ms/);
