@@ -60,10 +60,11 @@ export const GENERATION_READ_TIMEOUT_MS = 500;
 export async function openGenerations(nc: NatsConnection, prefix: string, readTimeoutMs = GENERATION_READ_TIMEOUT_MS): Promise<Generations> {
   const kv: KV = await openKvBucket(nc, `${prefix}-generations`, { history: 1 });
   // Under load many requests ask the same keys at once (a polled channel): they share reads.
-  const reads = new CoalescedReads(async (key) => (await kv.get(key))?.revision ?? 0);
+  // The bound is on each NATS read, not on each caller: callers sharing a read share its timer.
+  const reads = new CoalescedReads((key) => within(kv.get(key).then((entry) => entry?.revision ?? 0), readTimeoutMs, key));
   return {
     async read(keys) {
-      return Promise.all(keys.map((key) => within(reads.read(key), readTimeoutMs, key)));
+      return Promise.all(keys.map((key) => reads.read(key)));
     },
     async bump(keys) {
       await Promise.all(keys.map((key) => kv.put(key, '')));
@@ -71,7 +72,7 @@ export async function openGenerations(nc: NatsConnection, prefix: string, readTi
   };
 }
 
-/** `read`, or a rejection once `ms` have passed (the read itself goes on, shared with later callers). */
+/** `read`, or a rejection once `ms` have passed (the NATS request itself runs on to its own timeout). */
 function within<T>(read: Promise<T>, ms: number, key: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
