@@ -141,6 +141,30 @@ describe('caches with two replicas of every process', () => {
     expect((await view(apiB, colleague.token)).status).toBe(403);
   });
 
+  it('when an app is shared, renamed or deleted on one replica, then the apps list on the other shows it at once', async () => {
+    const made = await upload(apiA, { name: `Listed ${commit().slice(0, 8)}`, git_commit: commit() });
+    const appId = made.app.id as number;
+    const colleague = await createUserWithToken(apiA, a.adminToken, 'lister');
+    const names = async (api: ApiClient, token: string) => {
+      const res = await api('GET', '/api/apps?per_page=100', { token });
+      expect(res.status).toBe(200);
+      return new Map((res.body as unknown as { id: number; name: string }[]).map((app) => [app.id, app.name]));
+    };
+    // Both gateways (and both apps replicas) now hold both callers' pages.
+    for (const api of [apiA, apiB]) {
+      expect((await names(api, colleague.token)).has(appId)).toBe(false);
+      expect((await names(api, a.adminToken)).has(appId)).toBe(true);
+    }
+    expect((await apiA('POST', `/api/apps/${appId}/collaborators/${colleague.id}`, { token: a.adminToken, form: { role: 'member' } })).status).toBe(201);
+    expect((await names(apiB, colleague.token)).has(appId)).toBe(true);
+    expect((await apiB('PUT', `/api/apps/${appId}`, { token: a.adminToken, form: { name: 'Renamed in the list' } })).status).toBe(200);
+    expect((await names(apiA, a.adminToken)).get(appId)).toBe('Renamed in the list');
+    expect((await names(apiA, colleague.token)).get(appId)).toBe('Renamed in the list');
+    expect((await apiA('DELETE', `/api/apps/${appId}`, { token: a.adminToken })).status).toBe(200);
+    expect((await names(apiB, a.adminToken)).has(appId)).toBe(false);
+    expect((await names(apiB, colleague.token)).has(appId)).toBe(false);
+  });
+
   async function upload(api: ApiClient, fields: Record<string, string>) {
     const res = await api('POST', '/api/apps/upload', { form: { token: a.adminToken, name: 'Coherence', ...fields }, files: { file: { data: apk, fileName: 'android.apk' } } });
     if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);

@@ -14,6 +14,7 @@ import { recordWrites } from './audit/record-writes.middleware';
 import type { OperationIndex } from './auth/operation-of';
 import { auditRoutes } from './routes/audit.routes';
 import { openApiRoutes } from './routes/openapi.routes';
+import type { CachedAppPages } from './clients/cached-app-pages';
 import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
 import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
@@ -58,12 +59,14 @@ export interface AppOptions {
   singleSignOn?: SingleSignOn;
   /** Request counts and latency per route (served by the metrics port, not here). */
   metrics?: Metrics;
+  /** Pages of the apps list kept rendered (absent: each is asked of the apps service). */
+  appPages?: CachedAppPages;
   /** Every write through the API to the audit log (absent: not recorded, as in tests without NATS). */
   audit?: { publisher: AuditPublisher; operations: OperationIndex };
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, trustedProxies = [], releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, trustedProxies = [], releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit, appPages }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // req.ip, req.protocol and req.host read X-Forwarded-* only from a trusted proxy (proxy-addr's
@@ -100,7 +103,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(tokensRoutes(clients));
   app.use(auditRoutes(clients, { publicBaseUrl }));
   app.use(usersRoutes(clients, { publicBaseUrl }));
-  app.use(appsRoutes(clients, { publicBaseUrl }));
+  app.use(appsRoutes(clients, { publicBaseUrl, ...(appPages ? { appPages } : {}) }));
   app.use(schemesRoutes(clients));
   app.use(channelsRoutes(clients));
   app.use(collaboratorsRoutes(clients));

@@ -24,6 +24,8 @@ const schema = z.object({
   AUTH_CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** In-app update-check answers remembered per gateway (0: each asks the releases service); they live as long as tokens. */
   UPDATE_CHECK_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
+  /** Rendered pages of the apps list remembered per gateway, weighed by their apps as the apps service's (0: each is asked of it). */
+  APP_VIEW_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
   /** Deadline of every call to a service: past it the client gets a 503, never a hang. */
   GRPC_DEADLINE_MS: milliseconds(10_000),
   HANGAR_VCS_REF: z.string().default('unknown'),

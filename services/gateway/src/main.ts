@@ -7,6 +7,7 @@ import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
+import { CachedAppPages } from './clients/cached-app-pages';
 import { CachedUpdateChecks } from './clients/cached-update-checks';
 import { withUpdateCheckFastPath } from './routes/update-check.fast-path';
 import { connectEventBus, ensureAuditStream } from '@hangar/events';
@@ -90,8 +91,11 @@ async function main(): Promise<void> {
     config.UPDATE_CHECK_CACHE_SIZE > 0
       ? new CachedUpdateChecks(clients.releases, generations, { capacity: config.UPDATE_CHECK_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS })
       : undefined;
+  const appPages =
+    config.APP_VIEW_CACHE_SIZE > 0 ? new CachedAppPages(clients.apps, generations, { capacity: config.APP_VIEW_CACHE_SIZE, maxAgeMs: config.AUTH_CACHE_MAX_AGE_MS }) : undefined;
   const app = createApp({
     clients,
+    ...(appPages ? { appPages } : {}),
     logger,
     versionInfo: { version: config.HANGAR_VERSION, vcs_ref: config.HANGAR_VCS_REF, build_date: config.HANGAR_BUILD_DATE },
     maxBodyBytes: config.MAX_BODY_BYTES,

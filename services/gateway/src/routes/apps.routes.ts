@@ -4,6 +4,7 @@ import { actorOf, authenticate } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, readTextFields } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
+import { CachedAppPages, renderAppPage } from '../clients/cached-app-pages';
 import { presentApp } from '../presenters/app.presenter';
 
 export const DELETED = { mesage: 'OK' };
@@ -30,15 +31,16 @@ export function appsAuth(clients: ServiceClients): RequestHandler {
 }
 
 /** Apps: the body is read here; the service checks existence, then permission, then the values. */
-export function appsRoutes(clients: ServiceClients, options: { publicBaseUrl?: string }): Router {
+export function appsRoutes(clients: ServiceClients, options: { publicBaseUrl?: string; appPages?: CachedAppPages }): Router {
   const router = Router();
   const auth = appsAuth(clients);
 
   router.get('/api/apps', auth, async (req, res) => {
     const page = parsePage(req);
-    const result = await clients.apps.listApps({ actor: actorOf(req), page });
-    setPageHeaders(req, res, page, result.total, publicBaseUrl(req, options.publicBaseUrl));
-    res.json(result.apps.map((a) => presentApp(a, { collaborators: false })));
+    const actor = actorOf(req);
+    const rendered = options.appPages ? await options.appPages.page(actor, page) : await renderAppPage(clients.apps, actor, page);
+    setPageHeaders(req, res, page, rendered.total, publicBaseUrl(req, options.publicBaseUrl));
+    res.type('json').send(rendered.json);
   });
 
   router.post('/api/apps', auth, async (req, res) => {
