@@ -90,4 +90,7 @@ try {
 } finally {
   await browser.close();
   await hangar.stop();
+  // The servers it started itself (FerretDB, PostgreSQL, S3): left running, they kept this
+  // process alive after its figures (a run ended only by a timeout).
+  await infra.stop();
 }
