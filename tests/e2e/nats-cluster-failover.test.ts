@@ -10,7 +10,7 @@ import { WebhookReceiver } from './webhook-receiver';
  * bucket in three copies), two replicas of every process, under a steady load of uploads (each an
  * audited write and a webhook delivery) and downloads (each counted). In turn: the NATS node
  * leading the event stream is killed and started again; a gateway replica is killed; a releases
- * replica is killed. Then:
+ * replica is killed; the node leading the events is frozen (below). At the end:
  * - every upload acknowledged 201 serves its bytes, identical;
  * - every acknowledged build reached the webhook once, and no build reached it twice (around the
  *   NATS node's death counted, not required yet: below);
@@ -21,10 +21,12 @@ import { WebhookReceiver } from './webhook-receiver';
  *   met, around the NATS node's death (below);
  * - every answer was a 201 or 302, or a 503 with Retry-After; a dropped connection only for a
  *   request in flight at the killed gateway.
- * A partition of the stream's leader (SIGSTOP for 30 s) is not here yet: under it, uploads were
- * refused with 503 for about 30 s and some builds' webhook deliveries had not come a minute later
- * (docs/scale.md, The event backbone); libs/events/test/nats-cluster.test.ts shows the event flow
- * itself through such a partition.
+ * The node leading the events is frozen (SIGSTOP) for 30 s — a partition: its sockets stay
+ * open and say nothing — while the other two elect a leader and go on; uploads must go on too.
+ * Across it, a parse request routed toward the frozen node (or answered through it) was lost
+ * without a word and the upload waited out the whole parse timeout: the parse router now asks
+ * again when no worker confirms a request, or when its connection drops
+ * (services/releases/test/parse-across-partition.test.ts).
  */
 
 jest.setTimeout(600_000);
@@ -35,6 +37,8 @@ const PROGRESS = 3;
 const MARGIN_MS = 1_500;
 /** No request may hang: one unanswered this long counts as such (and fails the test). */
 const REQUEST_TIMEOUT_MS = 60_000;
+/** How long the partition's node stays frozen (the issue's 30 s). */
+const PARTITION_MS = 30_000;
 /** A download offered every tick (about 7 a second). */
 const LOAD_TICK_MS = 150;
 
@@ -81,7 +85,9 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_POLL_MS: '500',
     });
-    observer = await connect({ servers: cluster.url.split(','), name: 'failover-observer' });
+    // Pings as Hangar's processes send them (libs/events nats-connection.ts): connected to the node
+    // the partition freezes, the observer must notice and move, or it reads no leader at all.
+    observer = await connect({ servers: cluster.url.split(','), name: 'failover-observer', maxReconnectAttempts: -1, reconnectTimeWait: 1_000, pingInterval: 2_000, maxPingOut: 3, timeout: 5_000 });
     const api = apiClient(hangar.baseUrl);
     const first = await upload();
     if (first.status !== 201) throw new Error(`the first upload failed: ${JSON.stringify(first)}`);
@@ -156,6 +162,28 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
     return node;
   }
 
+  /** A leader of the stream other than `gone`, once the remaining nodes have elected one. */
+  async function newLeader(stream: string, gone: { name: string }, when: string) {
+    let leader: string | undefined;
+    await eventually(async () => (leader = await leaderOf(stream)) !== undefined && leader !== gone.name, { what: `a leader of ${stream} other than ${gone.name} ${when}`, timeoutMs: 60_000, stepMs: 250 });
+    note(`${stream} led by ${leader} ${when}`);
+  }
+
+  /** Until the cluster reports `node`'s copy of the stream current again. */
+  async function caughtUp(stream: string, node: { name: string }) {
+    const current = async () => {
+      try {
+        const reply = await observer.request(`$JS.API.STREAM.INFO.${stream}`, '', { timeout: 2_000 });
+        const info = JSON.parse(reply.string()) as { cluster?: { leader?: string; replicas?: { name: string; current: boolean }[] } };
+        return info.cluster?.leader === node.name || !!info.cluster?.replicas?.some((r) => r.name === node.name && r.current);
+      } catch {
+        return false;
+      }
+    };
+    await eventually(current, { what: `${node.name}'s copy of ${stream} current again`, timeoutMs: 60_000, stepMs: 250 });
+    note(`${node.name} caught up`);
+  }
+
   async function progress(what: string): Promise<void> {
     note(`waiting for ${PROGRESS} uploads acknowledged ${what}`);
     const from = acknowledged().length;
@@ -188,14 +216,17 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
     try {
       await progress('before any disruption');
 
-      // 1. The NATS node leading the event stream dies, and comes back on its store.
+      // 1. The NATS node leading the event stream dies — long enough for the others to elect a
+      // leader and go on without it —, and comes back on its store and catches up.
       const leader = await leaderNow(events, 'at the start');
       const killed = { what: `NATS ${leader.name} killed`, from: Date.now(), to: 0 };
       note(`killing NATS ${leader.name}, the event stream's leader`);
       await cluster.stop(leader, 'SIGKILL');
+      await newLeader(events, leader, 'after the kill');
       await progress(`while NATS ${leader.name} is dead`);
       note(`starting NATS ${leader.name} again`);
       await cluster.start(leader);
+      await caughtUp(events, leader);
       killed.to = Date.now();
       windows.push(killed);
       await progress(`after NATS ${leader.name} is back`);
@@ -215,6 +246,25 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       await progress('after a releases replica was killed');
       releasesKill.to = Date.now();
       windows.push(releasesKill);
+
+      // 4. A partition: the node now leading the events is frozen (SIGSTOP: its sockets stay
+      // open and say nothing) for PARTITION_MS, while the other two elect a leader and go on;
+      // then it thaws and catches up.
+      const frozen = await leaderNow(events, 'before the partition');
+      const partition = { what: `NATS ${frozen.name} frozen`, from: Date.now(), to: 0 };
+      note(`freezing NATS ${frozen.name} for ${PARTITION_MS} ms`);
+      cluster.pause(frozen);
+      try {
+        await newLeader(events, frozen, 'during the partition');
+        await progress(`while NATS ${frozen.name} is frozen`);
+        await eventually(() => Date.now() - partition.from >= PARTITION_MS, { what: 'the partition to last its time', timeoutMs: PARTITION_MS + 5_000, stepMs: 250 });
+      } finally {
+        cluster.resume(frozen);
+      }
+      note(`NATS ${frozen.name} thawed`);
+      await caughtUp(events, frozen);
+      partition.to = Date.now();
+      windows.push(partition);
       await progress('at the end');
     } finally {
       running = false;

@@ -31,6 +31,28 @@ export function watchConnection(nc: NatsConnection, onChange?: (change: Connecti
   })().catch(() => undefined);
 }
 
+/**
+ * Resolves at `nc`'s next `change` (`disconnect` or `reconnect`); `cancel()` stops listening
+ * (call it once the wait is over). For a request in flight: nats.js does not fail it when the
+ * connection drops — its message, or the answer, may have gone down with the old socket (a
+ * frozen server is only found dead by its missed pings), and it waits out its whole timeout
+ * after the reconnect. Racing it against the disconnect lets the caller ask again, once the
+ * reconnect has come (a request made while disconnected was not delivered after the reconnect,
+ * services/releases/test/parse-across-partition.test.ts).
+ */
+export function nextConnectionChange(nc: NatsConnection, change: ConnectionChange): { happened: Promise<void>; cancel(): void } {
+  watchConnection(nc);
+  const heard = listeners.get(nc)!;
+  let listener: (seen: ConnectionChange) => void = () => undefined;
+  const happened = new Promise<void>((resolve) => {
+    listener = (seen) => {
+      if (seen === change) resolve();
+    };
+    heard.add(listener);
+  });
+  return { happened, cancel: () => heard.delete(listener) };
+}
+
 /** True between a `disconnect` of a watched connection and its `reconnect`. */
 export function isDisconnected(nc: NatsConnection): boolean {
   return down.has(nc);

@@ -1,36 +1,80 @@
-import { NatsConnection, headers } from '@nats-io/transport-node';
+import { NatsConnection, createInbox, headers } from '@nats-io/transport-node';
 import { Unavailable } from '@hangar/errors';
 import { SpanKind, inSpan, injectTraceHeaders } from '@hangar/telemetry';
-import { ParseReply, ParseRequest, isParseReply, parseSubject } from './parse-contract';
+import { PARSE_ACCEPT_HEADER, PARSE_ACCEPT_TIMEOUT_MS, ParseReply, ParseRequest, isParseAccepted, isParseReply, parseSubject } from './parse-contract';
+
+/** No worker confirmed the request in time: it went toward a node or a worker that is gone. Ask again. */
+export class ParseNotAccepted extends Unavailable {
+  constructor() {
+    super('No package parsing worker took the request, try again shortly');
+  }
+}
 
 /**
  * Asks any parsing worker to read an uploaded object; waits for the answer.
  * The request's client span travels in the message headers, so the worker's
  * span (and its S3 reads) join the upload's trace.
  */
-export async function requestParse(nc: NatsConnection, prefix: string, objectKey: string, timeoutMs: number): Promise<ParseReply> {
+export async function requestParse(nc: NatsConnection, prefix: string, objectKey: string, timeoutMs: number, acceptTimeoutMs = PARSE_ACCEPT_TIMEOUT_MS): Promise<ParseReply> {
   const subject = parseSubject(prefix);
   const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
-  return inSpan('parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, objectKey, timeoutMs));
+  return inSpan('parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, objectKey, timeoutMs, acceptTimeoutMs));
 }
 
-async function askWorker(nc: NatsConnection, subject: string, objectKey: string, timeoutMs: number): Promise<ParseReply> {
-  const request: ParseRequest = { objectKey };
+/**
+ * The request, then up to two replies on an inbox of its own: the worker's confirmation (within
+ * `acceptTimeoutMs`, else ParseNotAccepted), then its answer (within `timeoutMs` in all). A worker
+ * from before confirmations answers at once with the answer, which is taken as it comes.
+ */
+async function askWorker(nc: NatsConnection, subject: string, objectKey: string, timeoutMs: number, acceptTimeoutMs: number): Promise<ParseReply> {
+  const deadline = Date.now() + timeoutMs;
+  const inbox = createInbox();
+  const replies = nc.subscribe(inbox, { max: 2 });
+  const next = replies[Symbol.asyncIterator]();
   const h = headers();
   injectTraceHeaders(h);
-  let answer: unknown;
+  h.set(PARSE_ACCEPT_HEADER, '1');
   try {
-    answer = (await nc.request(subject, JSON.stringify(request), { timeout: timeoutMs, headers: h })).json<unknown>();
-  } catch (err) {
-    const code = (err as { code?: string; name?: string })?.code ?? (err as { name?: string })?.name;
-    if (String(code).includes('503') || /no responders/i.test(String((err as Error)?.message))) {
-      throw new Unavailable('No package parsing worker is running, try again shortly');
+    nc.publish(subject, JSON.stringify({ objectKey } satisfies ParseRequest), { reply: inbox, headers: h });
+    let accepted = false;
+    for (;;) {
+      const waitMs = Math.max(0, accepted ? deadline - Date.now() : Math.min(acceptTimeoutMs, deadline - Date.now()));
+      const reply = await within(next.next(), waitMs);
+      if (reply === undefined) {
+        if (accepted || Date.now() >= deadline) throw new Unavailable('Parsing the package took too long, try again shortly');
+        throw new ParseNotAccepted();
+      }
+      if (reply.done) throw new Unavailable('Package parsing is unavailable, try again shortly');
+      const msg = reply.value;
+      // The server's no-responders status: nobody subscribes to the subject.
+      if (msg.headers?.hasError && msg.headers.code === 503) throw new Unavailable('No package parsing worker is running, try again shortly');
+      const answer = jsonOf(msg.string());
+      if (isParseAccepted(answer) && !accepted) {
+        accepted = true;
+        continue;
+      }
+      if (!isParseReply(answer)) throw new Unavailable('Package parsing answered with something that is not a parse result');
+      return answer;
     }
-    if (/timeout/i.test(String((err as Error)?.message)) || String(code).toLowerCase().includes('timeout')) {
-      throw new Unavailable('Parsing the package took too long, try again shortly');
-    }
-    throw new Unavailable('Package parsing is unavailable, try again shortly');
+  } finally {
+    replies.unsubscribe();
   }
-  if (!isParseReply(answer)) throw new Unavailable('Package parsing answered with something that is not a parse result');
-  return answer;
+}
+
+/** The value, or undefined when `ms` pass first. */
+async function within<T>(value: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([value, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@ import { Metrics, packageParseHistogram, packageParseQueueGauge } from '@hangar/
 import { PackageParseError, UnknownPackageError, parsePackage } from '@hangar/parsers';
 import type { ObjectStorage } from '@hangar/storage';
 import { SpanKind, contextFromHeaders, inSpan } from '@hangar/telemetry';
-import { PARSE_QUEUE_GROUP, ParseReply, ParseRequest, parseSubject } from './parse-contract';
+import { PARSE_ACCEPT_HEADER, PARSE_QUEUE_GROUP, ParseAccepted, ParseReply, ParseRequest, parseSubject } from './parse-contract';
 
 export interface ParseWorkerOptions {
   nc: NatsConnection;
@@ -31,30 +31,40 @@ export interface RunningParseWorker {
 export function startParseWorker({ nc, storage, logger, prefix, concurrency, metrics }: ParseWorkerOptions): RunningParseWorker {
   const parseSeconds = metrics ? packageParseHistogram(metrics) : undefined;
   const subscription: Subscription = nc.subscribe(parseSubject(prefix), { queue: PARSE_QUEUE_GROUP });
+  // Every request taken from the subscription and not yet answered, waiting for a slot or parsing.
   const inFlight = new Set<Promise<void>>();
   const log = logger.child({ worker: 'package-parser' });
-  // Taken from the subscription and not yet answered: the one waiting for a
-  // slot, if any, plus those in flight; plus what NATS has already handed this
-  // connection and the loop has not read. Set whenever a request is taken or answered.
-  let waitingForSlot = 0;
+  // Taken and not yet answered, plus what NATS has already handed this connection and the loop
+  // has not read. Set whenever a request is taken or answered.
   const queueDepth = metrics ? packageParseQueueGauge(metrics) : undefined;
-  const sampleQueue = () => queueDepth?.set(waitingForSlot + inFlight.size + subscription.getPending());
+  const sampleQueue = () => queueDepth?.set(inFlight.size + subscription.getPending());
+  const slots = new Slots(concurrency);
 
+  // The loop never waits for a slot: each request is confirmed as soon as it is read (a
+  // requester that hears nothing asks again, parse-contract.ts), then waits for a slot in its own task.
   const loop = (async () => {
     for await (const msg of subscription) {
-      waitingForSlot = 1;
-      sampleQueue();
-      while (inFlight.size >= concurrency) await Promise.race(inFlight);
-      waitingForSlot = 0;
+      if (msg.headers?.get(PARSE_ACCEPT_HEADER)) respondQuietly(msg, { accepted: true } satisfies ParseAccepted);
       // A server span continuing the requester's trace: the ranged reads of the package and the icon's upload are its children.
       const span = { kind: SpanKind.SERVER, parent: contextFromHeaders(msg.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject } };
-      const task = inSpan('parse package', span, () => handle(msg)).finally(() => {
-        inFlight.delete(task);
-        sampleQueue();
-      });
+      const task = slots
+        .run(() => inSpan('parse package', span, () => handle(msg)))
+        .finally(() => {
+          inFlight.delete(task);
+          sampleQueue();
+        });
       inFlight.add(task);
+      sampleQueue();
     }
   })();
+
+  function respondQuietly(msg: Msg, body: unknown): void {
+    try {
+      msg.respond(JSON.stringify(body));
+    } catch (err) {
+      log.error({ err }, 'parse confirmation could not be sent');
+    }
+  }
 
   async function handle(msg: Msg): Promise<void> {
     let reply: ParseReply;
@@ -110,5 +120,27 @@ export async function parseObject(storage: ObjectStorage, objectKey: string): Pr
   } finally {
     // parsePackage closes the source it was given; closing again is harmless and covers a throw before it.
     await source.close();
+  }
+}
+
+/** At most `size` tasks at once; the others wait in arrival order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = Math.max(1, size);
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    }
   }
 }

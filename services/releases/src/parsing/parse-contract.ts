@@ -10,6 +10,25 @@ import type { ParsedPackage } from '@hangar/parsers';
 export const parseSubject = (prefix: string) => `${prefix}-internal.parse.package.v1`;
 export const PARSE_QUEUE_GROUP = 'package-parsers';
 
+/**
+ * A request header asking the worker to confirm receipt at once, before it waits for a slot and
+ * parses. Core NATS drops a request routed toward a node that froze (until the cluster's route
+ * pings find it dead) or to a worker that died, and nothing tells the requester: one that hears
+ * no confirmation within PARSE_ACCEPT_TIMEOUT_MS asks again. Requesters from before it send no
+ * header and get only the answer.
+ */
+export const PARSE_ACCEPT_HEADER = 'Hangar-Parse-Accept';
+export const PARSE_ACCEPT_TIMEOUT_MS = 5_000;
+
+/** The worker's confirmation that it has the request. */
+export interface ParseAccepted {
+  accepted: true;
+}
+
+export function isParseAccepted(value: unknown): value is ParseAccepted {
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>).accepted === true;
+}
+
 export interface ParseRequest {
   objectKey: string;
 }

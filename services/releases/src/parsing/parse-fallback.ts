@@ -1,8 +1,9 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { isDisconnected, watchConnection } from '@hangar/events';
+import { isDisconnected, nextConnectionChange, watchConnection } from '@hangar/events';
+import { Unavailable } from '@hangar/errors';
 import type { Logger } from '@hangar/logger';
 import type { ObjectStorage } from '@hangar/storage';
-import { requestParse } from './package-parse.client';
+import { ParseNotAccepted, requestParse } from './package-parse.client';
 import { parseObject } from './package-parse.worker';
 import type { ParseReply } from './parse-contract';
 
@@ -41,8 +42,7 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
     waiting.shift()?.();
   };
 
-  return async (objectKey) => {
-    if (!isDisconnected(nc) || !localWorker) return requestParse(nc, prefix, objectKey, timeoutMs);
+  const parseHere = async (objectKey: string): Promise<ParseReply> => {
     logger.warn({ objectKey }, 'NATS is unreachable: parsing the upload in this process');
     await acquire();
     try {
@@ -54,4 +54,46 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
       release();
     }
   };
+
+  // A parse asked over NATS is asked again when no worker confirms it (it went toward a frozen
+  // node or a dead worker), and, once the connection is back, when the connection drops before
+  // the answer (the request or its answer may have gone down with the old socket): else the
+  // upload waited out the whole PARSE_TIMEOUT_MS (63 s across a frozen NATS node). Reading an
+  // object is idempotent, so a second worker's parse of it is harmless.
+  return async (objectKey) => {
+    const deadline = Date.now() + timeoutMs;
+    const tooLong = () => new Unavailable('Parsing the package took too long, try again shortly');
+    for (;;) {
+      if (isDisconnected(nc)) {
+        if (localWorker) return parseHere(objectKey);
+        if (!(await within(nextConnectionChange(nc, 'reconnect'), deadline))) throw tooLong();
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw tooLong();
+      const drop = nextConnectionChange(nc, 'disconnect');
+      try {
+        const asked = requestParse(nc, prefix, objectKey, remaining);
+        asked.catch(() => undefined);
+        const answered = await Promise.race([asked.then((reply) => ({ reply })), drop.happened.then(() => undefined)]);
+        if (answered) return answered.reply;
+        logger.warn({ objectKey }, 'the NATS connection dropped while a parse was asked: asking again once it is back');
+      } catch (err) {
+        if (!(err instanceof ParseNotAccepted)) throw err;
+        logger.warn({ objectKey }, 'no parsing worker confirmed the request: asking again');
+      } finally {
+        drop.cancel();
+      }
+    }
+  };
+}
+
+/** Whether `change` happened before `deadline` (it stops listening either way). */
+async function within(change: { happened: Promise<void>; cancel(): void }, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([change.happened.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))))]);
+  } finally {
+    clearTimeout(timer);
+    change.cancel();
+  }
 }

@@ -1,0 +1,104 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { EventBus, connectEventBus } from '@hangar/events';
+import { createLogger } from '@hangar/logger';
+import { NatsCluster, eventually, startNatsCluster, uniqueName } from '@hangar/testing';
+import { parseRouter } from '../src/parsing/parse-fallback';
+import { PARSE_ACCEPT_HEADER, PARSE_QUEUE_GROUP, type ParseReply, parseSubject } from '../src/parsing/parse-contract';
+
+jest.setTimeout(120_000);
+
+/**
+ * A parse asked over NATS while the node the releases process talks to freezes (SIGSTOP, as a
+ * partition does: the socket stays open and says nothing). The worker, on another node, got the
+ * request; its answer goes toward the frozen node and is lost. nats.js does not fail a request
+ * when its connection drops, so before the parse router asked again on a disconnect the upload
+ * waited out the whole parse timeout (63 s in the cluster e2e test) and was refused.
+ */
+describe('parsing asked across a frozen NATS node', () => {
+  const prefix = uniqueName('parse-partition');
+  const logger = createLogger({ service: 'parse-partition-test', level: 'silent' });
+  let cluster: NatsCluster;
+  let bus: EventBus;
+  let worker: NatsConnection;
+
+  beforeAll(async () => {
+    cluster = await startNatsCluster(3);
+  });
+
+  afterAll(async () => {
+    await worker?.close().catch(() => undefined);
+    await bus?.nc.close().catch(() => undefined);
+    await cluster?.close();
+  });
+
+  it('when the node freezes after the worker got the request, then the parse is asked again on the reconnect and answered, not timed out', async () => {
+    const [near, far] = cluster.nodes;
+    // The releases side on the node that will freeze (the others are learnt from the cluster);
+    // the worker on another node.
+    // JetStream answers once the new cluster has elected its meta leader.
+    await eventually(
+      async () =>
+        connectEventBus(`nats://127.0.0.1:${near!.clientPort}`, 'releases', logger).then(
+          (connected) => !!(bus = connected),
+          () => false,
+        ),
+      { what: 'a connection to the new cluster with JetStream', timeoutMs: 30_000 },
+    );
+    worker = await connect({ servers: `nats://127.0.0.1:${far!.clientPort}` });
+    const asked: string[] = [];
+    const second: ParseReply = { ok: false, kind: 'unknown', message: 'answered on the second ask' };
+    worker.subscribe(parseSubject(prefix), {
+      queue: PARSE_QUEUE_GROUP,
+      callback: (_err, msg) => {
+        asked.push((msg.json() as { objectKey: string }).objectKey);
+        if (asked.length === 1) {
+          // The partition starts between the request's arrival and its answer: the answer is lost.
+          cluster.pause(near!);
+          msg.respond(JSON.stringify({ ok: false, kind: 'unknown', message: 'lost with the frozen node' }));
+          return;
+        }
+        msg.respond(JSON.stringify(second));
+      },
+    });
+    await worker.flush();
+    // Interest in the parse subject has reached the releases side's node.
+    await bus.nc.flush();
+
+    const parse = parseRouter({ nc: bus.nc, prefix, timeoutMs: 60_000, storage: undefined as never, logger, localWorker: false, concurrency: 1 });
+    try {
+      await expect(parse('uploads/object-key')).resolves.toEqual(second);
+    } finally {
+      cluster.resume(near!);
+    }
+    // Asked at least twice (a re-ask sent into the frozen node's socket never reached the worker).
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(asked)).toEqual(new Set(['uploads/object-key']));
+  });
+
+  it('when the request is lost on its way (no worker confirms it), then it is asked again after the confirmation timeout and answered', async () => {
+    const lostPrefix = uniqueName('parse-lost');
+    let asked = 0;
+    const answer: ParseReply = { ok: false, kind: 'unknown', message: 'answered on the second ask' };
+    // A worker the first request reaches as if it never had: no confirmation, no answer (it went
+    // toward a node that froze, or a worker that died). Confirmed and answered the second time.
+    const sub = worker.subscribe(parseSubject(lostPrefix), {
+      queue: PARSE_QUEUE_GROUP,
+      callback: (_err, msg) => {
+        asked += 1;
+        if (asked === 1) return;
+        expect(msg.headers?.get(PARSE_ACCEPT_HEADER)).toBe('1');
+        msg.respond(JSON.stringify({ accepted: true }));
+        msg.respond(JSON.stringify(answer));
+      },
+    });
+    await worker.flush();
+    await eventually(async () => (await bus.nc.flush(), true), { what: 'the releases side connected', timeoutMs: 30_000 });
+    try {
+      const parse = parseRouter({ nc: bus.nc, prefix: lostPrefix, timeoutMs: 60_000, storage: undefined as never, logger, localWorker: false, concurrency: 1 });
+      await expect(parse('uploads/lost-key')).resolves.toEqual(answer);
+      expect(asked).toBe(2);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+});
