@@ -12,13 +12,12 @@ import { WebhookReceiver } from './webhook-receiver';
  * leading the event stream is killed and started again; a gateway replica is killed; a releases
  * replica is killed; the node leading the events is frozen (below). At the end:
  * - every upload acknowledged 201 serves its bytes, identical;
- * - every acknowledged build reached the webhook once, and no build reached it twice (around the
- *   NATS node's death counted, not required yet: below);
+ * - every acknowledged build reached the webhook once, and no build reached it twice;
  * - no download was counted twice (counted ≤ answered), and every download answered away from a
  *   disruption was counted;
  * - no audit entry was lost, but for answers a gateway gave in the instant it was killed (its
  *   entries are published just after the answer: docs/operations.md, Audit log) — and, not yet
- *   met, around the NATS node's death (below);
+ *   met in one run of ten, answers given while the NATS node was dead (below);
  * - every answer was a 201 or 302, or a 503 with Retry-After; a dropped connection only for a
  *   request in flight at the killed gateway.
  * The node leading the events is frozen (SIGSTOP) for 30 s — a partition: its sockets stay
@@ -162,6 +161,32 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
     return node;
   }
 
+  /** The audit stream's and the users service's consumer's state, as the cluster reports them: where an entry stopped. */
+  async function auditState(): Promise<string> {
+    const stream = `${hangar.dbPrefix.replace(/_/g, '-').replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase()}_AUDIT`;
+    const ask = async (subject: string) => {
+      try {
+        return JSON.parse((await observer.request(subject, '', { timeout: 5_000 })).string()) as Record<string, unknown>;
+      } catch (err) {
+        return { error: String(err) };
+      }
+    };
+    const info = await ask(`$JS.API.STREAM.INFO.${stream}`);
+    const consumer = await ask(`$JS.API.CONSUMER.INFO.${stream}.users-audit`);
+    const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+    // Every entry the API lists, whatever its operation: a missing upload's entry stored otherwise shows here.
+    const all: { request_id: string; operation: string; status: number }[] = [];
+    for (let page = 1; page < 20; page++) {
+      const res = await fetch(`${hangar.baseUrl}/api/audit?per_page=100&page=${page}`, { headers: { authorization: `Bearer ${hangar.adminToken}` } });
+      const body = (await res.json()) as typeof all;
+      all.push(...body);
+      if (body.length < 100) break;
+    }
+    const missing = new Set(acknowledged().map((a) => a.requestId));
+    const listed = all.filter((e) => missing.has(e.request_id)).map((e) => `${e.request_id.slice(0, 8)}:${e.operation}:${e.status}`);
+    return JSON.stringify({ listed: all.length, listedForAcknowledged: listed.length, stream: pick(info, ['state', 'cluster', 'error']), consumer: pick(consumer, ['delivered', 'ack_floor', 'num_ack_pending', 'num_redelivered', 'num_waiting', 'num_pending', 'cluster', 'error']) });
+  }
+
   /** A leader of the stream other than `gone`, once the remaining nodes have elected one. */
   async function newLeader(stream: string, gone: { name: string }, when: string) {
     let leader: string | undefined;
@@ -298,19 +323,15 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
     // death one build in some runs never did: its creation's generation bump had not reached NATS,
     // a releases replica's cached channel list (still valid by its generation) lacked it, and the
     // webhooks service took the NotFound for a release deleted since. By id, the database now
-    // decides (channel-releases.ts); none was lost in the runs since, but with that cause found
-    // only now, builds near the kill are counted in the summary rather than required.
-    const natsKill = windows[0]!;
+    // decides (channel-releases.ts).
     const deliveredIds = () => receiver.on('/builds').map((c) => (JSON.parse(c.body) as { release: { id: number } }).release.id);
-    const mustArrive = acked.filter((a) => !near(a.at, natsKill));
-    await eventually(() => mustArrive.every((a) => deliveredIds().includes(a.releaseId!)), {
+    await eventually(() => acked.every((a) => deliveredIds().includes(a.releaseId!)), {
       what: 'every acknowledged build delivered to the webhook',
       timeoutMs: 60_000,
-      explain: () => `missing: ${mustArrive.filter((a) => !deliveredIds().includes(a.releaseId!)).map((a) => a.releaseId)}`,
+      explain: () => `missing: ${acked.filter((a) => !deliveredIds().includes(a.releaseId!)).map((a) => a.releaseId)}`,
     });
     const delivered = deliveredIds();
     expect(delivered.filter((id, i) => delivered.indexOf(id) !== i)).toEqual([]);
-    const undeliveredNearNatsKill = acked.filter((a) => !delivered.includes(a.releaseId!)).length;
 
     // Downloads: never counted twice; every one answered away from a disruption counted.
     const answered = answers.filter((a) => a.what === 'download' && a.status === 302);
@@ -341,15 +362,26 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       return entries.filter((e) => e.status === 201).map((e) => e.request_id);
     };
 
+    // An entry the users service's consumer was handed as its consumer leader died comes again
+    // after the consumer's ack wait (30 s): the wait here is longer. Entries of uploads answered
+    // while the NATS node was dead (before a new leader) are waited for but not yet required: in
+    // one run of ten on this machine, eleven such entries never came within a minute (cause not
+    // found; the summary then prints the audit stream's and its consumer's state). Everywhere
+    // else, across the partition too, every entry must arrive.
+    const natsKill = windows[0]!;
     let audited: string[] = [];
     const unaudited = () => acked.filter((a) => !audited.includes(a.requestId!));
-    await eventually(async () => unaudited().length === 0 || !!(audited = await auditedUploads()) && unaudited().length === 0, { what: 'every acknowledged upload audited', timeoutMs: 30_000, stepMs: 250 }).catch(() => undefined);
+    await eventually(async () => unaudited().length === 0 || (!!(audited = await auditedUploads()) && unaudited().length === 0), {
+      what: 'every acknowledged upload audited',
+      timeoutMs: 60_000,
+      stepMs: 250,
+    }).catch(() => undefined);
+    audited = await auditedUploads();
     expect(audited.filter((id, i) => audited.indexOf(id) !== i)).toEqual([]);
-    // Not yet met around the NATS node's death: in about one run in three, one to three entries of
-    // uploads answered in the second after the kill never arrived (cause not found: the gateway
-    // holds an entry until JetStream acknowledges it, and the users service's consumer naks what
-    // it could not store). Counted in the summary, and checked everywhere else.
-    expect(unaudited().filter((a) => !near(a.at, gatewayKill) && !near(a.at, natsKill)).map((a) => ({ releaseId: a.releaseId, requestId: a.requestId, answeredAt: new Date(a.at).toISOString() }))).toEqual([]);
+    const answeredAt = (a: Answer) => ({ releaseId: a.releaseId, requestId: a.requestId, answeredAt: new Date(a.at).toISOString() });
+    expect(unaudited().filter((a) => !near(a.at, gatewayKill) && !near(a.at, natsKill)).map(answeredAt)).toEqual([]);
+    const unauditedNearNatsKill = unaudited().filter((a) => near(a.at, natsKill));
+    if (unauditedNearNatsKill.length > 0) note(`audit entries missing near the NATS node's death: ${JSON.stringify(unauditedNearNatsKill.map(answeredAt))}; ${await auditState()}`);
 
     const refusals = new Map<string, number>();
     for (const a of answers) if (a.error) refusals.set(`${a.status} ${a.error}`, (refusals.get(`${a.status} ${a.error}`) ?? 0) + 1);
@@ -357,7 +389,7 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       `nats cluster failover: refusals ${JSON.stringify(Object.fromEntries(refusals))}; ` +
         `${acked.length} uploads acknowledged, ${answers.filter((a) => a.status === 503).length} answered 503, ` +
         `${answers.filter((a) => a.status === 'network').length} dropped at the gateway's death; ${answered.length} downloads answered, ${counted} counted ` +
-        `(${mayBeMissed} near a disruption); ${acked.length - unaudited().length} of them audited (${unaudited().filter((a) => near(a.at, windows[0]!)).length} missing near the NATS kill); ${delivered.length} webhook deliveries (${undeliveredNearNatsKill} builds not delivered, near the NATS kill); ${windows.map((w) => `${w.what} ${w.to - w.from} ms`).join(', ')}\n`,
+        `(${mayBeMissed} near a disruption); ${acked.length - unaudited().length} of them audited (${unauditedNearNatsKill.length} missing near the NATS node's death); ${delivered.length} webhook deliveries; ${windows.map((w) => `${w.what} ${w.to - w.from} ms`).join(', ')}\n`,
     );
   });
 });
