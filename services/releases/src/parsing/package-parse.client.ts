@@ -62,7 +62,7 @@ async function askWorker(nc: NatsConnection, subject: string, objectKey: string,
 }
 
 /** The value, or undefined when `ms` pass first. */
-async function within<T>(value: Promise<T>, ms: number): Promise<T | undefined> {
+export async function within<T>(value: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([value, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);

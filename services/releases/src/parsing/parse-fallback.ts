@@ -3,7 +3,7 @@ import { isDisconnected, nextConnectionChange, watchConnection } from '@hangar/e
 import { Unavailable } from '@hangar/errors';
 import type { Logger } from '@hangar/logger';
 import type { ObjectStorage } from '@hangar/storage';
-import { ParseNotAccepted, requestParse } from './package-parse.client';
+import { ParseNotAccepted, requestParse, within } from './package-parse.client';
 import { parseObject } from './package-parse.worker';
 import type { ParseReply } from './parse-contract';
 
@@ -66,7 +66,7 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
     for (;;) {
       if (isDisconnected(nc)) {
         if (localWorker) return parseHere(objectKey);
-        if (!(await within(nextConnectionChange(nc, 'reconnect'), deadline))) throw tooLong();
+        if (!(await reconnectedBefore(nc, deadline))) throw tooLong();
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw tooLong();
@@ -87,13 +87,12 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
   };
 }
 
-/** Whether `change` happened before `deadline` (it stops listening either way). */
-async function within(change: { happened: Promise<void>; cancel(): void }, deadline: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
+/** Whether `nc` reconnects before `deadline`. */
+async function reconnectedBefore(nc: NatsConnection, deadline: number): Promise<boolean> {
+  const reconnect = nextConnectionChange(nc, 'reconnect');
   try {
-    return await Promise.race([change.happened.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))))]);
+    return (await within(reconnect.happened.then(() => true), Math.max(0, deadline - Date.now()))) === true;
   } finally {
-    clearTimeout(timer);
-    change.cancel();
+    reconnect.cancel();
   }
 }
