@@ -278,7 +278,7 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       const frozen = await leaderNow(events, 'before the partition');
       const partition = { what: `NATS ${frozen.name} frozen`, from: Date.now(), to: 0 };
       note(`freezing NATS ${frozen.name} for ${PARTITION_MS} ms`);
-      cluster.pause(frozen);
+      await cluster.pause(frozen);
       try {
         await newLeader(events, frozen, 'during the partition');
         await progress(`while NATS ${frozen.name} is frozen`);

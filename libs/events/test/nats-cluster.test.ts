@@ -248,7 +248,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     // paused until they elected another leader and events flowed without it.
     const paused = cluster.node((await streamInfo(producer))?.cluster?.leader);
     if (!paused) throw new Error('the event stream has no leader after the restart');
-    cluster.pause(paused);
+    await cluster.pause(paused);
     const pausedAt = Date.now();
     const handledAtPause = handled();
     await eventually(

@@ -23,8 +23,12 @@ export interface NatsCluster {
   start(node: NatsClusterNode): Promise<void>;
   /** Ends the node with `signal` (SIGKILL: a crash) and waits until it has. */
   stop(node: NatsClusterNode, signal: NodeJS.Signals): Promise<void>;
-  /** SIGSTOP: its sockets stay open and say nothing, as across a partition. `resume` sends SIGCONT. */
-  pause(node: NatsClusterNode): void;
+  /**
+   * SIGSTOP: its sockets stay open and say nothing, as across a partition; resolves once the
+   * kernel has stopped it (a signal is delivered later than it is sent: on a loaded machine the
+   * node still answered just after). `resume` sends SIGCONT.
+   */
+  pause(node: NatsClusterNode): Promise<void>;
   resume(node: NatsClusterNode): void;
   /** Stops every node and removes the stores. */
   close(): Promise<void>;
@@ -74,7 +78,12 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       await listening(node);
     },
     stop,
-    pause: (node) => void node.process?.kill('SIGSTOP'),
+    async pause(node) {
+      const pid = node.process?.pid;
+      if (!pid) return;
+      process.kill(pid, 'SIGSTOP');
+      await eventually(() => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('T') === true, { what: `${node.name} stopped`, timeoutMs: 10_000, stepMs: 5 });
+    },
     resume: (node) => void node.process?.kill('SIGCONT'),
     async close() {
       for (const node of nodes) {

@@ -53,8 +53,7 @@ describe('parsing asked across a frozen NATS node', () => {
         asked.push((msg.json() as { objectKey: string }).objectKey);
         if (asked.length === 1) {
           // The partition starts between the request's arrival and its answer: the answer is lost.
-          cluster.pause(near!);
-          msg.respond(JSON.stringify({ ok: false, kind: 'unknown', message: 'lost with the frozen node' }));
+          void cluster.pause(near!).then(() => msg.respond(JSON.stringify({ ok: false, kind: 'unknown', message: 'lost with the frozen node' })));
           return;
         }
         msg.respond(JSON.stringify(second));
