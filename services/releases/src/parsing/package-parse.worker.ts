@@ -6,6 +6,7 @@ import { PackageParseError, UnknownPackageError, parsePackage } from '@hangar/pa
 import type { ObjectStorage } from '@hangar/storage';
 import { SpanKind, contextFromHeaders, inSpan } from '@hangar/telemetry';
 import { PARSE_ACCEPT_HEADER, PARSE_QUEUE_GROUP, ParseAccepted, ParseReply, ParseRequest, parseSubject } from './parse-contract';
+import { Slots } from './slots';
 
 export interface ParseWorkerOptions {
   nc: NatsConnection;
@@ -120,27 +121,5 @@ export async function parseObject(storage: ObjectStorage, objectKey: string): Pr
   } finally {
     // parsePackage closes the source it was given; closing again is harmless and covers a throw before it.
     await source.close();
-  }
-}
-
-/** At most `size` tasks at once; the others wait in arrival order. */
-class Slots {
-  private free: number;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(size: number) {
-    this.free = Math.max(1, size);
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free -= 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free += 1;
-    }
   }
 }

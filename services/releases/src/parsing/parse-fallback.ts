@@ -6,6 +6,7 @@ import type { ObjectStorage } from '@hangar/storage';
 import { ParseNotAccepted, requestParse, within } from './package-parse.client';
 import { parseObject } from './package-parse.worker';
 import type { ParseReply } from './parse-contract';
+import { Slots } from './slots';
 
 export interface ParseRouterOptions {
   nc: NatsConnection;
@@ -31,28 +32,17 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
   const { nc, prefix, timeoutMs, storage, logger, localWorker, concurrency } = options;
   watchConnection(nc);
 
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const acquire = async () => {
-    while (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    running += 1;
-  };
-  const release = () => {
-    running -= 1;
-    waiting.shift()?.();
-  };
-
+  const slots = new Slots(concurrency);
   const parseHere = async (objectKey: string): Promise<ParseReply> => {
     logger.warn({ objectKey }, 'NATS is unreachable: parsing the upload in this process');
-    await acquire();
-    try {
-      return await parseObject(storage, objectKey);
-    } catch (err) {
-      logger.error({ err }, 'in-process parse failed');
-      return { ok: false, kind: 'unavailable', message: 'The package could not be read from storage' };
-    } finally {
-      release();
-    }
+    return slots.run(async () => {
+      try {
+        return await parseObject(storage, objectKey);
+      } catch (err) {
+        logger.error({ err }, 'in-process parse failed');
+        return { ok: false, kind: 'unavailable', message: 'The package could not be read from storage' };
+      }
+    });
   };
 
   // A parse asked over NATS is asked again when no worker confirms it (it went toward a frozen
