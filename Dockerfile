@@ -21,14 +21,16 @@ FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root and read-only to the process: the runtime user can write only
-# /tmp (an emptyDir under Kubernetes, where the root filesystem is read-only).
+# /tmp and the gateway's audit spool (emptyDirs under Kubernetes, where the root
+# filesystem is read-only; a named volume under docker compose).
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/libs libs
 COPY --from=build /app/services services
 COPY --from=build /app/clients clients
 # The CLI on the PATH: `docker run hangar hangar upload …` in a CI job.
-RUN ln -s /app/clients/cli/bin/hangar.js /usr/local/bin/hangar
+RUN ln -s /app/clients/cli/bin/hangar.js /usr/local/bin/hangar \
+ && mkdir -p /var/lib/hangar/audit-spool && chown 1000:1000 /var/lib/hangar/audit-spool
 # Numeric uid:gid of the image's "node" user, so Kubernetes' runAsNonRoot can
 # verify it without looking the name up.
 USER 1000:1000

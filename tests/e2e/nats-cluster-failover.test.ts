@@ -15,9 +15,8 @@ import { WebhookReceiver } from './webhook-receiver';
  * - every acknowledged build reached the webhook once, and no build reached it twice;
  * - no download was counted twice (counted ≤ answered), and every download answered away from a
  *   disruption was counted;
- * - no audit entry was lost, but for answers a gateway gave in the instant it was killed (its
- *   entries are published just after the answer: docs/operations.md, Audit log) — and, not yet
- *   met in one run of ten, answers given while the NATS node was dead (below);
+ * - no audit entry was lost, those of answers the killed gateway gave in its last instant and
+ *   of answers given while the NATS node was dead included (docs/operations.md, Audit log);
  * - every answer was a 201 or 302, or a 503 with Retry-After; a dropped connection only for a
  *   request in flight at the killed gateway.
  * The node leading the events is frozen (SIGSTOP) for 30 s — a partition: its sockets stay
@@ -350,8 +349,14 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
     );
     expect({ countedAtMostAnswered: counted <= answered.length, countedAwayFromDisruptions: counted >= answered.length - mayBeMissed }).toEqual({ countedAtMostAnswered: true, countedAwayFromDisruptions: true });
 
-    // The audit log: an entry for each acknowledged upload (found by its request id), none twice;
-    // only an answer the killed gateway gave in its last instant may have none.
+    // The audit log: an entry for each acknowledged upload (found by its request id), none twice —
+    // those the killed gateway answered in its last instant and those answered while the NATS node
+    // was dead included: an entry is in the gateway's spool before its answer goes out, and a
+    // restarted gateway sends what it held (audit/audit-spool.ts). Two runs in seventeen lost
+    // eleven and twelve entries answered while the node was dead, before the spool: the gateway
+    // killed 1.4 s after the node came back still held them in memory. An entry the users
+    // service's consumer was handed as its consumer leader died comes again after the consumer's
+    // ack wait (30 s): the wait here is longer.
     const auditedUploads = async () => {
       const entries: { request_id: string; status: number }[] = [];
       for (let page = 1; ; page++) {
@@ -361,14 +366,6 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       }
       return entries.filter((e) => e.status === 201).map((e) => e.request_id);
     };
-
-    // An entry the users service's consumer was handed as its consumer leader died comes again
-    // after the consumer's ack wait (30 s): the wait here is longer. Entries of uploads answered
-    // while the NATS node was dead (before a new leader) are waited for but not yet required: in
-    // one run of ten on this machine, eleven such entries never came within a minute (cause not
-    // found; the summary then prints the audit stream's and its consumer's state). Everywhere
-    // else, across the partition too, every entry must arrive.
-    const natsKill = windows[0]!;
     let audited: string[] = [];
     const unaudited = () => acked.filter((a) => !audited.includes(a.requestId!));
     await eventually(async () => unaudited().length === 0 || (!!(audited = await auditedUploads()) && unaudited().length === 0), {
@@ -379,9 +376,9 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
     audited = await auditedUploads();
     expect(audited.filter((id, i) => audited.indexOf(id) !== i)).toEqual([]);
     const answeredAt = (a: Answer) => ({ releaseId: a.releaseId, requestId: a.requestId, answeredAt: new Date(a.at).toISOString() });
-    expect(unaudited().filter((a) => !near(a.at, gatewayKill) && !near(a.at, natsKill)).map(answeredAt)).toEqual([]);
-    const unauditedNearNatsKill = unaudited().filter((a) => near(a.at, natsKill));
-    if (unauditedNearNatsKill.length > 0) note(`audit entries missing near the NATS node's death: ${JSON.stringify(unauditedNearNatsKill.map(answeredAt))}; ${await auditState()}`);
+    // Where a missing entry stopped, should one be missing.
+    if (unaudited().length > 0) note(`audit entries missing: ${JSON.stringify(unaudited().map(answeredAt))}; ${await auditState()}`);
+    expect(unaudited().map(answeredAt)).toEqual([]);
 
     const refusals = new Map<string, number>();
     for (const a of answers) if (a.error) refusals.set(`${a.status} ${a.error}`, (refusals.get(`${a.status} ${a.error}`) ?? 0) + 1);
@@ -389,7 +386,7 @@ describe('Hangar on a three-node NATS cluster with two replicas of every process
       `nats cluster failover: refusals ${JSON.stringify(Object.fromEntries(refusals))}; ` +
         `${acked.length} uploads acknowledged, ${answers.filter((a) => a.status === 503).length} answered 503, ` +
         `${answers.filter((a) => a.status === 'network').length} dropped at the gateway's death; ${answered.length} downloads answered, ${counted} counted ` +
-        `(${mayBeMissed} near a disruption); ${acked.length - unaudited().length} of them audited (${unauditedNearNatsKill.length} missing near the NATS node's death); ${delivered.length} webhook deliveries; ${windows.map((w) => `${w.what} ${w.to - w.from} ms`).join(', ')}\n`,
+        `(${mayBeMissed} near a disruption); ${acked.length - unaudited().length} of them audited; ${delivered.length} webhook deliveries; ${windows.map((w) => `${w.what} ${w.to - w.from} ms`).join(', ')}\n`,
     );
   });
 });

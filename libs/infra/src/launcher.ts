@@ -184,6 +184,8 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
         HTTP_HOST: replicas === 1 ? httpHost : '127.0.0.1',
         HANGAR_PORT: String(gatewayPorts[i]),
         METRICS_PORT: await metricsPortOf(replicaName('gateway', i)),
+        // Its own folder, the same across its restarts: a killed gateway sends the audit entries it held.
+        AUDIT_SPOOL_DIR: path.join(dataDir, 'audit-spool', replicaName('gateway', i)),
         ...(env.PUBLIC_BASE_URL ? { PUBLIC_BASE_URL: env.PUBLIC_BASE_URL } : {}),
         // Behind the round-robin proxy the gateways believe its X-Forwarded-* (it connects from
         // loopback), else their limits would count every client as the proxy's one address.

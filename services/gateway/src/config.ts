@@ -26,6 +26,12 @@ const schema = z.object({
   UPDATE_CHECK_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
   /** Rendered pages of the apps list remembered per gateway, weighed by their apps as the apps service's (0: each is asked of it). */
   APP_VIEW_CACHE_SIZE: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Where this gateway keeps the audit entries JetStream has not yet acknowledged, so that a
+   * killed gateway sends them when it starts again (audit/audit-spool.ts): one folder per
+   * gateway process, surviving its restarts (a pod's emptyDir). Unset: in memory only.
+   */
+  AUDIT_SPOOL_DIR: z.string().min(1).optional(),
   /** Deadline of every call to a service: past it the client gets a 503, never a hang. */
   GRPC_DEADLINE_MS: milliseconds(10_000),
   HANGAR_VCS_REF: z.string().default('unknown'),

@@ -12,6 +12,7 @@ import { CachedUpdateChecks } from './clients/cached-update-checks';
 import { withUpdateCheckFastPath } from './routes/update-check.fast-path';
 import { connectEventBus, ensureAuditStream } from '@hangar/events';
 import { AuditPublisher } from './audit/audit-publisher';
+import { AuditSpool } from './audit/audit-spool';
 import { cachingAuthentication } from './clients/cached-authentication';
 import { createServiceClients } from './clients/service-clients';
 import { loadGatewayConfig } from './config';
@@ -65,7 +66,10 @@ async function main(): Promise<void> {
   Object.assign(clients, limitingFailedChannelKeys(clients, attempts, { name: 'channel-key', maxFailures: config.CHANNEL_KEY_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, refusedChannelKeys));
   Object.assign(clients, limitingRetraces(clients, attempts, { name: 'retrace', maxFailures: config.RETRACE_MAX_CALLS, windowMs: config.RETRACE_WINDOW_MS }));
   await ensureAuditStream(bus.jsm, config.NATS_SUBJECT_PREFIX);
-  const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger);
+  const auditPublisher = new AuditPublisher(bus.js, config.NATS_SUBJECT_PREFIX, logger, {
+    nc: bus.nc,
+    spool: config.AUDIT_SPOOL_DIR ? AuditSpool.open(config.AUDIT_SPOOL_DIR, logger) : undefined,
+  });
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
   const storage = await openStorage(config, metrics);

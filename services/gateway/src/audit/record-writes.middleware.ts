@@ -20,7 +20,7 @@ const QUIET_WHEN_ALLOWED = new Set(['appendUpload']);
 const RECORDED_GETS = new Set(['/api/sessions/oidc/callback']);
 
 /**
- * Every write through the API, allowed or refused, goes to the audit log once
+ * Every write through the API, allowed or refused, goes to the audit log as
  * its answer is sent: who (the authenticated user and token, when
  * known), the operation and its resource ids, the body's fields (secrets
  * redacted), the address, the request id and the status — sign-ins too,
@@ -46,9 +46,10 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
       answer = body;
       return json(body);
     };
-    // Bounded (audit-entry.ts), and caught: it runs after the answer, outside any handler.
-    afterAnswer(res, 'close', publisher.logger, 'audit entry', () => {
-      const status = res.writableFinished ? res.statusCode : 499;
+    let recorded = false;
+    const record = (status: number) => {
+      if (recorded) return;
+      recorded = true;
       if (QUIET_WHEN_ALLOWED.has(match.operationId) && status < 400) return;
       const note = auditNoteOf(res);
       publisher.record(
@@ -68,7 +69,22 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
           status,
         }),
       );
-    });
+    };
+    // Recorded as the answer is handed to the socket, not after: the entry is in the publisher's
+    // spool before the client can read the answer, so a gateway killed right after answering
+    // still sends it when it starts again (audit-spool.ts). Bounded (audit-entry.ts), and
+    // caught: an entry that cannot be made is logged, and the answer still goes out.
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      try {
+        record(res.statusCode);
+      } catch (err) {
+        publisher.logger.error({ error: { type: (err as Error)?.name, message: String((err as Error)?.message ?? err).slice(0, 300) } }, 'audit entry failed before the answer');
+      }
+      return end(...args);
+    }) as Response['end'];
+    // A request the client abandoned before its answer: 499.
+    afterAnswer(res, 'close', publisher.logger, 'audit entry', () => record(res.writableFinished ? res.statusCode : 499));
     next();
   };
 }
