@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@hangar/infra';
-import { RunningHangar, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 import { eventually } from './webhook-receiver';
 
 /**
@@ -12,7 +12,8 @@ import { eventually } from './webhook-receiver';
  * ports, not the suite's servers). While one is down, /api/health answers 503 and names the
  * dependency; the launcher starts it again and Hangar answers again without a hand; no request is
  * ever answered 500 (every failure a 503 with Retry-After in the contract's shape); every upload
- * acknowledged 201 is listed and serves its bytes afterwards.
+ * acknowledged 201 is listed and serves its bytes afterwards. Then the gateway is killed while NATS
+ * is down: the audit entry of a write it answered must still arrive (its spool, audit-spool.ts).
  */
 
 /** The launcher's wait before restarting a crashed server: long enough to see the outage in /api/health. */
@@ -220,4 +221,36 @@ describe('kill -9 of each server npm run up started, under load', () => {
       expect({ id, sha }).toEqual({ id, sha: sha256(apk) });
     }
   }, 420_000);
+
+  it('when the gateway is killed holding audit entries NATS could not take, then it sends them when the launcher starts it again', async () => {
+    await eventually(async () => (await health()).status === 200, 60_000, 'healthy before');
+    const nats = pidOf('nats-server')!;
+    const gateway = pidOf('gateway')!;
+    process.kill(nats, 'SIGKILL');
+    await eventually(async () => ((await health()).body as { checks?: Record<string, string> })?.checks?.events === 'unavailable', 30_000, 'the gateway seeing NATS gone');
+    // A write while NATS is down (answered 201 or 503: audited either way); its entry can only
+    // wait in the gateway — which is killed before NATS is back.
+    const requestId = `audit-spool-${uniqueName('kill')}`;
+    const write = await fetch(`${hangar.baseUrl}/api/apps`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${hangar.adminToken}`, 'x-request-id': requestId },
+      body: new URLSearchParams({ name: uniqueName('audited-through-a-kill') }),
+    });
+    await write.arrayBuffer();
+    expect(write.headers.get('x-request-id')).toBe(requestId);
+    expect(pidOf('nats-server')).toBe(nats);
+    process.kill(gateway, 'SIGKILL');
+
+    await eventually(() => pidOf('gateway') !== gateway && pidOf('nats-server') !== nats, 60_000, 'the gateway and NATS started again');
+    await eventually(async () => (await health()).status === 200, 60_000, 'healthy after');
+    const entries = await eventuallyValue(
+      async () => {
+        const res = await fetch(`${hangar.baseUrl}/api/audit?operation=createApp&per_page=100`, { headers: { authorization: `Bearer ${hangar.adminToken}` } });
+        return (await res.json()) as { request_id: string; status: number }[];
+      },
+      (found) => found.some((e) => e.request_id === requestId),
+      { timeoutMs: 30_000, what: 'the audit entry of the write answered before the kill' },
+    );
+    expect(entries.find((e) => e.request_id === requestId)).toEqual(expect.objectContaining({ request_id: requestId, status: write.status }));
+  }, 240_000);
 });
