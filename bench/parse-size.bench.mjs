@@ -4,8 +4,8 @@
 //
 //   npx tsc -b libs/parsers libs/storage && node bench/parse-size.bench.mjs
 //
-// Env: S3_ENDPOINT / S3_ACCESS_KEY / S3_SECRET_KEY (default: the local server libs/infra starts,
-// http://127.0.0.1:9000, hangar-local / hangar-local-secret), BENCH_RUNS (default 15),
+// Env: S3_ENDPOINT / S3_ACCESS_KEY / S3_SECRET_KEY (default: the servers `npm run up` would use —
+// running already, else started here under .hangar/bench and stopped at the end), BENCH_RUNS (default 15),
 // BENCH_FILLER_MIB (default 1024), BENCH_BASELINE=1 to also time the old download-then-parse once.
 // Needs zip(1) to append the filler to the real apk. Temp files and the bucket are removed at the end.
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,11 +30,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const FILLER_MIB = Number(process.env.BENCH_FILLER_MIB ?? 1024);
 const FIXTURE = path.resolve(ROOT, 'tests', 'fixtures', 'apps', 'android.apk');
 
-const s3 = {
-  endpoint: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
-  accessKey: process.env.S3_ACCESS_KEY ?? 'hangar-local',
-  secretKey: process.env.S3_SECRET_KEY ?? 'hangar-local-secret',
-};
+/** Read once the servers are resolved (main) or from the environment main hands the child. */
+const s3Settings = () => ({
+  endpoint: process.env.S3_ENDPOINT,
+  accessKey: process.env.S3_ACCESS_KEY,
+  secretKey: process.env.S3_SECRET_KEY,
+});
 
 const fmtBytes = (n) => (n >= MiB ? `${(n / MiB).toFixed(2)} MiB` : `${(n / 1024).toFixed(1)} KiB`);
 const median = (values) => {
@@ -85,7 +87,7 @@ async function parseFromS3(storage, key) {
  * building and uploading 1 GiB left behind. Runs alternate small/big so load drift hits both.
  */
 async function child([bucket, smallKey, bigKey]) {
-  const storage = new ObjectStorage({ ...s3, bucket });
+  const storage = new ObjectStorage({ ...s3Settings(), bucket });
   const results = { small: { times: [] }, big: { times: [] } };
   const rssBefore = process.memoryUsage.rss();
   await parseFromS3(storage, smallKey); // warm-up (JIT, connection pool)
@@ -114,13 +116,16 @@ async function main() {
   } catch {
     throw new Error('zip(1) is needed to build the large apk (apt-get install zip)');
   }
+  // Servers of its own only when none is configured: the child reads S3_* from the environment.
+  const infra = process.env.S3_ENDPOINT ? undefined : await benchInfrastructure(ROOT);
+  const s3 = s3Settings();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hangar-parse-bench-'));
   const bucket = `hangar-bench-${randomBytes(4).toString('hex')}`;
   const storage = new ObjectStorage({ ...s3, bucket, partSize: 16 * MiB, partConcurrency: 4 });
   const keys = [];
   try {
     if (!(await storage.ping())) {
-      throw new Error(`no S3 server at ${s3.endpoint} (start one with \`npm run up\`, or set S3_ENDPOINT / S3_ACCESS_KEY / S3_SECRET_KEY)`);
+      throw new Error(`no S3 server at ${s3.endpoint} (check S3_ENDPOINT / S3_ACCESS_KEY / S3_SECRET_KEY)`);
     }
     await storage.ensureBucket();
 
@@ -178,6 +183,7 @@ async function main() {
     for (const key of keys) await storage.delete(key).catch(() => undefined);
     await storage.client.removeBucket(bucket).catch(() => undefined);
     await fs.rm(dir, { recursive: true, force: true });
+    await infra?.stop();
   }
 }
 
