@@ -18,10 +18,8 @@ import type { CachedAppPages } from './clients/cached-app-pages';
 import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
 import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
-import { channelsRoutes } from './routes/channels.routes';
 import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
 import { collaboratorsRoutes } from './routes/collaborators.routes';
-import { schemesRoutes } from './routes/schemes.routes';
 import { sessionsRoutes } from './routes/sessions.routes';
 import { SingleSignOn, oidcRoutes } from './oidc/oidc.routes';
 import type { SignInLimiter } from './http/sign-in-limiter';
@@ -35,10 +33,12 @@ import { tusRoutes } from './uploads/tus.routes';
 import { UpdateCheckRouteOptions, updateCheckRoutes } from './routes/update-check.routes';
 import { consoleRoutes } from './http/console-static';
 import { directUploadRoutes } from './uploads/direct.routes';
+import { DECLARED_OPERATIONS } from './operations/catalogue';
+import { mountOperations } from './operations/mount';
 
 // `/api/apps/*` is not here: its channel_key routes need no token, so the
 // apps routers check the token per route (routes/apps.routes.ts).
-const AUTHENTICATED_PATHS = ['/api/users', '/api/schemes', '/api/channels'];
+const AUTHENTICATED_PATHS = ['/api/users'];
 
 export interface AppOptions {
   clients: ServiceClients;
@@ -104,8 +104,8 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(auditRoutes(clients, { publicBaseUrl }));
   app.use(usersRoutes(clients, { publicBaseUrl }));
   app.use(appsRoutes(clients, { publicBaseUrl, ...(appPages ? { appPages } : {}) }));
-  app.use(schemesRoutes(clients));
-  app.use(channelsRoutes(clients));
+  // The operations declared once (operations/catalogue.ts), each with its own token check.
+  app.use(mountOperations(DECLARED_OPERATIONS, clients));
   app.use(collaboratorsRoutes(clients));
   app.use(webhooksRoutes(clients, { publicBaseUrl }));
 

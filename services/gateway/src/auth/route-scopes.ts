@@ -1,32 +1,13 @@
+import { DECLARED_OPERATIONS } from '../operations/catalogue';
+import { ADMIN, MANAGE, READ, TokenScope, UPLOAD, VERSION_CHECK } from './token-scopes';
+
+export { TOKEN_SCOPES, type TokenScope } from './token-scopes';
+
 /**
- * What a scoped personal access token needs for each operation of the HTTP
- * API, by the OpenAPI operationId: the one table the gateway
- * enforces (auth/scope-guard.ts), the OpenAPI document shows
- * (`x-hangar-scopes`) and docs/auth-matrix.md lists. A token with any of an
- * operation's scopes may call it — and still needs its user's rights there.
- * Tokens without scopes (all tokens made before scopes existed) have every
- * right of their user. `null`: the route reads no token at all.
- *
- * - `read`: everything that only reads;
- * - `upload`: builds and debug files into a channel (multipart, resumable,
- *   direct, and the finishing calls), and the version checks a CI job makes
- *   before uploading — nothing else, so a leaked CI token cannot delete or read
- *   an app's data;
- * - `manage`: changes to apps, schemes, channels, collaborators, webhooks,
- *   builds and debug files; teardowns;
- * - `admin`: accounts and tokens — a token without it cannot mint a token with
- *   more rights than itself.
+ * The scopes of the operations not yet declared in operations/ (auth/token-scopes.ts says what
+ * each scope allows), by OpenAPI operationId; a declared operation carries its own, joined here.
  */
-export const TOKEN_SCOPES = ['read', 'upload', 'manage', 'admin'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
-
-const READ: TokenScope[] = ['read'];
-const UPLOAD: TokenScope[] = ['upload'];
-const VERSION_CHECK: TokenScope[] = ['read', 'upload'];
-const MANAGE: TokenScope[] = ['manage'];
-const ADMIN: TokenScope[] = ['admin'];
-
-export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
+const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   getVersion: null,
   getApiVersion: null,
   getHealth: null,
@@ -72,16 +53,6 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   versionExists: VERSION_CHECK,
   updateCheck: READ,
 
-  listSchemes: READ,
-  createScheme: MANAGE,
-  getScheme: READ,
-  updateScheme: MANAGE,
-  deleteScheme: MANAGE,
-  listChannels: READ,
-  createChannel: MANAGE,
-  getChannel: READ,
-  updateChannel: MANAGE,
-  deleteChannel: MANAGE,
   listCollaborators: READ,
   addCollaboratorFromBody: MANAGE,
   getCollaborator: READ,
@@ -133,6 +104,12 @@ export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
   machoSliceUnifiedWithCredentialInPath: READ,
   microsoftSymbolsWithToken: READ,
   microsoftSymbolsWithCredentialInPath: READ,
+};
+
+/** Every operation's scopes: the table above and the declared operations'. */
+export const ROUTE_SCOPES: Record<string, TokenScope[] | null> = {
+  ...UNDECLARED_SCOPES,
+  ...Object.fromEntries(DECLARED_OPERATIONS.map((operation) => [operation.operationId, operation.scopes])),
 };
 
 /**

@@ -1,5 +1,36 @@
 import { ROUTE_SCOPES, TOKEN_SCOPES } from '../auth/route-scopes';
+import { DECLARED_OPERATIONS } from '../operations/catalogue';
+import { pathItemsOf } from '../operations/openapi-paths';
 import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathItem, RequestBody, Response } from './schema-types';
+import {
+  DELETED,
+  ERROR_RESPONSES,
+  JSON_TYPE,
+  NO_TOKEN,
+  OPTIONAL_TOKEN,
+  PAGE_HEADERS,
+  READ_WITH_KEY,
+  READ_WITH_TOKEN,
+  SESSION_ONLY,
+  UPLOAD_WITH_TOKEN,
+  WRITE_WITH_TOKEN,
+  arrayOf,
+  bool,
+  errors,
+  formBody,
+  int,
+  json,
+  nullableStr,
+  object,
+  ok,
+  operationObject,
+  param,
+  pathId,
+  query,
+  ref,
+  str,
+  timestamp,
+} from './openapi-parts';
 
 /**
  * The HTTP API as the gateway serves it, in OpenAPI 3.1: Zealot's 1.3
@@ -11,12 +42,6 @@ import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathIte
  * presenter must be added here too.
  */
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
-const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
-const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
-const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
-const nullableStr = (description?: string): JsonSchema => ({ type: ['string', 'null'], ...(description ? { description } : {}) });
 /** The webhooks service's formats (services/webhooks/src/domain/chat/formats.ts): it checks them, the gateway passes them on. */
 const WEBHOOK_FORMATS = ['generic', 'slack', 'teams', 'discord', 'feishu', 'dingtalk', 'wecom'];
 const WEBHOOK_FORMAT: JsonSchema = {
@@ -26,97 +51,12 @@ const WEBHOOK_FORMAT: JsonSchema = {
 };
 /** In a request the service, not the schema, refuses another value: 422 in the error shape, naming `format`. */
 const WEBHOOK_FORMAT_INPUT: JsonSchema = str(`One of ${WEBHOOK_FORMATS.join(', ')}; left out: generic on create, unchanged on update; anything else: 422 naming format.`);
-const timestamp: JsonSchema = {
-  type: 'string',
-  format: 'date-time',
-  description: "ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).",
-};
-
-/** A closed object: every property listed is answered (`required`) unless named in `optional`. */
-function object(properties: Record<string, JsonSchema>, optional: string[] = [], description?: string): JsonSchema {
-  return {
-    type: 'object',
-    ...(description ? { description } : {}),
-    properties,
-    required: Object.keys(properties).filter((k) => !optional.includes(k)),
-    additionalProperties: false,
-  };
-}
-
-const JSON_TYPE = 'application/json';
-const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
-
-function ok(description: string, schema: JsonSchema, headers?: Response['headers']): Response {
-  return { description, content: json(schema), ...(headers ? { headers } : {}) };
-}
-
-const PAGE_HEADERS: Response['headers'] = {
-  'X-Total-Count': { $ref: '#/components/headers/X-Total-Count' },
-  Link: { $ref: '#/components/headers/Link' },
-};
-
-/** Error responses by status, shared through components.responses. */
-const ERROR_RESPONSES = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  409: 'Conflict',
-  410: 'Gone',
-  412: 'PreconditionFailed',
-  413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType',
-  422: 'Unprocessable',
-  423: 'Locked',
-  429: 'TooManyRequests',
-  460: 'ChecksumMismatch',
-  503: 'Unavailable',
-  507: 'StorageFull',
-} as const;
-type ErrorStatus = keyof typeof ERROR_RESPONSES;
-
-function errors(...statuses: ErrorStatus[]): Record<string, { $ref: string }> {
-  return Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s]}` }]));
-}
-
-// What each kind of operation can fail with. 503: a service or storage is down.
-const READ_WITH_TOKEN: ErrorStatus[] = [401, 403, 404, 422, 503];
-const WRITE_WITH_TOKEN: ErrorStatus[] = [400, 401, 403, 404, 409, 413, 422, 503];
-const READ_WITH_KEY: ErrorStatus[] = [401, 404, 422, 503];
-/** Whatever stores bytes can also find the storage full (507). */
-const UPLOAD_WITH_TOKEN: ErrorStatus[] = [...WRITE_WITH_TOKEN, 507];
-
 /** The visit-password form both unlock routes take (by release id, and by channel key), and the pages they answer a refusal with. */
 const UNLOCK_FORM: RequestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } };
 const UNLOCK_PAGES: Operation['responses'] = {
   '401': { description: 'Wrong password: the form again', content: { 'text/html': {} } },
   '404': { description: 'Not found page', content: { 'text/html': {} } },
 };
-
-const NO_TOKEN: Operation['security'] = [];
-/** Console routes about the session itself: only the session cookie is read. */
-const SESSION_ONLY: Operation['security'] = [{ session: [] }];
-/** channel_key routes: open, but a token, when sent, is checked and sets the time zone. */
-const OPTIONAL_TOKEN: Operation['security'] = [{}, { bearer: [] }, { token: [] }, { session: [] }];
-
-const param = (name: string): { $ref: string } => ({ $ref: `#/components/parameters/${name}` });
-
-function pathId(name: string, description: string, schema: JsonSchema = { type: 'string', pattern: '^[1-9][0-9]*$' }): Parameter {
-  return { name, in: 'path', required: true, description, schema };
-}
-function query(name: string, description: string, required = false, schema: JsonSchema = { type: 'string' }): Parameter {
-  return { name, in: 'query', required, description, schema };
-}
-
-/** Write bodies come as multipart/form-data (Zealot clients), urlencoded or JSON, with the same field names. */
-function formBody(properties: Record<string, JsonSchema>, required: string[] = [], description?: string): RequestBody {
-  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
-  return {
-    required: required.length > 0,
-    ...(description ? { description } : {}),
-    content: { 'multipart/form-data': { schema }, 'application/x-www-form-urlencoded': { schema }, [JSON_TYPE]: { schema } },
-  };
-}
 
 /** Uploads stream their file: multipart only, text fields before the file part are read first. */
 function uploadBody(properties: Record<string, JsonSchema>, required: string[], description: string): RequestBody {
@@ -160,7 +100,6 @@ function TUS_REQUEST_HEADERS(names: string[]): Parameter[] {
 const TUS_RESUMABLE_HEADER: Header = { schema: { type: 'string', enum: ['1.0.0'] } };
 const UPLOAD_ID: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' };
 
-const DELETED = ok('Deleted', ref('Deleted'));
 
 // ---------------------------------------------------------------- schemas
 
@@ -599,20 +538,6 @@ const USER_FIELDS: Record<string, JsonSchema> = {
   timezone: str(),
   role: { type: 'string', enum: ['admin', 'developer', 'member', 'user'], description: '`user` is stored as `member`.' },
 };
-const SCHEME_FIELDS: Record<string, JsonSchema> = {
-  name: str(),
-  new_build_callout: { type: ['boolean', 'string'], description: 'true/false (default true)' },
-  retained_builds: { type: ['integer', 'string'], description: 'integer >= 0 (default 0)' },
-};
-const CHANNEL_FIELDS: Record<string, JsonSchema> = {
-  name: str(),
-  device_type: { type: 'string', enum: ['ios', 'android', 'macos', 'windows', 'linux'] },
-  slug: str('Random when omitted.'),
-  bundle_id: str(),
-  git_url: str('Empty clears it.'),
-  password: str('Sets the visit password; empty clears it.'),
-  min_supported_version: str('Installs with an older release version must update; empty clears it.'),
-};
 
 // ---------------------------------------------------------------- operations
 
@@ -622,12 +547,9 @@ const CHANNEL_FIELDS: Record<string, JsonSchema> = {
  * too many unknown tokens waits, TOKEN_MAX_FAILURES).
  */
 function op(operationId: string, tag: string, summary: string, responses: Operation['responses'], rest: Partial<Operation> = {}): Operation {
-  const limited = responses['401']
-    ? { ...responses, '403': responses['403'] ?? errors(403)['403']!, '429': responses['429'] ?? { $ref: '#/components/responses/TooManyAttempts' } }
-    : responses;
   const scopes = ROUTE_SCOPES[operationId];
   if (scopes === undefined) throw new Error(`${operationId} has no row in auth/route-scopes.ts: say which token scope it needs`);
-  return { operationId, summary, tags: [tag], ...rest, responses: limited, ...(scopes ? { 'x-hangar-scopes': [...scopes] } : {}) };
+  return operationObject(operationId, tag, summary, responses, rest, scopes);
 }
 
 const versionOp = (operationId: string): Operation =>
@@ -667,7 +589,7 @@ const microsoftParams: Parameter[] = [
   { name: 'again', in: 'path', required: true, description: 'The file name again', schema: { type: 'string' } },
 ];
 
-const paths: Record<string, PathItem> = {
+const undeclaredPaths: Record<string, PathItem> = {
   '/version': { get: versionOp('getVersion') },
   '/api/version': { get: versionOp('getApiVersion') },
   '/api/health': {
@@ -977,38 +899,6 @@ const paths: Record<string, PathItem> = {
         query('git_commit', 'Commit'),
       ],
     }),
-  },
-
-  // Schemes
-  '/api/apps/{app_id}/schemes': {
-    parameters: [pathId('app_id', 'App id')],
-    get: op('listSchemes', 'Schemes', "An app's schemes", { '200': ok('Schemes with their channels', arrayOf(ref('Scheme'))), ...errors(...READ_WITH_TOKEN) }),
-    post: op('createScheme', 'Schemes', 'Create a scheme', { '201': ok('Created', ref('Scheme')), ...errors(...WRITE_WITH_TOKEN) }, { requestBody: formBody(SCHEME_FIELDS, ['name']) }),
-  },
-  '/api/schemes/{id}': {
-    parameters: [pathId('id', 'Scheme id')],
-    get: op('getScheme', 'Schemes', 'Get a scheme', { '200': ok('The scheme', ref('Scheme')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateScheme', 'Schemes', 'Update a scheme (fields left out keep their values)', { '200': ok('Updated', ref('Scheme')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(SCHEME_FIELDS),
-    }),
-    delete: op('deleteScheme', 'Schemes', 'Delete a scheme with its channels and releases', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
-  },
-
-  // Channels
-  '/api/schemes/{scheme_id}/channels': {
-    parameters: [pathId('scheme_id', 'Scheme id')],
-    get: op('listChannels', 'Channels', "A scheme's channels", { '200': ok('Channels', arrayOf(ref('Channel'))), ...errors(...READ_WITH_TOKEN) }),
-    post: op('createChannel', 'Channels', 'Create a channel', { '201': ok('Created', ref('Channel')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(CHANNEL_FIELDS, ['name', 'device_type']),
-    }),
-  },
-  '/api/channels/{id}': {
-    parameters: [pathId('id', 'Channel id')],
-    get: op('getChannel', 'Channels', 'Get a channel', { '200': ok('The channel', ref('Channel')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateChannel', 'Channels', 'Update a channel (fields left out keep their values)', { '200': ok('Updated', ref('Channel')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(CHANNEL_FIELDS),
-    }),
-    delete: op('deleteChannel', 'Channels', 'Delete a channel with its releases', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
   },
 
   // Collaborators
@@ -1459,6 +1349,14 @@ const paths: Record<string, PathItem> = {
   },
 };
 
+/** The hand-written paths and those of the declared operations (operations/catalogue.ts); a path is one or the other. */
+function allPaths(): Record<string, PathItem> {
+  const declared = pathItemsOf(DECLARED_OPERATIONS);
+  const both = Object.keys(declared).filter((path) => Object.hasOwn(undeclaredPaths, path));
+  if (both.length > 0) throw new Error(`declared and written by hand: ${both.join(', ')}`);
+  return { ...undeclaredPaths, ...declared };
+}
+
 const errorResponse = (description: string): Response => ({ description, content: json(ref('Error')) });
 
 /** Builds the document; `version` is the running software's. */
@@ -1498,7 +1396,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'Install', description: 'What testers open: pages, icon, QR code, manifest and downloads.' },
     ],
     security: [{ bearer: [] }, { token: [] }, { session: [] }],
-    paths,
+    paths: allPaths(),
     components: {
       schemas,
       responses: {

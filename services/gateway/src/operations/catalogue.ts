@@ -1,0 +1,10 @@
+import { channelOperations } from '../features/channels/channels.operations';
+import { schemeOperations } from '../features/schemes/schemes.operations';
+import type { AnyOperation } from './declare';
+
+/**
+ * Every operation declared in a feature folder (features/): mounted as routes by app.ts, described
+ * by the OpenAPI document, its scopes in auth/route-scopes.ts. The operations not here yet are
+ * still written three times (routes/, openapi/openapi.ts, auth/route-scopes.ts).
+ */
+export const DECLARED_OPERATIONS: readonly AnyOperation[] = [...schemeOperations, ...channelOperations];

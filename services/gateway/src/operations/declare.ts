@@ -1,0 +1,65 @@
+import type { Request, Response } from 'express';
+import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
+import type { ServiceClients } from '../clients/service-clients';
+import type { TokenScope } from '../auth/token-scopes';
+import type { Operation } from '../openapi/schema-types';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A path parameter that is a record's id: a positive integer, handed to the handler as a number. */
+export interface IdParam {
+  kind: 'id';
+  description: string;
+}
+
+/** What a handler is given, checked against its declaration. */
+export interface OperationCall<Params extends Record<string, IdParam>, Body extends TProperties> {
+  params: { [name in keyof Params]: number };
+  /** The body's declared fields, of the declared types; any field may be absent (the services say which are required). */
+  body: Partial<Static<TObject<Body>>>;
+  clients: ServiceClients;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * One HTTP operation, declared once: the express route, the check of its input, its token scopes,
+ * its entry in the OpenAPI document and in docs/auth-matrix.md all come from this
+ * (operations/mount.ts, operations/openapi-paths.ts, auth/route-scopes.ts).
+ */
+export interface DeclaredOperation<Params extends Record<string, IdParam> = Record<string, IdParam>, Body extends TProperties = TProperties> {
+  method: HttpMethod;
+  /** The OpenAPI path template, `/api/schemes/{id}`: its `{name}`s are the keys of `params`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  /** What a scoped token needs (auth/token-scopes.ts); `null`: the operation reads no token. */
+  scopes: TokenScope[] | null;
+  params: Params;
+  /**
+   * The body's fields (multipart form, urlencoded or JSON, the same names). Their types are
+   * checked before the handler runs, every problem at once (a 422 naming each field); `required`
+   * is documented but left to the service, which checks it after its permission check, so a
+   * caller without rights learns nothing from a 422.
+   */
+  body?: { fields: Body; required?: (keyof Body & string)[] };
+  responses: Operation['responses'];
+  /** The rest of the OpenAPI operation object (a description, security, parameters). */
+  openApi?: Partial<Operation>;
+  handle(call: OperationCall<Params, Body>): Promise<void>;
+}
+
+/** Declares an operation (an identity that keeps its types: the handler's `params` and `body` follow the declaration). */
+export function operation<Params extends Record<string, IdParam>, Body extends TProperties = Record<never, TSchema>>(
+  declared: DeclaredOperation<Params, Body>,
+): DeclaredOperation<Params, Body> {
+  return declared;
+}
+
+export function idParam(description: string): IdParam {
+  return { kind: 'id', description };
+}
+
+/** Any declared operation, whatever its parameters and body. */
+export type AnyOperation = DeclaredOperation<any, any>;
