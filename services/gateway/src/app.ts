@@ -19,7 +19,6 @@ import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
 import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
 import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
-import { collaboratorsRoutes } from './routes/collaborators.routes';
 import { sessionsRoutes } from './routes/sessions.routes';
 import { SingleSignOn, oidcRoutes } from './oidc/oidc.routes';
 import type { SignInLimiter } from './http/sign-in-limiter';
@@ -28,7 +27,6 @@ import { symbolsRoutes } from './routes/symbols.routes';
 import { teardownRoutes } from './routes/teardown.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { usersRoutes } from './routes/users.routes';
-import { webhooksRoutes } from './routes/webhooks.routes';
 import { tusRoutes } from './uploads/tus.routes';
 import { UpdateCheckRouteOptions, updateCheckRoutes } from './routes/update-check.routes';
 import { consoleRoutes } from './http/console-static';
@@ -105,9 +103,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(usersRoutes(clients, { publicBaseUrl }));
   app.use(appsRoutes(clients, { publicBaseUrl, ...(appPages ? { appPages } : {}) }));
   // The operations declared once (operations/catalogue.ts), each with its own token check.
-  app.use(mountOperations(DECLARED_OPERATIONS, clients));
-  app.use(collaboratorsRoutes(clients));
-  app.use(webhooksRoutes(clients, { publicBaseUrl }));
+  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl }));
 
   app.use('/api', apiNotFound);
   // Last: every path nothing above answered is a page of the console.

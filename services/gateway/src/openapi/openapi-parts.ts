@@ -99,6 +99,9 @@ export function formBody(properties: Record<string, JsonSchema>, required: strin
 
 export const DELETED = ok('Deleted', ref('Deleted'));
 
+/** A user's role, and a collaborator's on an app. */
+export const USER_ROLES = ['admin', 'developer', 'member'] as const;
+
 /**
  * An operation object. With a 401 among its answers it can also be refused for a token's scopes
  * or app limit (403) and for too many failed tokens (429); `scopes` are shown as
@@ -110,3 +113,6 @@ export function operationObject(operationId: string, tag: string, summary: strin
     : responses;
   return { operationId, summary, tags: [tag], ...rest, responses: limited, ...(scopes ? { 'x-hangar-scopes': [...scopes] } : {}) };
 }
+
+/** The webhooks service's formats (services/webhooks/src/domain/chat/formats.ts): it checks them, the gateway passes them on. */
+export const WEBHOOK_FORMATS = ['generic', 'slack', 'teams', 'discord', 'feishu', 'dingtalk', 'wecom'];

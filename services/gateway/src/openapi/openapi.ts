@@ -5,6 +5,8 @@ import type { JsonSchema, OpenApiDocument, Operation, Header, Parameter, PathIte
 import {
   DELETED,
   ERROR_RESPONSES,
+  USER_ROLES,
+  WEBHOOK_FORMATS,
   JSON_TYPE,
   NO_TOKEN,
   OPTIONAL_TOKEN,
@@ -42,15 +44,11 @@ import {
  * presenter must be added here too.
  */
 
-/** The webhooks service's formats (services/webhooks/src/domain/chat/formats.ts): it checks them, the gateway passes them on. */
-const WEBHOOK_FORMATS = ['generic', 'slack', 'teams', 'discord', 'feishu', 'dingtalk', 'wecom'];
 const WEBHOOK_FORMAT: JsonSchema = {
   type: 'string',
   enum: WEBHOOK_FORMATS,
   description: "The body's shape: `generic` (Hangar's signed JSON) or the message a chat platform's incoming webhook posts (docs/events.md, Chat presets).",
 };
-/** In a request the service, not the schema, refuses another value: 422 in the error shape, naming `format`. */
-const WEBHOOK_FORMAT_INPUT: JsonSchema = str(`One of ${WEBHOOK_FORMATS.join(', ')}; left out: generic on create, unchanged on update; anything else: 422 naming format.`);
 /** The visit-password form both unlock routes take (by release id, and by channel key), and the pages they answer a refusal with. */
 const UNLOCK_FORM: RequestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { password: str(), next: str('A local path') } } } } };
 const UNLOCK_PAGES: Operation['responses'] = {
@@ -103,7 +101,6 @@ const UPLOAD_ID: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$'
 
 // ---------------------------------------------------------------- schemas
 
-const USER_ROLES = ['admin', 'developer', 'member'] as const;
 
 /** What a token may do and where it was last used. */
 const TOKEN_LIMIT_FIELDS: Record<string, JsonSchema> = {
@@ -899,61 +896,6 @@ const undeclaredPaths: Record<string, PathItem> = {
         query('git_commit', 'Commit'),
       ],
     }),
-  },
-
-  // Collaborators
-  '/api/apps/{app_id}/collaborators': {
-    parameters: [pathId('app_id', 'App id')],
-    get: op('listCollaborators', 'Collaborators', "An app's collaborators", { '200': ok('Collaborators', arrayOf(ref('Collaborator'))), ...errors(...READ_WITH_TOKEN) }),
-    post: op('addCollaboratorFromBody', 'Collaborators', 'Add a collaborator, user_id in the body (Zealot clients)', { '201': ok('Added', ref('Collaborator')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ user_id: { type: ['integer', 'string'] }, role: { type: 'string', enum: USER_ROLES } }, ['user_id', 'role']),
-    }),
-  },
-  '/api/apps/{app_id}/collaborators/{user_id}': {
-    parameters: [pathId('app_id', 'App id'), pathId('user_id', 'User id')],
-    get: op('getCollaborator', 'Collaborators', 'Get a collaborator', { '200': ok('The collaborator', ref('Collaborator')), ...errors(...READ_WITH_TOKEN) }),
-    post: op('addCollaborator', 'Collaborators', 'Add a collaborator', { '201': ok('Added', ref('Collaborator')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ role: { type: 'string', enum: USER_ROLES } }, ['role']),
-    }),
-    put: op('updateCollaborator', 'Collaborators', "Change a collaborator's role", { '200': ok('Updated', ref('Collaborator')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ role: { type: 'string', enum: USER_ROLES } }, ['role']),
-    }),
-    delete: op('removeCollaborator', 'Collaborators', 'Remove a collaborator', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
-  },
-
-  // Webhooks
-  '/api/apps/{app_id}/webhooks': {
-    parameters: [pathId('app_id', 'App id')],
-    get: op('listWebhooks', 'Webhooks', "An app's webhooks (app admins)", { '200': ok('Webhooks', arrayOf(ref('Webhook'))), ...errors(...READ_WITH_TOKEN) }),
-    post: op('createWebhook', 'Webhooks', 'Create a webhook (app admins)', { '201': ok('Created, with its secret this once', ref('CreatedWebhook')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(
-        {
-          url: { type: 'string', format: 'uri' },
-          secret: str('Generated when empty.'),
-          events: { type: ['array', 'string'], items: str(), description: 'A JSON array, comma-separated text, or repeated `events[]` fields; empty: every event.' },
-          format: WEBHOOK_FORMAT_INPUT,
-        },
-        ['url'],
-      ),
-    }),
-  },
-  '/api/webhooks/{id}': {
-    parameters: [pathId('id', 'Webhook id')],
-    get: op('getWebhook', 'Webhooks', 'Get a webhook', { '200': ok('The webhook', ref('Webhook')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateWebhook', 'Webhooks', 'Update a webhook (fields left out keep their values)', { '200': ok('Updated', ref('Webhook')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ url: { type: 'string', format: 'uri' }, secret: str(), events: { type: ['array', 'string'], items: str() }, format: WEBHOOK_FORMAT_INPUT }),
-    }),
-    delete: op('deleteWebhook', 'Webhooks', 'Delete a webhook', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
-  },
-  '/api/webhooks/{id}/deliveries': {
-    parameters: [pathId('id', 'Webhook id')],
-    get: op('listDeliveries', 'Webhooks', "A webhook's delivery log", { '200': ok('Delivery attempts', arrayOf(ref('Delivery')), PAGE_HEADERS), ...errors(...READ_WITH_TOKEN) }, {
-      parameters: [param('page'), param('per_page')],
-    }),
-  },
-  '/api/webhooks/{id}/test': {
-    parameters: [pathId('id', 'Webhook id')],
-    post: op('testWebhook', 'Webhooks', 'Send a test delivery now', { '200': ok('The attempt', ref('Delivery')), ...errors(...WRITE_WITH_TOKEN) }),
   },
 
   // Releases

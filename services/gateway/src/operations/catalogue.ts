@@ -1,5 +1,7 @@
 import { channelOperations } from '../features/channels/channels.operations';
+import { collaboratorOperations } from '../features/collaborators/collaborators.operations';
 import { schemeOperations } from '../features/schemes/schemes.operations';
+import { webhookOperations } from '../features/webhooks/webhooks.operations';
 import type { AnyOperation } from './declare';
 
 /**
@@ -7,4 +9,4 @@ import type { AnyOperation } from './declare';
  * by the OpenAPI document, its scopes in auth/route-scopes.ts. The operations not here yet are
  * still written three times (routes/, openapi/openapi.ts, auth/route-scopes.ts).
  */
-export const DECLARED_OPERATIONS: readonly AnyOperation[] = [...schemeOperations, ...channelOperations];
+export const DECLARED_OPERATIONS: readonly AnyOperation[] = [...schemeOperations, ...channelOperations, ...collaboratorOperations, ...webhookOperations];

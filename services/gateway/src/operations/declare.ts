@@ -18,9 +18,14 @@ export interface OperationCall<Params extends Record<string, IdParam>, Body exte
   /** The body's declared fields, of the declared types; any field may be absent (the services say which are required). */
   body: Partial<Static<TObject<Body>>>;
   clients: ServiceClients;
+  /** `PUBLIC_BASE_URL`, for absolute URLs (Link headers); else they are taken from the request. */
+  publicBaseUrl?: string;
   req: Request;
   res: Response;
 }
+
+/** What every handler has, whatever its operation's input: for helpers that several operations share. */
+export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'req' | 'res'>;
 
 /**
  * One HTTP operation, declared once: the express route, the check of its input, its token scopes,

@@ -16,7 +16,7 @@ export function expressPath(template: string): string {
  * then its path ids and body checked against the declaration (a 422 naming every bad field at
  * once, before any service is called), then its handler. Errors go to the app's error handler.
  */
-export function mountOperations(operations: readonly AnyOperation[], clients: ServiceClients): Router {
+export function mountOperations(operations: readonly AnyOperation[], { clients, publicBaseUrl }: { clients: ServiceClients; publicBaseUrl?: string }): Router {
   const router = Router();
   const tokenCheck = authenticate(clients);
   for (const declared of operations) {
@@ -25,7 +25,7 @@ export function mountOperations(operations: readonly AnyOperation[], clients: Se
       ...(declared.scopes === null ? [] : [tokenCheck]),
       async (req: Request, res: Response) => {
         const params = Object.fromEntries(Object.keys(declared.params).map((name) => [name, parseId(req.params[name], name)]));
-        await declared.handle({ params, body: body.read(req.body), clients, req, res });
+        await declared.handle({ params, body: body.read(req.body), clients, publicBaseUrl, req, res });
       },
     ];
     router[declared.method](expressPath(declared.path), ...handlers);
