@@ -12,7 +12,6 @@ import { rememberCaller } from './http/caller-context';
 import type { AuditPublisher } from './audit/audit-publisher';
 import { recordWrites } from './audit/record-writes.middleware';
 import type { OperationIndex } from './auth/operation-of';
-import { auditRoutes } from './routes/audit.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import type { CachedAppPages } from './clients/cached-app-pages';
 import { appsRoutes } from './routes/apps.routes';
@@ -25,8 +24,6 @@ import type { SignInLimiter } from './http/sign-in-limiter';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
 import { symbolsRoutes } from './routes/symbols.routes';
 import { teardownRoutes } from './routes/teardown.routes';
-import { tokensRoutes } from './routes/tokens.routes';
-import { usersRoutes } from './routes/users.routes';
 import { tusRoutes } from './uploads/tus.routes';
 import { UpdateCheckRouteOptions, updateCheckRoutes } from './routes/update-check.routes';
 import { consoleRoutes } from './http/console-static';
@@ -34,8 +31,9 @@ import { directUploadRoutes } from './uploads/direct.routes';
 import { DECLARED_OPERATIONS } from './operations/catalogue';
 import { mountOperations } from './operations/mount';
 
-// `/api/apps/*` is not here: its channel_key routes need no token, so the
-// apps routers check the token per route (routes/apps.routes.ts).
+// The token check of the routes under these paths that are not declared operations yet (a
+// password change); a declared operation checks its own. `/api/apps/*` is not here: its
+// channel_key routes need no token, so the apps routers check the token per route.
 const AUTHENTICATED_PATHS = ['/api/users'];
 
 export interface AppOptions {
@@ -98,9 +96,6 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
   app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
   app.use(sessionsRoutes(clients, signInLimiter, { ssoOnly: singleSignOn?.ssoOnly === true, publicBaseUrl }));
-  app.use(tokensRoutes(clients));
-  app.use(auditRoutes(clients, { publicBaseUrl }));
-  app.use(usersRoutes(clients, { publicBaseUrl }));
   app.use(appsRoutes(clients, { publicBaseUrl, ...(appPages ? { appPages } : {}) }));
   // The operations declared once (operations/catalogue.ts), each with its own token check.
   app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl }));

@@ -13,9 +13,6 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   getHealth: null,
   getOpenApi: null,
 
-  listUsers: READ,
-  createUser: ADMIN,
-  getMe: READ,
   // Console sessions: the cookie is the credential; a token reaches only the listing and revoking.
   signIn: null,
   // Single sign-on (OpenID Connect): the browser's way in, before any token exists.
@@ -29,16 +26,7 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   listSessions: READ,
   revokeSession: ADMIN,
   changePassword: ADMIN,
-  patchUser: ADMIN,
   getRelease: READ,
-  searchUsers: READ,
-  getUser: READ,
-  updateUser: ADMIN,
-  deleteUser: ADMIN,
-  listTokens: READ,
-  createToken: ADMIN,
-  revokeToken: ADMIN,
-  listAuditEntries: ADMIN,
 
   listApps: READ,
   createApp: MANAGE,

@@ -526,15 +526,6 @@ const schemas: Record<string, JsonSchema> = {
 
 // ---------------------------------------------------------------- fields
 
-const USER_FIELDS: Record<string, JsonSchema> = {
-  username: str(),
-  email: { type: 'string', format: 'email' },
-  password: { type: 'string', minLength: 8 },
-  locale: { type: 'string', enum: ['zh-CN', 'en'] },
-  appearance: { type: 'string', enum: ['light', 'dark', 'auto'] },
-  timezone: str(),
-  role: { type: 'string', enum: ['admin', 'developer', 'member', 'user'], description: '`user` is stored as `member`.' },
-};
 
 // ---------------------------------------------------------------- operations
 
@@ -605,69 +596,6 @@ const undeclaredPaths: Record<string, PathItem> = {
     get: op('getOpenApi', 'System', 'This document', { '200': ok('OpenAPI 3.1 document', { type: 'object' }) }, { security: NO_TOKEN }),
   },
 
-  // Users and tokens
-  '/api/users': {
-    get: op('listUsers', 'Users', 'List users (admin)', { '200': ok('Users', arrayOf(ref('User')), PAGE_HEADERS), ...errors(401, 403, 422, 503) }, {
-      parameters: [param('page'), param('per_page')],
-    }),
-    post: op('createUser', 'Users', 'Create a user (admin)', { '201': ok('Created', ref('User')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
-    }),
-  },
-  '/api/users/me': {
-    get: op('getMe', 'Users', 'The token\'s user', { '200': ok('The user', ref('Me')), ...errors(401, 503) }),
-  },
-  '/api/users/search': {
-    get: op('searchUsers', 'Users', 'Find users by email (admin)', { '200': ok('Matching users', arrayOf(ref('User'))), ...errors(401, 403, 422, 503) }, {
-      parameters: [query('email', 'Email to look for', true)],
-    }),
-  },
-  '/api/users/{id}': {
-    parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
-    get: op('getUser', 'Users', 'Get a user (admin, or oneself)', { '200': ok('The user', ref('User')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateUser', 'Users', 'Update a user (admin, or oneself without raising the role); a changed password ends the user\'s sessions', { '200': ok('Updated', ref('UpdatedUser')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(USER_FIELDS, ['username', 'email', 'password']),
-    }),
-    patch: op('patchUser', 'Users', 'Change some fields of a user (admin, or oneself without raising the role); fields left out keep their values; a changed password ends the user\'s sessions', { '200': ok('Updated', ref('UpdatedUser')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(USER_FIELDS),
-    }),
-    delete: op('deleteUser', 'Users', 'Delete a user (admin)', { '200': DELETED, ...errors(...READ_WITH_TOKEN, 409) }),
-  },
-  '/api/users/{id}/tokens': {
-    parameters: [pathId('id', 'A user id, or `me`', { type: 'string' })],
-    get: op('listTokens', 'Tokens', "A user's tokens (oneself or admin)", { '200': ok('Tokens, without their values', arrayOf(ref('Token'))), ...errors(...READ_WITH_TOKEN) }),
-    post: op('createToken', 'Tokens', 'Create a token', { '201': ok('The token, with its value this once', ref('CreatedToken')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody(
-        {
-          name: str(),
-          scopes: str(`Comma-separated, any of ${TOKEN_SCOPES.join(', ')}; empty: every right of the user. An unknown scope is 422.`),
-          app_ids: str('Comma-separated app ids the token is limited to; empty: every app of the user.'),
-          expires_at: str('ISO 8601 date and time after which the token is refused; empty: never. A past or unreadable one is 422.'),
-        },
-        ['name'],
-      ),
-    }),
-  },
-  '/api/users/{id}/tokens/{token_id}': {
-    parameters: [pathId('id', 'A user id, or `me`', { type: 'string' }), pathId('token_id', 'Token id')],
-    delete: op('revokeToken', 'Tokens', 'Revoke a token (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
-  },
-
-  // Audit log
-  '/api/audit': {
-    get: op('listAuditEntries', 'Audit', 'Writes through the API, newest first (admins; app admins with app_id)', { '200': ok('Entries', arrayOf(ref('AuditEntry')), PAGE_HEADERS), ...errors(401, 403, 422, 503) }, {
-      parameters: [
-        query('day', 'A UTC day, YYYY-MM-DD (default: today, when neither day nor from/to is given)', false, { type: 'string' }),
-        query('from', 'First UTC day of a range, YYYY-MM-DD (with to; at most 31 days)', false, { type: 'string' }),
-        query('to', 'Last UTC day of the range, inclusive', false, { type: 'string' }),
-        query('user_id', 'Only writes by this user', false, { type: 'string' }),
-        query('app_id', "Only writes on this app: required unless the caller is a global admin, who then needs the app's admin role", false, { type: 'string' }),
-        query('operation', 'Only this operationId', false, { type: 'string' }),
-        param('page'),
-        param('per_page'),
-      ],
-    }),
-  },
   // Console sessions
   '/api/sessions': {
     get: op('listSessions', 'Sessions', "The caller's console sessions", { '200': ok('Sessions, without their secrets', arrayOf(ref('Session'))), ...errors(401, 403, 503) }),

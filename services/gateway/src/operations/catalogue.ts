@@ -1,6 +1,9 @@
+import { auditOperations } from '../features/audit/audit.operations';
 import { channelOperations } from '../features/channels/channels.operations';
 import { collaboratorOperations } from '../features/collaborators/collaborators.operations';
 import { schemeOperations } from '../features/schemes/schemes.operations';
+import { tokenOperations } from '../features/users/tokens.operations';
+import { userOperations } from '../features/users/users.operations';
 import { webhookOperations } from '../features/webhooks/webhooks.operations';
 import type { AnyOperation } from './declare';
 
@@ -9,4 +12,12 @@ import type { AnyOperation } from './declare';
  * by the OpenAPI document, its scopes in auth/route-scopes.ts. The operations not here yet are
  * still written three times (routes/, openapi/openapi.ts, auth/route-scopes.ts).
  */
-export const DECLARED_OPERATIONS: readonly AnyOperation[] = [...schemeOperations, ...channelOperations, ...collaboratorOperations, ...webhookOperations];
+export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
+  ...userOperations,
+  ...tokenOperations,
+  ...auditOperations,
+  ...schemeOperations,
+  ...channelOperations,
+  ...collaboratorOperations,
+  ...webhookOperations,
+];

@@ -6,9 +6,12 @@ import type { Operation } from '../openapi/schema-types';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** A path parameter that is a record's id: a positive integer, handed to the handler as a number. */
+/**
+ * A path parameter naming a record: its id, a positive integer (`id`), or a user's id or `me`
+ * (`user`, the caller); the handler gets the number either way.
+ */
 export interface IdParam {
-  kind: 'id';
+  kind: 'id' | 'user';
   description: string;
 }
 
@@ -64,6 +67,11 @@ export function operation<Params extends Record<string, IdParam>, Body extends T
 
 export function idParam(description: string): IdParam {
   return { kind: 'id', description };
+}
+
+/** A user's id, or `me`: the caller's. */
+export function userParam(description: string): IdParam {
+  return { kind: 'user', description };
 }
 
 /** Any declared operation, whatever its parameters and body. */

@@ -1,9 +1,9 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { Type } from '@sinclair/typebox';
 import type { ServiceClients } from '../clients/service-clients';
-import { authenticate } from '../http/authenticate.middleware';
+import { authenticate, currentUser } from '../http/authenticate.middleware';
 import { parseId } from '../http/input';
-import type { AnyOperation } from './declare';
+import type { AnyOperation, IdParam } from './declare';
 import { BodyCheck } from './body-check';
 
 /** `/api/schemes/{id}` as express writes it: `/api/schemes/:id`. */
@@ -18,13 +18,17 @@ export function expressPath(template: string): string {
  */
 export function mountOperations(operations: readonly AnyOperation[], { clients, publicBaseUrl }: { clients: ServiceClients; publicBaseUrl?: string }): Router {
   const router = Router();
-  const tokenCheck = authenticate(clients);
+  const authenticated = authenticate(clients);
+  // Once per request: a path behind app.ts's AUTHENTICATED_PATHS has its caller already.
+  const tokenCheck: RequestHandler = (req, res, next) => (req.user ? next() : authenticated(req, res, next));
   for (const declared of operations) {
     const body = new BodyCheck(Type.Object(declared.body?.fields ?? {}));
     const handlers = [
       ...(declared.scopes === null ? [] : [tokenCheck]),
       async (req: Request, res: Response) => {
-        const params = Object.fromEntries(Object.keys(declared.params).map((name) => [name, parseId(req.params[name], name)]));
+        const params = Object.fromEntries(
+          Object.entries(declared.params as Record<string, IdParam>).map(([name, param]) => [name, param.kind === 'user' && req.params[name] === 'me' ? currentUser(req).id : parseId(req.params[name], name)]),
+        );
         await declared.handle({ params, body: body.read(req.body), clients, publicBaseUrl, req, res });
       },
     ];

@@ -1,6 +1,6 @@
 import { formBody, operationObject, pathId } from '../openapi/openapi-parts';
 import type { JsonSchema, PathItem } from '../openapi/schema-types';
-import type { AnyOperation } from './declare';
+import type { AnyOperation, IdParam } from './declare';
 
 /**
  * The OpenAPI path items of declared operations, in the forms the hand-written part of the
@@ -9,9 +9,12 @@ import type { AnyOperation } from './declare';
 export function pathItemsOf(operations: readonly AnyOperation[]): Record<string, PathItem> {
   const items: Record<string, PathItem> = {};
   for (const declared of operations) {
-    const parameters = Object.entries(declared.params as Record<string, { description: string }>).map(([name, param]) => pathId(name, param.description));
-    const item = (items[declared.path] ??= { parameters });
-    if (JSON.stringify(item.parameters) !== JSON.stringify(parameters)) throw new Error(`${declared.operationId}: ${declared.path}'s parameters are described differently by another operation`);
+    // A `me` is no id: documented as text.
+    const parameters = Object.entries(declared.params as Record<string, IdParam>).map(([name, param]) =>
+      param.kind === 'user' ? pathId(name, param.description, { type: 'string' }) : pathId(name, param.description),
+    );
+    const item = (items[declared.path] ??= parameters.length > 0 ? { parameters } : {});
+    if (JSON.stringify(item.parameters ?? []) !== JSON.stringify(parameters)) throw new Error(`${declared.operationId}: ${declared.path}'s parameters are described differently by another operation`);
     if (item[declared.method]) throw new Error(`${declared.method.toUpperCase()} ${declared.path} is declared twice`);
     const requestBody = declared.body ? { requestBody: formBody(declared.body.fields as Record<string, JsonSchema>, declared.body.required) } : {};
     item[declared.method] = operationObject(declared.operationId, declared.tag, declared.summary, declared.responses, { ...requestBody, ...declared.openApi }, declared.scopes);

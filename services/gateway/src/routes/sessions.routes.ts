@@ -10,7 +10,7 @@ import { formatTimestamp } from '../http/timestamps';
 import type { SignInLimiter } from '../http/sign-in-limiter';
 import { presentUser } from '../presenters/user.presenter';
 import { noteForAudit } from '../audit/audit-note';
-import { sessionsEnded } from './users.routes';
+import { sessionsEnded } from '../features/users/users.operations';
 import { requireSameOrigin } from '../http/same-origin';
 
 /** A session as its owner sees it: never its secret. */

@@ -1,5 +1,5 @@
 import type { users } from '@hangar/proto';
-import { readTextFields } from '../http/input';
+import { readTextFields } from '../../http/input';
 
 /**
  * A new token's limits as the client sends them, in any of the three body
