@@ -2,9 +2,9 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebugFileParseError, isSystemError } from './debug-file-parse.error';
 import type { DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
-import { ForwardReader } from './forward.reader';
+import { MachOFormatError, readMachOSlices } from '../formats/macho.reader';
+import { ForwardReader, TruncatedInputError } from './forward.reader';
 import { readDsymBundleInfo, type DsymBundleInfo } from './info-plist.reader';
-import { MachOFormatError, readMachOSlices } from './macho.reader';
 import { baseName, type ZipEntries, type ZipEntry } from './zip-entries';
 
 // `Foo.app.dSYM/Contents/Resources/DWARF/Foo`, possibly below other folders (an .xcarchive's
@@ -122,8 +122,10 @@ async function readDwarfFile(
       },
     }));
   } catch (error) {
-    if (error instanceof MachOFormatError) {
-      throw new DebugFileParseError(`${dwarf.name} is not a usable Mach-O DWARF file (${error.message})`, { cause: error });
+    // The reader keeps within the declared size, so a stream ending sooner is a lying zip header.
+    if (error instanceof MachOFormatError || error instanceof TruncatedInputError) {
+      const reason = error instanceof TruncatedInputError ? `truncated: ${error.message}` : error.message;
+      throw new DebugFileParseError(`${dwarf.name} is not a usable Mach-O DWARF file (${reason})`, { cause: error });
     }
     throw error;
   } finally {

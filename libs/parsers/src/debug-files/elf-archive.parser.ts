@@ -9,7 +9,7 @@ import { baseName, type ZipEntries, type ZipEntry } from './zip-entries';
 /** A Linux build's symbols are a handful of binaries and libraries; more is not a build's symbols. */
 export const MAX_ELF_MEMBERS = 256;
 /** The smallest ELF header (32-bit); shorter members are not looked into at all. */
-const ELF_HEADER_BYTES = 52;
+export const ELF_HEADER_BYTES = 52;
 
 /**
  * The ELF files of a zip (a Linux build's `.debug` files and binaries, packed together), each
@@ -23,7 +23,7 @@ export async function parseElfArchive(zip: ZipEntries, extractDir: () => Promise
   // Which members are ELF, from their first bytes only; too many is refused before anything is extracted.
   const members: ZipEntry[] = [];
   for (const member of zip.files) {
-    if (member.uncompressedSize < ELF_HEADER_BYTES || !isElf(await head(zip, member))) continue;
+    if (member.uncompressedSize < ELF_HEADER_BYTES || !isElf(await zip.head(member, 4))) continue;
     if (members.length >= MAX_ELF_MEMBERS) throw new DebugFileParseError(`the archive holds more than ${MAX_ELF_MEMBERS} ELF files; upload a build's symbols per archive`);
     members.push(member);
   }
@@ -33,35 +33,36 @@ export async function parseElfArchive(zip: ZipEntries, extractDir: () => Promise
     dir ??= await extractDir();
     const path = join(dir, `member-${entries.length}`);
     try {
-      await pipeline(await zip.openStream(member), createWriteStream(path));
+      await pipeline(zip.chunks(member), createWriteStream(path));
     } catch (error) {
       // The server's own disk failing is not a bad upload.
       if (error instanceof DebugFileParseError || isSystemError(error)) throw error;
       throw new DebugFileParseError(`cannot read ${member.name}`, { cause: error });
     }
-    const elf = await readElfIdentity(path);
-    entries.push({
-      uuid: elf.buildId,
-      type: elf.arch,
-      // Its own name in the archive: what a client fetching it by build-id is handed.
-      object: baseName(member.name),
-      size: member.uncompressedSize,
-      data: {
-        build_id: elf.buildId,
-        elf_type: elf.elfType,
-        has_debug_info: elf.hasDebugInfo,
-        has_code: elf.hasCode,
-        path: member.name,
-        ...(elf.debugLink ? { debug_link: elf.debugLink } : {}),
-      },
-      extractedPath: path,
-    });
+    entries.push(await elfMemberEntry(member.name, path, member.uncompressedSize));
   }
   return entries.length > 0 ? { kind: 'elf', deviceType: 'linux', entries } : undefined;
 }
 
-/** The first bytes of a member, without inflating the rest. */
-async function head(zip: ZipEntries, member: ZipEntry): Promise<Buffer> {
-  for await (const chunk of zip.chunks(member)) return chunk.subarray(0, 4);
-  return Buffer.alloc(0);
+/**
+ * The entry of one ELF member of an archive (zip or tar), read from where it was extracted. Its own
+ * name in the archive is the object: what a client fetching it by build-id is handed.
+ */
+export async function elfMemberEntry(name: string, extractedPath: string, size: number): Promise<DebugSymbolEntry> {
+  const elf = await readElfIdentity(extractedPath);
+  return {
+    uuid: elf.buildId,
+    type: elf.arch,
+    object: baseName(name),
+    size,
+    data: {
+      build_id: elf.buildId,
+      elf_type: elf.elfType,
+      has_debug_info: elf.hasDebugInfo,
+      has_code: elf.hasCode,
+      path: name,
+      ...(elf.debugLink ? { debug_link: elf.debugLink } : {}),
+    },
+    extractedPath,
+  };
 }

@@ -1,3 +1,5 @@
+import type { ByteReader } from '../packages/byte-source';
+
 export class TruncatedInputError extends Error {
   constructor(message: string) {
     super(message);
@@ -10,7 +12,7 @@ export class TruncatedInputError extends Error {
  * are dropped as they arrive, so memory stays at the size of the largest single read however big
  * the stream is — which is what lets a multi-hundred-MB DWARF file be inspected without a temp file.
  */
-export class ForwardReader {
+export class ForwardReader implements ByteReader {
   private readonly source: AsyncIterator<Buffer>;
   private buffered: Buffer = Buffer.alloc(0);
   /** Absolute offset of `buffered[0]`. */

@@ -1,4 +1,4 @@
-import { childElements, decodeXmlText, parseXmlDocument } from './xml-document.reader';
+import { plistString, readOptionalPlist } from '../packages/plist-reader';
 
 export interface DsymBundleInfo {
   bundleId?: string;
@@ -10,38 +10,21 @@ export interface DsymBundleInfo {
 const DSYM_BUNDLE_ID_PREFIX = 'com.apple.xcode.dsym.';
 
 /**
- * The app's identity as recorded in a dSYM's Contents/Info.plist. dsymutil writes XML plists;
- * a binary or malformed one yields no information rather than a failure, because the upload form
- * can still supply the versions.
+ * The app's identity as recorded in a dSYM's Contents/Info.plist (dsymutil writes XML; binary is
+ * read as well). A malformed one yields no information rather than a failure, because the upload
+ * form can still supply the versions.
  */
 export function readDsymBundleInfo(bytes: Buffer): DsymBundleInfo {
-  const values = topLevelStrings(bytes);
-  const identifier = values.get('CFBundleIdentifier');
+  const plist = readOptionalPlist(bytes) ?? {};
+  const text = (key: string) => plistString(plist, key)?.trim() || undefined;
   const info: DsymBundleInfo = {};
+  const identifier = text('CFBundleIdentifier');
   if (identifier) {
     info.bundleId = identifier.startsWith(DSYM_BUNDLE_ID_PREFIX) ? identifier.slice(DSYM_BUNDLE_ID_PREFIX.length) : identifier;
   }
-  const releaseVersion = values.get('CFBundleShortVersionString');
+  const releaseVersion = text('CFBundleShortVersionString');
   if (releaseVersion) info.releaseVersion = releaseVersion;
-  const buildVersion = values.get('CFBundleVersion');
+  const buildVersion = text('CFBundleVersion');
   if (buildVersion) info.buildVersion = buildVersion;
   return info;
-}
-
-/** String values of the plist's root dictionary, keyed by their `<key>`. */
-function topLevelStrings(bytes: Buffer): Map<string, string> {
-  const values = new Map<string, string>();
-  const root = parseXmlDocument(decodeXmlText(bytes))?.documentElement;
-  if (!root || root.tagName !== 'plist') return values;
-  const dict = childElements(root)[0];
-  if (!dict || dict.tagName !== 'dict') return values;
-  const items = childElements(dict);
-  for (let i = 0; i + 1 < items.length; i += 2) {
-    const key = items[i]!;
-    const value = items[i + 1]!;
-    if (key.tagName === 'key' && value.tagName === 'string') {
-      values.set(key.textContent ?? '', (value.textContent ?? '').trim());
-    }
-  }
-  return values;
 }

@@ -44,7 +44,7 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
     if (elf) return elf;
     throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt nor an ELF file');
   } finally {
-    zip.close();
+    await zip.close();
   }
 }
 

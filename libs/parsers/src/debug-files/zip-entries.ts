@@ -1,66 +1,62 @@
-import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import { openSource, type ByteSource } from '../packages/byte-source';
+import { isSourceFailure } from '../packages/source-failure';
+import { ZipArchive, ZipFormatError, type ZipEntryInfo } from '../packages/zip-reader';
 import { DebugFileParseError, InflationLimitError, isSystemError } from './debug-file-parse.error';
 import { type DebugFileLimits, overRatio } from './debug-file.types';
 
-export interface ZipEntry {
-  /** Path inside the archive, '/'-separated, already checked to stay inside the archive. */
-  readonly name: string;
-  readonly uncompressedSize: number;
-  readonly raw: yauzl.Entry;
-}
-
-const S_IFMT = 0o170000;
-const S_IFLNK = 0o120000;
+/** A file of the upload as its directory lists it; its name already checked to stay inside the archive. */
+export type ZipEntry = ZipEntryInfo;
 
 /**
- * Read-only view of a zip on disk: the central directory is listed once, up front and bounded;
- * entry contents are only ever streamed, so nothing large is held in memory.
+ * Read-only view of an uploaded zip through the library's one zip reader (`ZipArchive`): the
+ * central directory is listed once, up front and judged against the upload limits before a byte
+ * is inflated; entry contents are only ever streamed or read small, so nothing large is held in
+ * memory. Errors are the upload's (DebugFileParseError) or the server's, passed through.
  */
 export class ZipEntries {
   private constructor(
-    private readonly zipfile: yauzl.ZipFile,
+    private readonly zip: ZipArchive,
+    private readonly source: ByteSource,
     /** File entries only: directories, symlinks and Finder noise are left out. */
     readonly files: readonly ZipEntry[],
   ) {}
 
-  static async open(path: string, limits: DebugFileLimits): Promise<ZipEntries> {
-    const zipfile = await openZip(path);
+  /** A path is opened here; a ByteSource is used as it is. Either is closed with the archive. */
+  static async open(upload: string | ByteSource, limits: DebugFileLimits): Promise<ZipEntries> {
+    const source = await openSource(upload, 'zip');
     try {
-      const files = await listFiles(zipfile, limits);
-      return new ZipEntries(zipfile, files);
+      const zip = await ZipArchive.open(source, limits.maxEntryBytes, limits.maxEntries).catch((error: unknown) => {
+        throw asParseError(error, 'not a readable zip archive');
+      });
+      try {
+        return new ZipEntries(zip, source, filesWithinLimits(zip.entries, limits));
+      } catch (error) {
+        zip.close();
+        throw error;
+      }
     } catch (error) {
-      zipfile.close();
+      await source.close();
       throw error;
     }
   }
 
   /**
    * The entry's decompressed bytes. yauzl checks the actual byte count against the declared size
-   * while streaming, so a lying header surfaces as a stream error instead of an unbounded inflate.
+   * while streaming, so a lying header surfaces as an error instead of an unbounded inflate.
    */
-  async openStream(entry: ZipEntry): Promise<Readable> {
-    if (entry.raw.isEncrypted()) {
-      throw new DebugFileParseError(`${entry.name} is encrypted`);
-    }
-    return new Promise((resolve, reject) => {
-      this.zipfile.openReadStream(entry.raw, (error, stream) => {
-        if (error) reject(asParseError(error, `cannot read ${entry.name}`));
-        else resolve(stream);
-      });
-    });
-  }
-
-  /** Iterates the entry's bytes, turning corrupt-data errors into DebugFileParseError. */
   async *chunks(entry: ZipEntry): AsyncGenerator<Buffer> {
-    const stream = await this.openStream(entry);
     try {
-      for await (const chunk of stream) yield chunk as Buffer;
+      yield* this.zip.stream(entry);
     } catch (error) {
       throw asParseError(error, `cannot read ${entry.name}`);
-    } finally {
-      stream.destroy();
     }
+  }
+
+  /** The first bytes of an entry, without inflating the rest. */
+  head(entry: ZipEntry, length: number): Promise<Buffer> {
+    return this.zip.readHead(entry, length).catch((error: unknown) => {
+      throw asParseError(error, `cannot read ${entry.name}`);
+    });
   }
 
   /** Whole content of a small entry; refuses anything declared larger than `maxBytes`. */
@@ -68,13 +64,14 @@ export class ZipEntries {
     if (entry.uncompressedSize > maxBytes) {
       throw new DebugFileParseError(`${entry.name} is ${entry.uncompressedSize} bytes, more than the ${maxBytes} allowed`);
     }
-    const parts: Buffer[] = [];
-    for await (const chunk of this.chunks(entry)) parts.push(chunk);
-    return Buffer.concat(parts);
+    return this.zip.read(entry).catch((error: unknown) => {
+      throw asParseError(error, `cannot read ${entry.name}`);
+    });
   }
 
-  close(): void {
-    this.zipfile.close();
+  async close(): Promise<void> {
+    this.zip.close();
+    await this.source.close();
   }
 }
 
@@ -101,89 +98,49 @@ export function unsafeNameReason(name: string): string | undefined {
   return undefined;
 }
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(
-      path,
-      { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: false },
-      (error, zipfile) => {
-        if (error) reject(asParseError(error, 'not a readable zip archive'));
-        else resolve(zipfile);
-      },
-    );
-  });
-}
-
-async function listFiles(zipfile: yauzl.ZipFile, limits: DebugFileLimits): Promise<ZipEntry[]> {
-  // The end-of-central-directory record states the count before any entry is read.
-  if (zipfile.entryCount > limits.maxEntries) {
-    throw new DebugFileParseError(`the archive lists ${zipfile.entryCount} entries, more than the ${limits.maxEntries} allowed`);
-  }
+/**
+ * The files of the directory, once every entry is judged: bombs are refused from what the
+ * directory declares, before a byte is inflated (the zip reader then stops any entry that
+ * inflates past its declared size).
+ */
+function filesWithinLimits(entries: readonly ZipEntryInfo[], limits: DebugFileLimits): ZipEntry[] {
   const files: ZipEntry[] = [];
   let declaredTotal = 0;
   let compressedTotal = 0;
-  for (;;) {
-    const entry = await nextEntry(zipfile);
-    if (!entry) return files;
-    const name = entry.fileName;
+  for (const entry of entries) {
+    const { name, uncompressedSize, compressedSize } = entry;
     const unsafe = unsafeNameReason(name);
     if (unsafe) throw new DebugFileParseError(`entry name ${JSON.stringify(name)} ${unsafe}`);
-    if (name.endsWith('/') || isSymlink(entry) || isArchiveNoise(name)) continue;
-    if (entry.uncompressedSize > limits.maxEntryBytes) {
-      throw new DebugFileParseError(`${name} declares ${entry.uncompressedSize} bytes, more than the ${limits.maxEntryBytes} allowed`);
+    // Symlinks in an upload point at nothing we received; following them is never useful.
+    if (name.endsWith('/') || entry.isSymlink || isArchiveNoise(name)) continue;
+    if (uncompressedSize > limits.maxEntryBytes) {
+      throw new DebugFileParseError(`${name} declares ${uncompressedSize} bytes, more than the ${limits.maxEntryBytes} allowed`);
     }
-    // Bombs are refused from the directory, before a byte is inflated: yauzl (validateEntrySizes)
-    // then stops any entry that inflates past what it declared.
-    if (overRatio(entry.uncompressedSize, entry.compressedSize, limits)) {
-      throw new InflationLimitError(`${name} inflates ${entry.compressedSize} bytes to ${entry.uncompressedSize}, more than ${limits.maxCompressionRatio} times (a decompression bomb?)`);
+    if (overRatio(uncompressedSize, compressedSize, limits)) {
+      throw new InflationLimitError(`${name} inflates ${compressedSize} bytes to ${uncompressedSize}, more than ${limits.maxCompressionRatio} times (a decompression bomb?)`);
     }
-    declaredTotal += entry.uncompressedSize;
-    compressedTotal += entry.compressedSize;
+    declaredTotal += uncompressedSize;
+    compressedTotal += compressedSize;
     if (declaredTotal > limits.maxTotalBytes) {
       throw new InflationLimitError(`the archive declares more than the ${limits.maxTotalBytes} bytes allowed once inflated`);
     }
     if (overRatio(declaredTotal, compressedTotal, limits)) {
       throw new InflationLimitError(`the archive inflates ${compressedTotal} bytes to ${declaredTotal}, more than ${limits.maxCompressionRatio} times (a decompression bomb?)`);
     }
-    files.push({ name, uncompressedSize: entry.uncompressedSize, raw: entry });
+    files.push(entry);
   }
+  return files;
 }
 
-function nextEntry(zipfile: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
-  return new Promise((resolve, reject) => {
-    const cleanup = (): void => {
-      zipfile.off('entry', onEntry);
-      zipfile.off('end', onEnd);
-      zipfile.off('error', onError);
-    };
-    const onEntry = (entry: yauzl.Entry): void => {
-      cleanup();
-      resolve(entry);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(undefined);
-    };
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(asParseError(error, 'the zip directory is damaged'));
-    };
-    zipfile.on('entry', onEntry);
-    zipfile.on('end', onEnd);
-    zipfile.on('error', onError);
-    zipfile.readEntry();
-  });
-}
-
-// Symlinks in an upload point at nothing we received; following them is never useful.
-function isSymlink(entry: yauzl.Entry): boolean {
-  const madeByUnix = entry.versionMadeBy >> 8 === 3;
-  return madeByUnix && ((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK;
-}
-
+/**
+ * The zip reader's own refusals (entry count, encryption) read as they are; damage that yauzl or
+ * the inflater found is told with what was being read. The server's I/O errors pass through.
+ */
 function asParseError(error: unknown, context: string): Error {
-  if (error instanceof DebugFileParseError || isSystemError(error)) return error as Error;
-  const message = (error as { message?: unknown } | null)?.message;
-  const reason = typeof message === 'string' ? message : String(error);
+  if (error instanceof DebugFileParseError || isSystemError(error) || isSourceFailure(error)) return error as Error;
+  if (error instanceof ZipFormatError && error.cause === undefined) return new DebugFileParseError(error.detail, { cause: error });
+  const damage = error instanceof ZipFormatError ? error.cause : error;
+  const message = (damage as { message?: unknown } | null)?.message;
+  const reason = typeof message === 'string' ? message : String(damage);
   return new DebugFileParseError(`${context} (${reason})`, { cause: error });
 }

@@ -1,5 +1,5 @@
+import { machoArchitectures, MACHO_HEAD_BYTES } from '../formats/macho.reader';
 import { largestIcnsPng } from './icns';
-import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { PackageParseError } from './package.errors';
 import type { ParsedPackage } from './package.types';
 import { macAppInfo } from './mac-app-info';
@@ -20,7 +20,7 @@ export async function parseAppZip(zip: ZipArchive): Promise<ParsedPackage> {
   const { fields, details, executable, iconFile } = macAppInfo(info, 'app-zip: Info.plist');
   const executablePath = executable ? `${contents}MacOS/${executable}` : undefined;
   const architectures = executablePath && zip.has(executablePath)
-    ? machoArchitectures(await zip.readHead(executablePath, MACHO_HEAD_BYTES))
+    ? await machoArchitectures(await zip.readHead(executablePath, MACHO_HEAD_BYTES))
     : [];
 
   // Mac App Store and development builds embed their profile here; Developer ID builds often have none.

@@ -3,22 +3,29 @@ import { RandomAccessFile } from './random-access-file';
 import { markSourceFailure } from './source-failure';
 
 /**
+ * The one thing the format readers shared with debug-file parsing (Mach-O, PE) ask of their input:
+ * exactly `length` bytes at `offset`. A package's sources offer it, and so does the debug files'
+ * forward-only stream of a zip member, which has no `size` to offer.
+ */
+export interface ByteReader {
+  read(offset: number, length: number): Promise<Buffer>;
+}
+
+/**
  * Where a package's bytes come from: a local file (`RandomAccessFile`), a ranged reader over an
  * object in S3, a buffer in a test. Parsers only ever ask for the few ranges they need.
  *
  * `read` resolves with exactly `length` bytes for any range inside `[0, size)`; callers never
  * ask outside it (`SourceReader` checks first). `close` may be called more than once.
  */
-export interface ByteSource {
+export interface ByteSource extends ByteReader {
   readonly size: number;
-  read(offset: number, length: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
 /** What the positional readers (ar, rpm, PE, CFB, squashfs, magic) need. */
-export interface PositionalReader {
+export interface PositionalReader extends ByteReader {
   readonly size: number;
-  read(offset: number, length: number): Promise<Buffer>;
   readUpTo(offset: number, length: number): Promise<Buffer>;
 }
 

@@ -18,7 +18,7 @@ export async function parseDeb(source: SourceReader, options: Required<ParseOpti
     return file.read(control.offset, control.size);
   });
   const tar = await decompressBounded(compressed, limit, 'deb control.tar');
-  const controlFile = findTarFile(tar, (path) => path === 'control');
+  const controlFile = await findTarFile(tar, (path) => path === 'control');
   if (!controlFile) throw new PackageParseError('deb: control.tar has no control file');
 
   const fields = parseControl(controlFile.toString('utf8'));

@@ -1,7 +1,7 @@
+import { machoArchitectures, MACHO_HEAD_BYTES } from '../formats/macho.reader';
 import { labelled, type PositionalReader, type SourceReader } from './byte-source';
 import { HfsPlusVolume, ROOT_FOLDER_ID, type CatalogEntry } from './hfsplus-reader';
 import { largestIcnsPng } from './icns';
-import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { PackageParseError, UnknownPackageError } from './package.errors';
 import type { ParsedPackage, ParseOptions } from './package.types';
 import { macAppInfo } from './mac-app-info';

@@ -1,5 +1,5 @@
+import { machoArchitectures, MACHO_HEAD_BYTES } from '../formats/macho.reader';
 import { normalizePng } from './cgbi';
-import { machoArchitectures, MACHO_HEAD_BYTES } from './macho';
 import { readEmbeddedProfile } from './mobileprovision';
 import type { ParsedPackage } from './package.types';
 import { PackageParseError } from './package.errors';
@@ -23,7 +23,7 @@ export async function parseIpa(zip: ZipArchive): Promise<ParsedPackage> {
 
   const executable = plistString(info, 'CFBundleExecutable');
   const architectures = executable && zip.has(appDir + executable)
-    ? machoArchitectures(await zip.readHead(appDir + executable, MACHO_HEAD_BYTES))
+    ? await machoArchitectures(await zip.readHead(appDir + executable, MACHO_HEAD_BYTES))
     : [];
 
   return {

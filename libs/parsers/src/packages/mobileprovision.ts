@@ -1,5 +1,4 @@
-import { parse as parseXml } from 'plist';
-import { isDict, plistArray, plistDict, plistString, type PlistDict } from './plist-reader';
+import { plistArray, plistDict, plistString, readOptionalPlist, type PlistDict } from './plist-reader';
 import { boundedIsoDate } from './signing/bounded-date';
 import { profileSigning } from './signing/profile-summary';
 import type { PackageSigning } from './signing/signing.types';
@@ -35,13 +34,8 @@ export function readMobileProvision(buffer: Buffer): ProvisioningProfile | undef
   const start = text.indexOf('<?xml');
   const end = text.indexOf('</plist>', start);
   if (start < 0 || end < 0) return undefined;
-  let profile: unknown;
-  try {
-    profile = parseXml(buffer.subarray(start, end + '</plist>'.length).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isDict(profile)) return undefined;
+  const profile = readOptionalPlist(buffer.subarray(start, end + '</plist>'.length));
+  if (!profile) return undefined;
   const entitlements = plistDict(profile, 'Entitlements') ?? {};
   const devices = plistArray(profile, 'ProvisionedDevices');
   return {

@@ -1,8 +1,8 @@
+import { readPeHeaders, readPeSections } from '../formats/pe.reader';
 import { PackageParseError } from './package.errors';
 import type { PositionalReader } from './byte-source';
 
 const RESOURCE_DIRECTORY_INDEX = 2;
-const MAX_SECTIONS = 96;
 
 const MACHINES: Record<number, string> = { 0x14c: 'x86', 0x8664: 'x64', 0xaa64: 'arm64', 0x1c4: 'arm' };
 
@@ -12,48 +12,18 @@ export interface PeResources {
   ofType(type: number): Buffer[];
 }
 
-interface Section {
-  virtualAddress: number;
-  virtualSize: number;
-  rawSize: number;
-  rawOffset: number;
-}
-
 /**
  * Reads the PE headers and the section holding the resource directory, and nothing else (an
- * installer's payload can be gigabytes, usually in an overlay after the last section).
+ * installer's payload can be gigabytes, usually in an overlay after the last section). A broken
+ * header's PeFormatError becomes a PackageParseError in parsePackage, as any decoder's error does.
  */
 export async function readPeResources(file: PositionalReader, maxSectionSize: number): Promise<PeResources> {
-  const dos = await file.read(0, 64);
-  const peOffset = dos.readUInt32LE(0x3c);
-  const coff = await file.read(peOffset, 24);
-  if (coff.toString('latin1', 0, 4) !== 'PE\0\0') throw new PackageParseError('exe: no PE signature');
-  const machine = coff.readUInt16LE(4);
-  const sectionCount = coff.readUInt16LE(6);
-  const optionalSize = coff.readUInt16LE(20);
-  if (sectionCount > MAX_SECTIONS) throw new PackageParseError(`exe: ${sectionCount} sections is not a real executable`);
-  const optional = await file.read(peOffset + 24, optionalSize);
-  const magic = optional.readUInt16LE(0);
-  const directoriesAt = magic === 0x20b ? 112 : magic === 0x10b ? 96 : -1;
-  if (directoriesAt < 0) throw new PackageParseError('exe: unknown optional header magic');
-  const directoryCount = optional.readUInt32LE(directoriesAt - 4);
-  const architecture = MACHINES[machine] ?? `machine-0x${machine.toString(16)}`;
-  if (directoryCount <= RESOURCE_DIRECTORY_INDEX || optional.length < directoriesAt + 8 * (RESOURCE_DIRECTORY_INDEX + 1)) {
-    return { architecture, ofType: () => [] };
-  }
-  const resourceRva = optional.readUInt32LE(directoriesAt + 8 * RESOURCE_DIRECTORY_INDEX);
+  const headers = await readPeHeaders(file, file.size);
+  const architecture = MACHINES[headers.machine] ?? `machine-0x${headers.machine.toString(16)}`;
+  const resourceRva = headers.directoryRva(RESOURCE_DIRECTORY_INDEX);
   if (resourceRva === 0) return { architecture, ofType: () => [] };
 
-  const table = await file.read(peOffset + 24 + optionalSize, sectionCount * 40);
-  const sections: Section[] = [];
-  for (let i = 0; i < sectionCount; i++) {
-    sections.push({
-      virtualSize: table.readUInt32LE(i * 40 + 8),
-      virtualAddress: table.readUInt32LE(i * 40 + 12),
-      rawSize: table.readUInt32LE(i * 40 + 16),
-      rawOffset: table.readUInt32LE(i * 40 + 20),
-    });
-  }
+  const sections = await readPeSections(file, file.size, headers);
   const section = sections.find((s) => resourceRva >= s.virtualAddress && resourceRva < s.virtualAddress + Math.max(s.virtualSize, s.rawSize));
   if (!section) throw new PackageParseError('exe: resource directory points outside every section');
   if (section.rawSize > maxSectionSize) throw new PackageParseError(`exe: resource section of ${section.rawSize} bytes is above the ${maxSectionSize}-byte limit`);

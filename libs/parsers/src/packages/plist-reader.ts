@@ -8,16 +8,31 @@ export type PlistDict = Record<string, unknown>;
 export function readPlist(buffer: Buffer, label: string): PlistDict {
   let value: unknown;
   try {
-    if (buffer.subarray(0, 6).toString('latin1') === 'bplist') {
-      value = parseBuffer(buffer)[0];
-    } else {
-      value = parseXml(buffer.toString('utf8'));
-    }
+    value = decodePlist(buffer);
   } catch (error) {
     throw new PackageParseError(`${label}: unreadable property list (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   if (!isDict(value)) throw new PackageParseError(`${label}: property list is not a dictionary`);
   return value;
+}
+
+/**
+ * For metadata that only adds to what is read elsewhere (a dSYM's Info.plist, a provisioning
+ * profile): a plist that is unreadable or not a dictionary gives undefined instead of failing the parse.
+ */
+export function readOptionalPlist(buffer: Buffer): PlistDict | undefined {
+  try {
+    const value = decodePlist(buffer);
+    return isDict(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodePlist(buffer: Buffer): unknown {
+  if (buffer.subarray(0, 6).toString('latin1') === 'bplist') return parseBuffer(buffer)[0];
+  // Some editors start XML with a byte order mark, which the XML parser refuses before the declaration.
+  return parseXml(buffer.toString('utf8').replace(/^\uFEFF/, ''));
 }
 
 export function isDict(value: unknown): value is PlistDict {

@@ -1,3 +1,4 @@
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { PackageParseError } from './package.errors';
 
 export type ProtoValue = number | Buffer;
@@ -5,57 +6,50 @@ export type ProtoValue = number | Buffer;
 /** One protobuf message as field number → values in wire order; enough to read aapt2's formats. */
 export type ProtoMessage = Map<number, ProtoValue[]>;
 
-/** Decodes the wire format of one message, without a schema; nested messages stay as bytes. */
+/**
+ * Decodes the wire format of one message, without a schema; nested messages stay as bytes and are
+ * decoded only when asked for, so nothing recurses here. BinaryReader bounds every length and
+ * varint by the buffer; groups (wire types 3 and 4, unused by aapt2) are refused rather than
+ * skipped, as skipping them recurses once per nested group.
+ */
 export function decodeProto(buffer: Buffer): ProtoMessage {
   const fields: ProtoMessage = new Map();
-  let offset = 0;
-  const varint = (): number => {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (offset >= buffer.length || shift > 63n) throw new PackageParseError('protobuf: truncated varint');
-      const byte = buffer[offset++] as number;
-      result |= BigInt(byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) break;
-      shift += 7n;
+  const reader = new BinaryReader(buffer);
+  try {
+    while (reader.pos < reader.len) {
+      const [field, wireType] = reader.tag();
+      const value = readValue(reader, wireType);
+      const list = fields.get(field);
+      if (list) list.push(value);
+      else fields.set(field, [value]);
     }
-    // int32 fields carry negative numbers as 64-bit two's complement; keep 32 bits for them.
-    return result > BigInt(Number.MAX_SAFE_INTEGER) ? Number(BigInt.asIntN(32, result)) : Number(result);
-  };
-  while (offset < buffer.length) {
-    const key = varint();
-    const field = Math.floor(key / 8);
-    const wireType = key & 7;
-    let value: ProtoValue;
-    switch (wireType) {
-      case 0:
-        value = varint();
-        break;
-      case 1:
-        if (offset + 8 > buffer.length) throw new PackageParseError('protobuf: truncated fixed64');
-        value = buffer.subarray(offset, offset + 8);
-        offset += 8;
-        break;
-      case 2: {
-        const length = varint();
-        if (offset + length > buffer.length) throw new PackageParseError('protobuf: length runs past the message');
-        value = buffer.subarray(offset, offset + length);
-        offset += length;
-        break;
-      }
-      case 5:
-        if (offset + 4 > buffer.length) throw new PackageParseError('protobuf: truncated fixed32');
-        value = buffer.subarray(offset, offset + 4);
-        offset += 4;
-        break;
-      default:
-        throw new PackageParseError(`protobuf: unsupported wire type ${wireType}`);
-    }
-    const list = fields.get(field);
-    if (list) list.push(value);
-    else fields.set(field, [value]);
+  } catch (error) {
+    if (error instanceof PackageParseError) throw error;
+    throw new PackageParseError(`protobuf: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return fields;
+}
+
+function readValue(reader: BinaryReader, wireType: WireType): ProtoValue {
+  switch (wireType) {
+    case WireType.Varint: {
+      const value = BigInt(reader.uint64());
+      // int32 fields carry negative numbers as 64-bit two's complement; keep 32 bits for them.
+      return value > BigInt(Number.MAX_SAFE_INTEGER) ? Number(BigInt.asIntN(32, value)) : Number(value);
+    }
+    case WireType.LengthDelimited:
+      return asBuffer(reader.bytes());
+    case WireType.Bit64:
+    case WireType.Bit32:
+      return asBuffer(reader.skip(wireType));
+    default:
+      throw new PackageParseError(`protobuf: unsupported wire type ${wireType}`);
+  }
+}
+
+/** The reader hands out views of the Buffer it was given; typed as the Buffer they are. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export function protoString(message: ProtoMessage, field: number): string | undefined {

@@ -1,48 +1,69 @@
+import type { Readable } from 'node:stream';
+import { extract, type Header } from 'tar-stream';
 import { PackageParseError } from './package.errors';
 
-const BLOCK = 512;
+/**
+ * One member of a tar as it streams by. Its `body` is read to its end or not at all: tar-stream
+ * skips an unread body, but a body left half-read ends the whole archive.
+ */
+export interface TarMember {
+  /** Name with ustar prefix, GNU long name or pax path applied; type, size. */
+  readonly header: Header;
+  readonly body: AsyncIterable<Buffer>;
+}
 
 /**
- * Finds one regular file in an in-memory tar (used for the small control.tar of a .deb). Handles
- * ustar prefixes, GNU long names and pax path records, which is what dpkg-deb and friends emit.
+ * The members of a tar, front to back, decoded by tar-stream: the one tar decoder of the library
+ * (.deb control archives, Linux debug-file tars). Errors are tar-stream's or the input's as they
+ * are: each caller words them in its own error type.
+ *
+ * There is no ranged variant: every tar read today is either small and in memory (control.tar)
+ * or gzipped (no ranged reads possible), and a plain tar of debug files is copied member by
+ * member anyway. A reader that skips bodies by range would need a decoder of its own.
  */
-export function findTarFile(tar: Buffer, wanted: (path: string) => boolean): Buffer | undefined {
-  let offset = 0;
-  let longName: string | undefined;
-  while (offset + BLOCK <= tar.length) {
-    const header = tar.subarray(offset, offset + BLOCK);
-    if (header.every((byte) => byte === 0)) return undefined;
-    const size = parseOctal(header.subarray(124, 136));
-    const type = String.fromCharCode(header[156] ?? 0);
-    const dataStart = offset + BLOCK;
-    if (dataStart + size > tar.length) throw new PackageParseError('tar: entry runs past the end of the archive');
-    const data = tar.subarray(dataStart, dataStart + size);
-    offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
-
-    if (type === 'L') {
-      longName = cString(data);
-      continue;
-    }
-    if (type === 'x') {
-      longName = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(data.toString('utf8'))?.[1] ?? longName;
-      continue;
-    }
-    const prefix = header.toString('latin1', 257, 263).startsWith('ustar') ? cString(header.subarray(345, 500)) : '';
-    const name = longName ?? (prefix ? `${prefix}/${cString(header.subarray(0, 100))}` : cString(header.subarray(0, 100)));
-    longName = undefined;
-    if ((type === '0' || type === '\0') && wanted(name.replace(/^\.\//, ''))) return data;
+export async function* tarMembers(input: Readable | Buffer): AsyncGenerator<TarMember> {
+  const parser = extract();
+  if (Buffer.isBuffer(input)) {
+    parser.end(input);
+  } else {
+    input.once('error', (error) => parser.destroy(error));
+    input.pipe(parser as unknown as NodeJS.WritableStream);
   }
-  return undefined;
+  try {
+    for await (const entry of parser) {
+      yield { header: entry.header, body: entry as AsyncIterable<Buffer> };
+      entry.resume();
+    }
+  } finally {
+    parser.destroy();
+    if (!Buffer.isBuffer(input)) input.destroy();
+  }
 }
 
-function parseOctal(field: Buffer): number {
-  const text = cString(field).trim();
-  const value = text === '' ? 0 : Number.parseInt(text, 8);
-  if (!Number.isSafeInteger(value) || value < 0) throw new PackageParseError('tar: bad size field');
-  return value;
+/** Whether `prefix` (the first bytes of a file) opens with a member tar-stream can decode. */
+export async function startsWithTarMember(prefix: Buffer): Promise<boolean> {
+  const members = tarMembers(prefix);
+  try {
+    return !(await members.next()).done;
+  } catch {
+    // Not a tar header: the answer is no.
+    return false;
+  } finally {
+    await members.return(undefined);
+  }
 }
 
-function cString(buffer: Buffer): string {
-  const end = buffer.indexOf(0);
-  return buffer.toString('utf8', 0, end < 0 ? buffer.length : end);
+/** One regular file of a small in-memory tar (the control.tar of a .deb), by its path without `./`. */
+export async function findTarFile(tar: Buffer, wanted: (path: string) => boolean): Promise<Buffer | undefined> {
+  try {
+    for await (const { header, body } of tarMembers(tar)) {
+      if (header.type !== 'file' || !wanted(header.name.replace(/^\.\//, ''))) continue;
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      return Buffer.concat(chunks);
+    }
+    return undefined;
+  } catch (error) {
+    throw new PackageParseError(`tar: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }

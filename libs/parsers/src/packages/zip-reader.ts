@@ -1,85 +1,54 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import type { ByteSource } from './byte-source';
 import { assertEntrySize } from './entry-limits';
 import { PackageParseError } from './package.errors';
-import { isSourceFailure, markSourceFailure } from './source-failure';
+import { isSourceFailure } from './source-failure';
+import { ByteSourceReader } from './zip-source-reader';
 
 // Real apps have tens of thousands of entries at most; millions means a hostile central directory.
 const MAX_ENTRIES = 500_000;
 
-// Bytes asked of the source per step while streaming a member: small enough that memory stays
-// flat, large enough that a ranged source (S3) does not see a request per few bytes.
-const STREAM_CHUNK = 64 * 1024;
-
-/**
- * yauzl's view of a ByteSource. yauzl reads the end record and central directory through `read`
- * and a member's data through `_readStreamForRange`; both only touch the ranges asked for. Reads
- * are clipped at the end of the source, as fs reads are, so a truncated archive is reported by
- * yauzl ("unexpected EOF", "not enough bytes"). Closing is left to the source's owner.
- */
-class ByteSourceReader extends yauzl.RandomAccessReader {
-  constructor(private readonly source: ByteSource) {
-    super();
-  }
-
-  override _readStreamForRange(start: number, end: number): Readable {
-    const source = this.source;
-    const stop = Math.min(end, source.size);
-    let position = start;
-    return new Readable({
-      highWaterMark: STREAM_CHUNK,
-      read() {
-        if (position >= stop) {
-          this.push(null);
-          return;
-        }
-        const length = Math.min(STREAM_CHUNK, stop - position);
-        const at = position;
-        position += length;
-        source.read(at, length).then(
-          (chunk) => {
-            if (!this.destroyed) this.push(chunk);
-          },
-          (error: unknown) => this.destroy(markSourceFailure(error) as Error),
-        );
-      },
-    });
-  }
-
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
-    const available = Math.max(0, Math.min(length, this.source.size - position));
-    if (available === 0) {
-      setImmediate(() => callback(null, 0));
-      return;
-    }
-    this.source.read(position, available).then(
-      (chunk) => {
-        chunk.copy(buffer, offset);
-        callback(null, chunk.length);
-      },
-      (error: unknown) => callback(markSourceFailure(error) as Error),
-    );
-  }
-
-  override close(callback: (err: Error | null) => void): void {
-    setImmediate(() => callback(null));
-  }
-}
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
 
 export interface ZipEntryInfo {
-  name: string;
-  compressedSize: number;
-  uncompressedSize: number;
+  readonly name: string;
+  readonly compressedSize: number;
+  readonly uncompressedSize: number;
+  /** A Unix symlink: its data is a path to something else, not a file. */
+  readonly isSymlink: boolean;
 }
 
 /**
- * A zip opened through its central directory only. Members are inflated one at a time on request,
- * bounded by `maxEntrySize`; yauzl itself rejects path-traversal names and entries whose inflated
- * size disagrees with the declared one.
+ * A member by name, or as listed in `entries`: an archive may list one name twice, and a reader
+ * that checked one listing must not be handed the other's bytes.
+ */
+export type ZipMember = string | ZipEntryInfo;
+
+/**
+ * The zip is broken or hostile: a PackageParseError, as the package parsers report it, that other
+ * readers (debug files) reword from `detail`. `cause` is what yauzl or the inflater found damaged;
+ * without one, this reader refused what the archive declares (too many entries, encryption).
+ */
+export class ZipFormatError extends PackageParseError {
+  constructor(
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`zip: ${detail}`, options);
+  }
+}
+
+/**
+ * A zip opened through its central directory only, over any ByteSource (a local file, a ranged
+ * reader over S3). Members are inflated one at a time on request, bounded by `maxEntrySize`;
+ * yauzl itself rejects path-traversal names and entries whose inflated size disagrees with the
+ * declared one. This is the one zip reader of the library: packages and debug files both use it.
  */
 export class ZipArchive {
   private readonly byName = new Map<string, yauzl.Entry>();
+  private readonly listed = new Map<ZipEntryInfo, yauzl.Entry>();
   readonly entries: readonly ZipEntryInfo[];
 
   private constructor(
@@ -87,24 +56,38 @@ export class ZipArchive {
     private readonly maxEntrySize: number,
     raw: yauzl.Entry[],
   ) {
-    for (const entry of raw) this.byName.set(entry.fileName, entry);
-    this.entries = raw.map((entry) => ({
-      name: entry.fileName,
-      compressedSize: entry.compressedSize,
-      uncompressedSize: entry.uncompressedSize,
-    }));
+    this.entries = raw.map((entry) => {
+      const info: ZipEntryInfo = {
+        name: entry.fileName,
+        compressedSize: entry.compressedSize,
+        uncompressedSize: entry.uncompressedSize,
+        isSymlink: isSymlink(entry),
+      };
+      this.byName.set(info.name, entry);
+      this.listed.set(info, entry);
+      return info;
+    });
   }
 
-  /** Reads the central directory of the zip in `source`; the source stays open (its owner closes it). */
-  static async open(source: ByteSource, maxEntrySize: number): Promise<ZipArchive> {
+  /**
+   * Reads the central directory of the zip in `source`; the source stays open (its owner closes it).
+   * More than `maxEntries` is refused from the end record, before any entry is listed.
+   */
+  static async open(source: ByteSource, maxEntrySize: number, maxEntries = MAX_ENTRIES): Promise<ZipArchive> {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
-      yauzl.fromRandomAccessReader(new ByteSourceReader(source), source.size, { lazyEntries: true, autoClose: false }, (error, zipFile) => {
-        if (error || !zipFile) reject(zipError(error));
-        else resolve(zipFile);
-      });
+      yauzl.fromRandomAccessReader(
+        new ByteSourceReader(source),
+        source.size,
+        // Spelled out because the limits rest on them: names are checked while decoding, sizes while inflating.
+        { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: false },
+        (error, zipFile) => {
+          if (error || !zipFile) reject(zipError(error));
+          else resolve(zipFile);
+        },
+      );
     });
     try {
-      if (zip.entryCount > MAX_ENTRIES) throw new PackageParseError(`zip: ${zip.entryCount} entries is more than any package has`);
+      if (zip.entryCount > maxEntries) throw new ZipFormatError(`the archive lists ${zip.entryCount} entries, more than the ${maxEntries} allowed`);
       return new ZipArchive(zip, maxEntrySize, await listEntries(zip));
     } catch (error) {
       zip.close();
@@ -121,31 +104,18 @@ export class ZipArchive {
   }
 
   /** Inflates one member fully into memory after checking its declared size against the limits. */
-  async read(name: string): Promise<Buffer> {
-    const entry = this.byName.get(name);
-    if (!entry) throw new PackageParseError(`zip: entry "${name}" not found`);
-    assertEntrySize('zip', name, entry.uncompressedSize, entry.compressedSize, this.maxEntrySize);
-    return new Promise<Buffer>((resolve, reject) => {
-      this.zip.openReadStream(entry, (error, stream) => {
-        if (error || !stream) {
-          reject(zipError(error));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let total = 0;
-        stream.on('data', (chunk: Buffer) => {
-          total += chunk.length;
-          // yauzl checks this too, but only at the end; stop early so memory stays bounded.
-          if (total > entry.uncompressedSize || total > this.maxEntrySize) {
-            stream.destroy(new PackageParseError(`zip: entry "${name}" inflates past its declared size`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        stream.on('error', (streamError) => reject(zipError(streamError)));
-        stream.on('end', () => resolve(Buffer.concat(chunks, total)));
-      });
-    });
+  async read(member: ZipMember): Promise<Buffer> {
+    const entry = this.entry(member);
+    assertEntrySize('zip', entry.fileName, entry.uncompressedSize, entry.compressedSize, this.maxEntrySize);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of this.inflate(entry)) {
+      total += chunk.length;
+      // yauzl checks this too; stopping here keeps memory at the declared size whatever it does.
+      if (total > entry.uncompressedSize || total > this.maxEntrySize) throw new ZipFormatError(`entry "${entry.fileName}" inflates past its declared size`);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, total);
   }
 
   /**
@@ -153,10 +123,34 @@ export class ZipArchive {
    * of hundreds of megabytes): never held whole. yauzl ends the stream with an error when the
    * member inflates past its declared size.
    */
-  async *stream(name: string): AsyncGenerator<Buffer> {
-    const entry = this.byName.get(name);
-    if (!entry) throw new PackageParseError(`zip: entry "${name}" not found`);
-    if (entry.isEncrypted()) throw new PackageParseError(`zip: entry "${name}" is encrypted`);
+  async *stream(member: ZipMember): AsyncGenerator<Buffer> {
+    yield* this.inflate(this.entry(member));
+  }
+
+  /** The first bytes of a member (e.g. a Mach-O header) without inflating the rest of it. */
+  async readHead(member: ZipMember, length: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of this.stream(member)) {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= length) break;
+    }
+    return Buffer.concat(chunks).subarray(0, length);
+  }
+
+  close(): void {
+    this.zip.close();
+  }
+
+  private entry(member: ZipMember): yauzl.Entry {
+    const entry = typeof member === 'string' ? this.byName.get(member) : this.listed.get(member);
+    if (!entry) throw new ZipFormatError(`entry "${typeof member === 'string' ? member : member.name}" not found`);
+    return entry;
+  }
+
+  private async *inflate(entry: yauzl.Entry): AsyncGenerator<Buffer> {
+    if (entry.isEncrypted()) throw new ZipFormatError(`entry "${entry.fileName}" is encrypted`);
     const stream = await new Promise<Readable>((resolve, reject) => {
       this.zip.openReadStream(entry, (error, opened) => (error || !opened ? reject(zipError(error)) : resolve(opened)));
     });
@@ -165,41 +159,9 @@ export class ZipArchive {
     } catch (error) {
       throw zipError(error);
     } finally {
+      // Also when the reader stops early: the rest of a possibly huge member is never inflated.
       stream.destroy();
     }
-  }
-
-  /** The first bytes of a member (e.g. a Mach-O header) without inflating the rest of it. */
-  async readHead(name: string, length: number): Promise<Buffer> {
-    const entry = this.byName.get(name);
-    if (!entry) throw new PackageParseError(`zip: entry "${name}" not found`);
-    return new Promise<Buffer>((resolve, reject) => {
-      this.zip.openReadStream(entry, (error, stream) => {
-        if (error || !stream) {
-          reject(zipError(error));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let total = 0;
-        const finish = (): void => {
-          stream.removeAllListeners('data');
-          stream.on('error', () => undefined);
-          stream.destroy();
-          resolve(Buffer.concat(chunks).subarray(0, length));
-        };
-        stream.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          total += chunk.length;
-          if (total >= length) finish();
-        });
-        stream.on('error', (streamError) => reject(zipError(streamError)));
-        stream.on('end', () => resolve(Buffer.concat(chunks).subarray(0, length)));
-      });
-    });
-  }
-
-  close(): void {
-    this.zip.close();
   }
 }
 
@@ -226,10 +188,15 @@ function listEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   });
 }
 
+function isSymlink(entry: yauzl.Entry): boolean {
+  const madeByUnix = entry.versionMadeBy >> 8 === 3;
+  return madeByUnix && ((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK;
+}
+
 function zipError(error: unknown): Error {
   if (error instanceof PackageParseError) return error;
   // The source failed (disk, network): not a broken archive, so it passes through as it is.
   if (isSourceFailure(error)) return error as Error;
   const reason = error instanceof Error ? error.message : 'unreadable archive';
-  return new PackageParseError(`zip: corrupt or truncated archive (${reason})`, { cause: error });
+  return new ZipFormatError(`corrupt or truncated archive (${reason})`, { cause: error ?? reason });
 }

@@ -1,15 +1,18 @@
-import { TruncatedInputError } from './forward.reader';
 import { cpuLabel } from './macho-cpu.labels';
+import type { ByteReader } from '../packages/byte-source';
+import { FormatError } from './format.error';
 
-/** Forward-only positional reads, as ForwardReader provides. */
-export interface ByteSource {
-  read(offset: number, length: number): Promise<Buffer>;
-}
+// One reader of Mach-O headers (thin or universal, either byte order, 32- or 64-bit) for both
+// callers: the architectures of an app's executable, and the LC_UUID of every slice of a dSYM.
 
-export interface MachOSlice {
+/** One architecture of a Mach-O file, named as Xcode and symbolicators name it. */
+export interface MachOArch {
   arch: string;
   cpuType: number;
   cpuSubtype: number;
+}
+
+export interface MachOSlice extends MachOArch {
   /** Lowercase 8-4-4-4-12 form of LC_UUID. */
   uuid: string;
   /** Offset of the slice inside the file (0 for a thin file). */
@@ -17,16 +20,12 @@ export interface MachOSlice {
   size: number;
 }
 
-export class MachOFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MachOFormatError';
-  }
-}
+export class MachOFormatError extends FormatError {}
 
 // Values from <mach-o/fat.h> and <mach-o/loader.h>; magics as read big-endian.
 const FAT_MAGIC = 0xcafebabe;
 const FAT_MAGIC_64 = 0xcafebabf;
+const FAT_HEADER_SIZE = 8;
 const FAT_ARCH_SIZE = 20;
 const FAT_ARCH_64_SIZE = 32;
 const MH_MAGIC = 0xfeedface;
@@ -41,11 +40,15 @@ const LC_UUID = 0x1b;
 const SEGMENT_COMMAND_SIZE = 56;
 const SEGMENT_64_COMMAND_SIZE = 72;
 
-// Real universal files carry a handful of slices; Java class files share 0xcafebabe and would
-// read as thousands of "architectures".
-const MAX_FAT_ARCHS = 64;
-// Load commands of real dSYMs are a few KB; the cap bounds the one buffer a hostile header could ask for.
+// Real universal files carry a handful of slices. Java class files share 0xcafebabe and hold their
+// version where the slice count would be, 45 (JDK 1.1) and up: a cap below that refuses every
+// class file, and bounds the table a hostile header could make us read.
+const MAX_FAT_ARCHS = 32;
+// Load commands of real binaries are a few KB; the cap bounds the one buffer a hostile header could ask for.
 const MAX_LOAD_COMMANDS_BYTES = 16 * 1024 * 1024;
+
+/** Enough of a file for `machoArchitectures`: the largest universal table the reader accepts. */
+export const MACHO_HEAD_BYTES = FAT_HEADER_SIZE + FAT_ARCH_64_SIZE * MAX_FAT_ARCHS;
 
 interface ByteOrder {
   u32(buffer: Buffer, at: number): number;
@@ -65,11 +68,33 @@ const LITTLE_ENDIAN: ByteOrder = {
   u64: (buffer, at) => safeNumber(buffer.readBigUInt64LE(at)),
 };
 
-interface FatArch {
-  cpuType: number;
-  cpuSubtype: number;
+interface FatArch extends MachOArch {
   offset: number;
   size: number;
+}
+
+interface MachHeader extends MachOArch {
+  order: ByteOrder;
+  /** Where the load commands start, relative to the slice. */
+  headerSize: number;
+  commandCount: number;
+  commandsSize: number;
+}
+
+/**
+ * The architectures an app's executable is built for, from its first MACHO_HEAD_BYTES bytes. A
+ * head that is no Mach-O header (a script, a Java class, a damaged file) has none: the package is
+ * still worth describing without them.
+ */
+export async function machoArchitectures(head: Buffer): Promise<string[]> {
+  const source: ByteReader = { read: async (offset, length) => head.subarray(offset, offset + length) };
+  try {
+    const archs = (await readFatArchs(source, head.length)) ?? [await readMachHeader(source, 0, head.length)];
+    return archs.map((arch) => arch.arch);
+  } catch (error) {
+    if (error instanceof MachOFormatError) return [];
+    throw error;
+  }
 }
 
 /**
@@ -77,44 +102,13 @@ interface FatArch {
  * headers and load commands only. Offsets are visited in increasing order so a forward-only
  * stream suffices. Anything inconsistent with `fileSize` is reported as truncation.
  */
-export async function readMachOSlices(source: ByteSource, fileSize: number): Promise<MachOSlice[]> {
-  try {
-    const magic = (await source.read(0, 4)).readUInt32BE(0);
-    if (magic === FAT_MAGIC || magic === FAT_MAGIC_64) {
-      return await readFat(source, fileSize, magic === FAT_MAGIC_64);
-    }
-    return [await readSlice(source, 0, fileSize)];
-  } catch (error) {
-    if (error instanceof TruncatedInputError) throw new MachOFormatError(`truncated: ${error.message}`);
-    throw error;
-  }
-}
-
-async function readFat(source: ByteSource, fileSize: number, is64: boolean): Promise<MachOSlice[]> {
-  const count = (await source.read(4, 4)).readUInt32BE(0);
-  if (count === 0 || count > MAX_FAT_ARCHS) {
-    throw new MachOFormatError(`universal header lists ${count} architectures`);
-  }
-  const archSize = is64 ? FAT_ARCH_64_SIZE : FAT_ARCH_SIZE;
-  const table = await source.read(8, count * archSize);
-  const archs: FatArch[] = [];
-  for (let i = 0; i < count; i++) {
-    const at = i * archSize;
-    const arch: FatArch = {
-      cpuType: BIG_ENDIAN.i32(table, at),
-      cpuSubtype: BIG_ENDIAN.i32(table, at + 4),
-      offset: is64 ? BIG_ENDIAN.u64(table, at + 8) : BIG_ENDIAN.u32(table, at + 8),
-      size: is64 ? BIG_ENDIAN.u64(table, at + 16) : BIG_ENDIAN.u32(table, at + 12),
-    };
-    if (arch.offset < 8 + count * archSize) {
-      throw new MachOFormatError(`a slice starts at ${arch.offset}, inside the universal header`);
-    }
+export async function readMachOSlices(source: ByteReader, fileSize: number): Promise<MachOSlice[]> {
+  const archs = await readFatArchs(source, fileSize);
+  if (!archs) return [await readSlice(source, 0, fileSize)];
+  for (const arch of archs) {
     if (arch.offset + arch.size > fileSize) {
-      throw new MachOFormatError(
-        `truncated: the ${cpuLabel(arch.cpuType, arch.cpuSubtype)} slice spans bytes ${arch.offset}..${arch.offset + arch.size} of a ${fileSize}-byte file`,
-      );
+      throw new MachOFormatError(`truncated: the ${arch.arch} slice spans bytes ${arch.offset}..${arch.offset + arch.size} of a ${fileSize}-byte file`);
     }
-    archs.push(arch);
   }
   const inFileOrder = [...archs].sort((a, b) => a.offset - b.offset);
   const slices = new Map<FatArch, MachOSlice>();
@@ -128,7 +122,32 @@ async function readFat(source: ByteSource, fileSize: number, is64: boolean): Pro
   return archs.map((arch) => slices.get(arch)!);
 }
 
-async function readSlice(source: ByteSource, offset: number, size: number): Promise<MachOSlice> {
+/** The universal header's slices in the order it lists them; undefined for a thin file. */
+async function readFatArchs(source: ByteReader, fileSize: number): Promise<FatArch[] | undefined> {
+  const magic = (await readWithin(source, fileSize, 0, 4)).readUInt32BE(0);
+  if (magic !== FAT_MAGIC && magic !== FAT_MAGIC_64) return undefined;
+  const count = (await readWithin(source, fileSize, 4, 4)).readUInt32BE(0);
+  if (count === 0 || count > MAX_FAT_ARCHS) {
+    throw new MachOFormatError(`universal header lists ${count} architectures`);
+  }
+  const is64 = magic === FAT_MAGIC_64;
+  const archSize = is64 ? FAT_ARCH_64_SIZE : FAT_ARCH_SIZE;
+  const table = await readWithin(source, fileSize, FAT_HEADER_SIZE, count * archSize);
+  const archs: FatArch[] = [];
+  for (let at = 0; at < table.length; at += archSize) {
+    const cpuType = BIG_ENDIAN.i32(table, at);
+    const cpuSubtype = BIG_ENDIAN.i32(table, at + 4);
+    const offset = is64 ? BIG_ENDIAN.u64(table, at + 8) : BIG_ENDIAN.u32(table, at + 8);
+    const size = is64 ? BIG_ENDIAN.u64(table, at + 16) : BIG_ENDIAN.u32(table, at + 12);
+    if (offset < FAT_HEADER_SIZE + table.length) {
+      throw new MachOFormatError(`a slice starts at ${offset}, inside the universal header`);
+    }
+    archs.push({ arch: cpuLabel(cpuType, cpuSubtype), cpuType, cpuSubtype, offset, size });
+  }
+  return archs;
+}
+
+async function readMachHeader(source: ByteReader, offset: number, size: number): Promise<MachHeader> {
   if (size < MACH_HEADER_SIZE) throw new MachOFormatError(`truncated: a ${size}-byte slice cannot hold a Mach-O header`);
   const header = await source.read(offset, MACH_HEADER_SIZE);
   const magic = header.readUInt32BE(0);
@@ -139,10 +158,19 @@ async function readSlice(source: ByteSource, offset: number, size: number): Prom
   const order = magic === MH_CIGAM || magic === MH_CIGAM_64 ? LITTLE_ENDIAN : BIG_ENDIAN;
   const cpuType = order.i32(header, 4);
   const cpuSubtype = order.i32(header, 8);
-  const arch = cpuLabel(cpuType, cpuSubtype);
-  const commandCount = order.u32(header, 16);
-  const commandsSize = order.u32(header, 20);
-  const headerSize = is64 ? MACH_HEADER_64_SIZE : MACH_HEADER_SIZE;
+  return {
+    arch: cpuLabel(cpuType, cpuSubtype),
+    cpuType,
+    cpuSubtype,
+    order,
+    headerSize: is64 ? MACH_HEADER_64_SIZE : MACH_HEADER_SIZE,
+    commandCount: order.u32(header, 16),
+    commandsSize: order.u32(header, 20),
+  };
+}
+
+async function readSlice(source: ByteReader, offset: number, size: number): Promise<MachOSlice> {
+  const { arch, cpuType, cpuSubtype, order, headerSize, commandCount, commandsSize } = await readMachHeader(source, offset, size);
   if (commandsSize > MAX_LOAD_COMMANDS_BYTES) {
     throw new MachOFormatError(`load commands claim ${commandsSize} bytes`);
   }
@@ -184,6 +212,13 @@ function checkSegmentFits(command: Buffer, is64: boolean, order: ByteOrder, slic
   if (fileSize > 0 && fileOffset + fileSize > sliceSize) {
     throw new MachOFormatError(`truncated: segment ${name} needs bytes up to ${fileOffset + fileSize} of a ${sliceSize}-byte slice`);
   }
+}
+
+// The source is never asked past the size the caller vouches for: a zip member's stream, or an
+// executable's head, would otherwise report the cut in its own terms, or not at all.
+async function readWithin(source: ByteReader, fileSize: number, offset: number, length: number): Promise<Buffer> {
+  if (offset + length > fileSize) throw new MachOFormatError(`truncated: needed bytes ${offset}..${offset + length} of a ${fileSize}-byte file`);
+  return source.read(offset, length);
 }
 
 function formatUuid(bytes: Buffer): string {
