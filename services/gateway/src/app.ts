@@ -14,7 +14,6 @@ import { recordWrites } from './audit/record-writes.middleware';
 import type { OperationIndex } from './auth/operation-of';
 import { openApiRoutes } from './routes/openapi.routes';
 import type { CachedAppPages } from './clients/cached-app-pages';
-import { appsRoutes } from './routes/apps.routes';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
 import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
 import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
@@ -96,9 +95,8 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(AUTHENTICATED_PATHS, authenticate(clients));
   app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
   app.use(sessionsRoutes(clients, signInLimiter, { ssoOnly: singleSignOn?.ssoOnly === true, publicBaseUrl }));
-  app.use(appsRoutes(clients, { publicBaseUrl, ...(appPages ? { appPages } : {}) }));
   // The operations declared once (operations/catalogue.ts), each with its own token check.
-  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl }));
+  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl, ...(appPages ? { appPages } : {}) }));
 
   app.use('/api', apiNotFound);
   // Last: every path nothing above answered is a page of the console.

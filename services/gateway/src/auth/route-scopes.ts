@@ -28,11 +28,6 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   changePassword: ADMIN,
   getRelease: READ,
 
-  listApps: READ,
-  createApp: MANAGE,
-  getApp: READ,
-  updateApp: MANAGE,
-  deleteApp: MANAGE,
   uploadRelease: UPLOAD,
   createTeardown: MANAGE,
   getTeardown: MANAGE,

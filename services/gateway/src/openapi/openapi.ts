@@ -696,20 +696,6 @@ const undeclaredPaths: Record<string, PathItem> = {
   },
 
   // Apps
-  '/api/apps': {
-    get: op('listApps', 'Apps', 'Apps the caller can see, newest first', { '200': ok('Apps, without collaborators', arrayOf(ref('App')), PAGE_HEADERS), ...errors(401, 422, 503) }, {
-      parameters: [param('page'), param('per_page')],
-    }),
-    post: op('createApp', 'Apps', 'Create an app (admin or developer)', { '201': ok('Created; the caller is its admin', ref('App')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ name: str() }, ['name']),
-    }),
-  },
-  '/api/apps/{id}': {
-    parameters: [pathId('id', 'App id')],
-    get: op('getApp', 'Apps', 'Get an app', { '200': ok('The app', ref('App')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateApp', 'Apps', 'Rename an app', { '200': ok('Updated', ref('App')), ...errors(...WRITE_WITH_TOKEN) }, { requestBody: formBody({ name: str() }, ['name']) }),
-    delete: op('deleteApp', 'Apps', 'Delete an app with everything under it, files included', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
-  },
   '/api/apps/upload': {
     post: op(
       'uploadRelease',

@@ -1,3 +1,4 @@
+import { appOperations } from '../features/apps/apps.operations';
 import { auditOperations } from '../features/audit/audit.operations';
 import { channelOperations } from '../features/channels/channels.operations';
 import { collaboratorOperations } from '../features/collaborators/collaborators.operations';
@@ -16,6 +17,7 @@ export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
   ...userOperations,
   ...tokenOperations,
   ...auditOperations,
+  ...appOperations,
   ...schemeOperations,
   ...channelOperations,
   ...collaboratorOperations,

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
+import type { CachedAppPages } from '../clients/cached-app-pages';
 import type { ServiceClients } from '../clients/service-clients';
 import type { TokenScope } from '../auth/token-scopes';
 import type { Operation } from '../openapi/schema-types';
@@ -13,6 +14,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface IdParam {
   kind: 'id' | 'user';
   description: string;
+  /**
+   * Names that take this parameter's place in other operations' paths (`/api/apps/upload` beside
+   * `/api/apps/{id}`): a request naming one is not this operation's, whatever the routers' order.
+   */
+  besides?: ReadonlySet<string>;
 }
 
 /** What a handler is given, checked against its declaration. */
@@ -23,12 +29,14 @@ export interface OperationCall<Params extends Record<string, IdParam>, Body exte
   clients: ServiceClients;
   /** `PUBLIC_BASE_URL`, for absolute URLs (Link headers); else they are taken from the request. */
   publicBaseUrl?: string;
+  /** Pages of the apps list kept rendered (absent: each is asked of the apps service). */
+  appPages?: CachedAppPages;
   req: Request;
   res: Response;
 }
 
 /** What every handler has, whatever its operation's input: for helpers that several operations share. */
-export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'req' | 'res'>;
+export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'appPages' | 'req' | 'res'>;
 
 /**
  * One HTTP operation, declared once: the express route, the check of its input, its token scopes,
@@ -65,8 +73,8 @@ export function operation<Params extends Record<string, IdParam>, Body extends T
   return declared;
 }
 
-export function idParam(description: string): IdParam {
-  return { kind: 'id', description };
+export function idParam(description: string, besides?: ReadonlySet<string>): IdParam {
+  return { kind: 'id', description, ...(besides ? { besides } : {}) };
 }
 
 /** A user's id, or `me`: the caller's. */

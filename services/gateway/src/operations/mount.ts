@@ -3,7 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { ServiceClients } from '../clients/service-clients';
 import { authenticate, currentUser } from '../http/authenticate.middleware';
 import { parseId } from '../http/input';
-import type { AnyOperation, IdParam } from './declare';
+import type { AnyOperation, CallContext, IdParam } from './declare';
+
+/** What handlers are given beside their request: the service clients and the gateway's settings and caches. */
+export type OperationDependencies = Omit<CallContext, 'req' | 'res'>;
 import { BodyCheck } from './body-check';
 
 /** `/api/schemes/{id}` as express writes it: `/api/schemes/:id`. */
@@ -16,20 +19,25 @@ export function expressPath(template: string): string {
  * then its path ids and body checked against the declaration (a 422 naming every bad field at
  * once, before any service is called), then its handler. Errors go to the app's error handler.
  */
-export function mountOperations(operations: readonly AnyOperation[], { clients, publicBaseUrl }: { clients: ServiceClients; publicBaseUrl?: string }): Router {
+export function mountOperations(operations: readonly AnyOperation[], dependencies: OperationDependencies): Router {
+  const { clients } = dependencies;
   const router = Router();
   const authenticated = authenticate(clients);
   // Once per request: a path behind app.ts's AUTHENTICATED_PATHS has its caller already.
   const tokenCheck: RequestHandler = (req, res, next) => (req.user ? next() : authenticated(req, res, next));
   for (const declared of operations) {
     const body = new BodyCheck(Type.Object(declared.body?.fields ?? {}));
+    // A name another operation owns at this place in the path (`/api/apps/upload`): not this one's.
+    const besides = Object.entries(declared.params as Record<string, IdParam>).filter(([, param]) => param.besides);
+    const stepAside: RequestHandler = (req, _res, next) => (besides.some(([name, param]) => param.besides!.has(String(req.params[name]))) ? next('route') : next());
     const handlers = [
+      ...(besides.length > 0 ? [stepAside] : []),
       ...(declared.scopes === null ? [] : [tokenCheck]),
       async (req: Request, res: Response) => {
         const params = Object.fromEntries(
           Object.entries(declared.params as Record<string, IdParam>).map(([name, param]) => [name, param.kind === 'user' && req.params[name] === 'me' ? currentUser(req).id : parseId(req.params[name], name)]),
         );
-        await declared.handle({ params, body: body.read(req.body), clients, publicBaseUrl, req, res });
+        await declared.handle({ ...dependencies, params, body: body.read(req.body), req, res });
       },
     ];
     router[declared.method](expressPath(declared.path), ...handlers);

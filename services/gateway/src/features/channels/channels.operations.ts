@@ -6,7 +6,7 @@ import { actorOf } from '../../http/authenticate.middleware';
 import { DELETED as DELETED_RESPONSE, READ_WITH_TOKEN, WRITE_WITH_TOKEN, arrayOf, errors, ok, ref } from '../../openapi/openapi-parts';
 import { idParam, operation } from '../../operations/declare';
 import { presentChannel } from '../../presenters/app.presenter';
-import { DELETED } from '../../routes/apps.routes';
+import { DELETED_ANSWER } from '../../operations/answers';
 
 /** A channel's fields, all text; the apps service judges the values (a device type in any case, a slug's form). */
 const CHANNEL_FIELDS = {
@@ -107,7 +107,7 @@ export const channelOperations = [
     async handle({ params, clients, req, res }) {
       await noteAppOf(res, () => appOfChannel(clients, params.id));
       await clients.apps.deleteChannel({ actor: actorOf(req), id: params.id });
-      res.json(DELETED);
+      res.json(DELETED_ANSWER);
     },
   }),
 ];

@@ -6,7 +6,7 @@ import { parseId } from '../../http/input';
 import { DELETED as DELETED_RESPONSE, READ_WITH_TOKEN, USER_ROLES, WRITE_WITH_TOKEN, arrayOf, errors, ok, ref } from '../../openapi/openapi-parts';
 import { CallContext, idParam, operation } from '../../operations/declare';
 import { presentCollaborator } from '../../presenters/app.presenter';
-import { DELETED } from '../../routes/apps.routes';
+import { DELETED_ANSWER } from '../../operations/answers';
 
 /** The role, which the apps service judges after its permission check. */
 const ROLE = { role: Type.String({ enum: USER_ROLES }) };
@@ -112,7 +112,7 @@ export const collaboratorOperations = [
     responses: { '200': DELETED_RESPONSE, ...errors(...READ_WITH_TOKEN, 409) },
     async handle({ params, clients, req, res }) {
       await clients.apps.removeCollaborator({ actor: actorOf(req), appId: params.app_id, userId: params.user_id });
-      res.json(DELETED);
+      res.json(DELETED_ANSWER);
     },
   }),
 ];

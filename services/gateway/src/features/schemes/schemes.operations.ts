@@ -6,7 +6,7 @@ import { DELETED as DELETED_RESPONSE, READ_WITH_TOKEN, WRITE_WITH_TOKEN, arrayOf
 import { REFUSAL } from '../../operations/body-check';
 import { idParam, operation } from '../../operations/declare';
 import { presentScheme } from '../../presenters/app.presenter';
-import { DELETED } from '../../routes/apps.routes';
+import { DELETED_ANSWER } from '../../operations/answers';
 
 /**
  * A scheme's fields. The flags arrive as form text or as JSON booleans and numbers; either is
@@ -101,7 +101,7 @@ export const schemeOperations = [
     async handle({ params, clients, req, res }) {
       await noteAppOf(res, async () => (await clients.apps.getScheme({ actor: actorOf(req), id: params.id })).appId);
       await clients.apps.deleteScheme({ actor: actorOf(req), id: params.id });
-      res.json(DELETED);
+      res.json(DELETED_ANSWER);
     },
   }),
 ];

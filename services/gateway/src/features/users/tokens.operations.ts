@@ -3,6 +3,7 @@ import { requireNoBroaderThan } from '../../auth/narrower-token';
 import { ADMIN, READ, TOKEN_SCOPES } from '../../auth/token-scopes';
 import { actorOf, currentUser } from '../../http/authenticate.middleware';
 import { DELETED as DELETED_RESPONSE, READ_WITH_TOKEN, WRITE_WITH_TOKEN, arrayOf, errors, ok, ref } from '../../openapi/openapi-parts';
+import { DELETED_ANSWER } from '../../operations/answers';
 import { idParam, operation, userParam } from '../../operations/declare';
 import { presentToken } from '../../presenters/user.presenter';
 import { readTokenLimits } from './token-limits-input';
@@ -62,7 +63,7 @@ export const tokenOperations = [
     responses: { '200': DELETED_RESPONSE, ...errors(...READ_WITH_TOKEN) },
     async handle({ params, clients, req, res }) {
       await clients.users.revokeToken({ actor: actorOf(req), userId: params.id, tokenId: params.token_id });
-      res.json({ mesage: 'OK' });
+      res.json(DELETED_ANSWER);
     },
   }),
 ];

@@ -7,6 +7,7 @@ import { publicBaseUrl } from '../../http/base-url';
 import { queryText, requireFields } from '../../http/input';
 import { parsePage, setPageHeaders } from '../../http/pagination';
 import { DELETED as DELETED_RESPONSE, PAGE_HEADERS, READ_WITH_TOKEN, WRITE_WITH_TOKEN, arrayOf, errors, ok, param, query, ref } from '../../openapi/openapi-parts';
+import { DELETED_ANSWER } from '../../operations/answers';
 import { operation, userParam } from '../../operations/declare';
 import { presentMe, presentUser } from '../../presenters/user.presenter';
 
@@ -22,7 +23,6 @@ const USER_FIELDS = {
 };
 /** Required on update as on create (the seed). */
 const REQUIRED = ['username', 'email', 'password'] as const;
-const DELETED = { mesage: 'OK' };
 
 /**
  * Which sessions a password change ended: `others` when the user changed
@@ -172,7 +172,7 @@ export const userOperations = [
     responses: { '200': DELETED_RESPONSE, ...errors(...READ_WITH_TOKEN, 409) },
     async handle({ params, clients, req, res }) {
       await clients.users.deleteUser({ actor: actorOf(req), id: params.id });
-      res.json(DELETED);
+      res.json(DELETED_ANSWER);
     },
   }),
 ];

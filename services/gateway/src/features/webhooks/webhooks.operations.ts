@@ -9,7 +9,7 @@ import { DELETED as DELETED_RESPONSE, PAGE_HEADERS, READ_WITH_TOKEN, WEBHOOK_FOR
 import { REFUSAL } from '../../operations/body-check';
 import { CallContext, idParam, operation } from '../../operations/declare';
 import { presentDelivery, presentWebhook } from '../../presenters/webhook.presenter';
-import { DELETED } from '../../routes/apps.routes';
+import { DELETED_ANSWER } from '../../operations/answers';
 
 /** In a request the service, not the schema, refuses another format: 422 in the error shape, naming `format`. */
 const FORMAT = Type.String({ description: `One of ${WEBHOOK_FORMATS.join(', ')}; left out: generic on create, unchanged on update; anything else: 422 naming format.` });
@@ -142,7 +142,7 @@ export const webhookOperations = [
     async handle(call) {
       await noteAppOfWebhook(call, call.params.id);
       await call.clients.webhooks.deleteWebhook({ actor: actorOf(call.req), id: call.params.id });
-      call.res.json(DELETED);
+      call.res.json(DELETED_ANSWER);
     },
   }),
   operation({
