@@ -2,7 +2,6 @@ import express, { Express } from 'express';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import type { ServiceClients } from './clients/service-clients';
-import { authenticate } from './http/authenticate.middleware';
 import { parseBodies } from './http/body-parser.middleware';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { refuseNulInPath } from './http/nul-in-path.middleware';
@@ -17,7 +16,6 @@ import type { CachedAppPages } from './clients/cached-app-pages';
 import { InstallRouteOptions, installRoutes } from './routes/install.routes';
 import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
 import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
-import { sessionsRoutes } from './routes/sessions.routes';
 import { SingleSignOn, oidcRoutes } from './oidc/oidc.routes';
 import type { SignInLimiter } from './http/sign-in-limiter';
 import { VersionInfo, systemRoutes } from './routes/system.routes';
@@ -30,10 +28,6 @@ import { directUploadRoutes } from './uploads/direct.routes';
 import { DECLARED_OPERATIONS } from './operations/catalogue';
 import { mountOperations } from './operations/mount';
 
-// The token check of the routes under these paths that are not declared operations yet (a
-// password change); a declared operation checks its own. `/api/apps/*` is not here: its
-// channel_key routes need no token, so the apps routers check the token per route.
-const AUTHENTICATED_PATHS = ['/api/users'];
 
 export interface AppOptions {
   clients: ServiceClients;
@@ -91,12 +85,9 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(teardownRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
   app.use(symbolsRoutes(clients, releases));
-  // Token required on these paths only, so an unknown path is a 404, not a 401.
-  app.use(AUTHENTICATED_PATHS, authenticate(clients));
   app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
-  app.use(sessionsRoutes(clients, signInLimiter, { ssoOnly: singleSignOn?.ssoOnly === true, publicBaseUrl }));
   // The operations declared once (operations/catalogue.ts), each with its own token check.
-  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl, ...(appPages ? { appPages } : {}) }));
+  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl, signInLimiter, ssoOnly: singleSignOn?.ssoOnly === true, ...(appPages ? { appPages } : {}) }));
 
   app.use('/api', apiNotFound);
   // Last: every path nothing above answered is a page of the console.

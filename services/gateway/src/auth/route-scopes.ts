@@ -14,18 +14,11 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   getOpenApi: null,
 
   // Console sessions: the cookie is the credential; a token reaches only the listing and revoking.
-  signIn: null,
   // Single sign-on (OpenID Connect): the browser's way in, before any token exists.
   getSignInOptions: null,
   startSingleSignOn: null,
   finishSingleSignOn: null,
   redeemCliSignIn: null,
-  getCurrentSession: null,
-  signOut: null,
-  revokeOtherSessions: null,
-  listSessions: READ,
-  revokeSession: ADMIN,
-  changePassword: ADMIN,
   getRelease: READ,
 
   uploadRelease: UPLOAD,

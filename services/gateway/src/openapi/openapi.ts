@@ -597,25 +597,6 @@ const undeclaredPaths: Record<string, PathItem> = {
   },
 
   // Console sessions
-  '/api/sessions': {
-    get: op('listSessions', 'Sessions', "The caller's console sessions", { '200': ok('Sessions, without their secrets', arrayOf(ref('Session'))), ...errors(401, 403, 503) }),
-    post: op(
-      'signIn',
-      'Sessions',
-      'Sign in with email and password: sets the HttpOnly `hangar_session` cookie (SameSite=Lax; Secure over HTTPS)',
-      {
-        '201': ok('Signed in', ref('SignedIn'), { 'Set-Cookie': { required: true, description: '`hangar_session=…; Path=/; HttpOnly; SameSite=Lax`', schema: { type: 'string' } } }),
-        ...errors(400, 401, 403, 422, 429, 503),
-      },
-      {
-        security: NO_TOKEN,
-        description:
-          'With single sign-on only (`OIDC_SSO_ONLY`), a right password of anyone but a global admin is 403; an admin\'s sign-in is recorded in the audit log with the field `break_glass`. ' +
-          'A request from another site is 403 (login CSRF): an `Origin` whose host is not the public base URL\'s, or `Sec-Fetch-Site: cross-site` / `same-site`; without `Origin` (CLI, curl) the sign-in is judged as usual.',
-        requestBody: formBody({ email: str(), password: str() }, ['email', 'password']),
-      },
-    ),
-  },
   '/api/sessions/options': {
     get: op('getSignInOptions', 'Sessions', 'How the console may sign in: passwords, and the identity provider when one is configured', { '200': ok('The options', ref('SignInOptions')) }, { security: NO_TOKEN }),
   },
@@ -674,27 +655,6 @@ const undeclaredPaths: Record<string, PathItem> = {
       },
     ),
   },
-  '/api/sessions/current': {
-    get: op('getCurrentSession', 'Sessions', 'Who the session cookie is, with its CSRF token (for a reloaded page)', { '200': ok('The session', ref('SignedIn')), ...errors(401, 503) }, {
-      security: SESSION_ONLY,
-    }),
-    delete: op('signOut', 'Sessions', 'Sign out: ends this session and clears the cookie', { '200': DELETED, ...errors(401, 403, 503) }, { security: SESSION_ONLY }),
-  },
-  '/api/sessions/others': {
-    delete: op('revokeOtherSessions', 'Sessions', 'Sign out everywhere else: ends every session of the caller but this one (each at once); this session stays signed in', { '200': ok('Ended', ref('OtherSessionsEnded')), ...errors(401, 403, 503) }, {
-      security: SESSION_ONLY,
-    }),
-  },
-  '/api/sessions/{id}': {
-    parameters: [pathId('id', 'Session id')],
-    delete: op('revokeSession', 'Sessions', 'End one of the caller\'s sessions (takes effect at once)', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
-  },
-  '/api/users/me/password': {
-    put: op('changePassword', 'Users', 'Change one\'s own password; every other session of the caller ends', { '200': ok('Changed', ref('PasswordChanged')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({ current_password: str(), password: str('The new password') }, ['current_password', 'password']),
-    }),
-  },
-
   // Apps
   '/api/apps/upload': {
     post: op(

@@ -3,6 +3,7 @@ import { auditOperations } from '../features/audit/audit.operations';
 import { channelOperations } from '../features/channels/channels.operations';
 import { collaboratorOperations } from '../features/collaborators/collaborators.operations';
 import { schemeOperations } from '../features/schemes/schemes.operations';
+import { sessionOperations } from '../features/sessions/sessions.operations';
 import { tokenOperations } from '../features/users/tokens.operations';
 import { userOperations } from '../features/users/users.operations';
 import { webhookOperations } from '../features/webhooks/webhooks.operations';
@@ -14,6 +15,7 @@ import type { AnyOperation } from './declare';
  * still written three times (routes/, openapi/openapi.ts, auth/route-scopes.ts).
  */
 export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
+  ...sessionOperations,
   ...userOperations,
   ...tokenOperations,
   ...auditOperations,

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
 import type { CachedAppPages } from '../clients/cached-app-pages';
+import type { SignInLimiter } from '../http/sign-in-limiter';
 import type { ServiceClients } from '../clients/service-clients';
 import type { TokenScope } from '../auth/token-scopes';
 import type { Operation } from '../openapi/schema-types';
@@ -31,12 +32,16 @@ export interface OperationCall<Params extends Record<string, IdParam>, Body exte
   publicBaseUrl?: string;
   /** Pages of the apps list kept rendered (absent: each is asked of the apps service). */
   appPages?: CachedAppPages;
+  /** Counts console sign-in attempts across replicas. */
+  signInLimiter?: SignInLimiter;
+  /** `OIDC_SSO_ONLY`: passwords sign in global admins only (the break-glass path). */
+  ssoOnly?: boolean;
   req: Request;
   res: Response;
 }
 
 /** What every handler has, whatever its operation's input: for helpers that several operations share. */
-export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'appPages' | 'req' | 'res'>;
+export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'appPages' | 'signInLimiter' | 'ssoOnly' | 'req' | 'res'>;
 
 /**
  * One HTTP operation, declared once: the express route, the check of its input, its token scopes,

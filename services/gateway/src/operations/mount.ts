@@ -23,7 +23,7 @@ export function mountOperations(operations: readonly AnyOperation[], dependencie
   const { clients } = dependencies;
   const router = Router();
   const authenticated = authenticate(clients);
-  // Once per request: a path behind app.ts's AUTHENTICATED_PATHS has its caller already.
+  // Once per request: a caller another middleware identified is not looked up again.
   const tokenCheck: RequestHandler = (req, res, next) => (req.user ? next() : authenticated(req, res, next));
   for (const declared of operations) {
     const body = new BodyCheck(Type.Object(declared.body?.fields ?? {}));
