@@ -6,6 +6,9 @@ import { DomainError, InvalidArgument, MalformedRequest, PayloadTooLarge, isDoma
 import type { ObjectStorage } from '@hangar/storage';
 import { Sha256PassThrough } from './sha256-pass-through';
 
+/** The longest a refused upload's answer waits for its stored bytes to be removed. */
+const REMOVAL_WAIT_MS = 5_000;
+
 /** The limit of a file received before its sender's token; `refusal` is thrown past it. */
 export interface BeforeTokenLimit {
   maxBytes: number;
@@ -112,8 +115,14 @@ export function receiveUpload(req: Request, options: UploadOptions): Promise<Str
       // Listened to first: the stream may be the head check's copy of a short file, which nobody
       // else listens to — its 'error' ended the gateway (refused-short-upload.test.ts).
       fileStream?.on('error', () => undefined).destroy(new Error('upload abandoned'));
-      void upload?.then((file) => storage.delete(file.objectKey)).catch(() => undefined);
-      reject(err instanceof DomainError ? err : new MalformedRequest(`Malformed multipart body: ${(err as Error)?.message ?? err}`));
+      const removed = upload?.then((file) => storage.delete(file.objectKey)).catch(() => undefined);
+      const refusal = err instanceof DomainError ? err : new MalformedRequest(`Malformed multipart body: ${(err as Error)?.message ?? err}`);
+      // The refusal is answered once what was stored is gone (a second file part arrives after the
+      // first was stored whole): a client told 422 finds nothing left of its request. Bounded, so
+      // a storage that does not answer cannot hold the refusal.
+      if (!removed) return reject(refusal);
+      const bound = new Promise((settle) => setTimeout(settle, REMOVAL_WAIT_MS).unref());
+      void Promise.race([removed, bound]).then(() => reject(refusal));
     };
 
     parser.on('field', (name, value, info) => {
