@@ -762,7 +762,7 @@ function render(operations: Operation[], results: Map<string, Cell[]>): string {
     ...CALLERS.map((c) => `- **${c.heading}**: ${c.description}.`),
     '',
     '"Token scopes" are what a scoped personal access token needs for the route, one of them',
-    'suffices (`services/gateway/src/auth/route-scopes.ts`, shown in the OpenAPI document as',
+    'suffices (declared with the operation, `services/gateway/src/features/`, or in `auth/route-scopes.ts`; shown in the OpenAPI document as',
     '`x-hangar-scopes`); a token without scopes has every right of its user. "—": no token is read.',
     '',
     'Accounts: a token never outgrows its limits. A *limited* token — one limited to',

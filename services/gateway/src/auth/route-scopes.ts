@@ -19,7 +19,6 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   startSingleSignOn: null,
   finishSingleSignOn: null,
   redeemCliSignIn: null,
-  getRelease: READ,
 
   uploadRelease: UPLOAD,
   createTeardown: MANAGE,
@@ -30,9 +29,6 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   updateCheck: READ,
 
 
-  updateRelease: MANAGE,
-  deleteRelease: MANAGE,
-  getReleaseStats: READ,
   getReleaseIcon: null,
   downloadRelease: null,
   getReleaseQrCode: null,

@@ -773,30 +773,6 @@ const undeclaredPaths: Record<string, PathItem> = {
   },
 
   // Releases
-  '/api/releases/{id}': {
-    parameters: [pathId('id', 'Release id')],
-    get: op('getRelease', 'Releases', 'A release with every field (app member+)', { '200': ok('The release', ref('Release')), ...errors(...READ_WITH_TOKEN) }),
-    put: op('updateRelease', 'Releases', 'Edit a release (fields left out keep their values)', { '200': ok('Updated', ref('Release')), ...errors(...WRITE_WITH_TOKEN) }, {
-      requestBody: formBody({
-        changelog: str(),
-        custom_fields: str(),
-        release_version: str(),
-        build_version: str(),
-        branch: str(),
-        git_commit: str(),
-        ci_url: str(),
-        release_type: str(),
-        mandatory: { type: ['boolean', 'string'], description: 'true/false: installs of older builds must update to this one.' },
-      }),
-    }),
-    delete: op('deleteRelease', 'Releases', 'Delete a release and its files', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }),
-  },
-  '/api/releases/{id}/stats': {
-    parameters: [pathId('id', 'Release id')],
-    get: op('getReleaseStats', 'Releases', 'Downloads and installs of a release, per UTC day', { '200': ok('Totals and days', ref('ReleaseStats')), ...errors(...READ_WITH_TOKEN) }, {
-      description: 'For collaborators of the app (member and up). Counted off the request path: a download shows here within seconds.',
-    }),
-  },
   '/api/releases/{id}/icon': {
     parameters: [pathId('id', 'Release id')],
     get: op(

@@ -2,6 +2,7 @@ import { appOperations } from '../features/apps/apps.operations';
 import { auditOperations } from '../features/audit/audit.operations';
 import { channelOperations } from '../features/channels/channels.operations';
 import { collaboratorOperations } from '../features/collaborators/collaborators.operations';
+import { releaseRecordOperations } from '../features/releases/release-records.operations';
 import { schemeOperations } from '../features/schemes/schemes.operations';
 import { sessionOperations } from '../features/sessions/sessions.operations';
 import { tokenOperations } from '../features/users/tokens.operations';
@@ -20,6 +21,7 @@ export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
   ...tokenOperations,
   ...auditOperations,
   ...appOperations,
+  ...releaseRecordOperations,
   ...schemeOperations,
   ...channelOperations,
   ...collaboratorOperations,

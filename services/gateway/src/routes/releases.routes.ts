@@ -5,14 +5,13 @@ import type { releases } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import { debugFilesOfReleases, linksIfAvailable } from '../clients/build-links';
 import type { ServiceClients } from '../clients/service-clients';
-import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
+import { actorOf, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields, requiredQuery } from '../http/input';
 import { parsePage, setPageHeaders } from '../http/pagination';
 import { readSessionCookie } from '../http/session-cookie';
 import { beforeTokenLimit, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
-import { presentRelease, presentReleaseStats, presentUpdateCheck, presentVersionList } from '../presenters/release.presenter';
-import { sendRevalidated, sendRevalidatedBody } from '../http/revalidated';
+import { presentRelease, presentVersionList } from '../presenters/release.presenter';
 import { DEFAULT_ICON_SVG } from '../presenters/default-icon';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 import { finishUpload } from '../uploads/finish-upload';
@@ -44,7 +43,7 @@ const UPLOAD_FIELDS = [
 
 const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
 
-/** Upload, version queries, edits and files of releases (PRODUCT §3–4). */
+/** Upload, version queries and the icon of releases (PRODUCT §3–4); reading, editing and deleting one are declared operations (features/releases/). */
 export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOptions): Router {
   const router = Router();
   const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
@@ -186,45 +185,6 @@ export function releasesRoutes(clients: ServiceClients, options: ReleasesRouteOp
     res.json(presentRelease(release, files?.get(release.id), base(req), zone(req)));
   });
 
-  router.get('/api/releases/:id/stats', authenticate(clients), async (req, res) => {
-    const stats = await clients.releases.getReleaseStats({ actor: actorOf(req), releaseId: parseId(req.params.id) });
-    res.json(presentReleaseStats(stats));
-  });
-
-  // The console's build page. The app's right is checked before anything of the release is answered.
-  router.get('/api/releases/:id', authenticate(clients), async (req, res) => {
-    const release = await clients.releases.getRelease({ id: parseId(req.params.id) });
-    await clients.apps.checkPermission({ actor: actorOf(req), appId: release.appId, action: 'releases.read' });
-    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
-    res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
-  });
-
-  router.put('/api/releases/:id', authenticate(clients), async (req, res) => {
-    const id = parseId(req.params.id);
-    const fields = readTextFields(req.body, ['changelog', 'custom_fields', 'release_version', 'build_version', 'branch', 'git_commit', 'ci_url', 'release_type'] as const);
-    const mandatory = flagText(req.body, 'mandatory');
-    const release = await clients.releases.updateRelease({
-      actor: actorOf(req),
-      id,
-      changelog: fields.changelog,
-      customFields: fields.custom_fields,
-      releaseVersion: fields.release_version,
-      buildVersion: fields.build_version,
-      branch: fields.branch,
-      gitCommit: fields.git_commit,
-      ciUrl: fields.ci_url,
-      releaseType: fields.release_type,
-      mandatory,
-    });
-    const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
-    res.json(presentRelease(release, files?.get(release.id), base(req), currentUser(req).timezone));
-  });
-
-  router.delete('/api/releases/:id', authenticate(clients), async (req, res) => {
-    await clients.releases.deleteRelease({ actor: actorOf(req), id: parseId(req.params.id) });
-    res.json({ mesage: 'OK' });
-  });
-
   // The icon's bytes, not a redirect: its storage key is unique to the upload, so the
   // answer at this URL never changes and is cached for a year (ETag: the key).
   const icons = new ImmutableBytes(32 * 1024 * 1024);
@@ -274,13 +234,6 @@ export async function sendDownload(
   stream.pipe(res);
 }
 
-/** A JSON boolean or form text, as text: the releases service validates it after its permission check. */
-function flagText(body: Record<string, unknown> | undefined, field: string): string | undefined {
-  const value = body?.[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
-  throw InvalidArgument.field(field, 'must be true or false');
-}
 
 /** The upload form's fields as the releases service takes them (the file's own fields aside). */
 function releaseFields(req: Request, fields: Partial<Record<(typeof UPLOAD_FIELDS)[number], string>>) {
