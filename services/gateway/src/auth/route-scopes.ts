@@ -45,13 +45,10 @@ const UNDECLARED_SCOPES: Record<string, TokenScope[] | null> = {
   terminateUpload: UPLOAD,
 
   uploadDebugFile: UPLOAD,
-  listDebugFiles: READ,
   retraceStackTrace: READ,
   downloadDebugFile: READ,
   downloadDebugFileById: READ,
-  getDebugFile: READ,
   replaceDebugFile: MANAGE,
-  deleteDebugFile: MANAGE,
   // Symbol servers: the path's credential may be a token too.
   debuginfodWithToken: READ,
   debuginfodWithCredentialInPath: READ,

@@ -943,11 +943,6 @@ const undeclaredPaths: Record<string, PathItem> = {
       },
     ),
   },
-  '/api/debug_files': {
-    get: op('listDebugFiles', 'Debug files', "A channel's debug files", { '200': ok('Debug files', arrayOf(ref('DebugFile')), PAGE_HEADERS), ...errors(...READ_WITH_TOKEN) }, {
-      parameters: [param('channel_key'), query('uuid', 'Only the file with a slice of this UUID'), param('page'), param('per_page')],
-    }),
-  },
   '/api/debug_files/retrace': {
     post: op(
       'retraceStackTrace',
@@ -991,12 +986,8 @@ const undeclaredPaths: Record<string, PathItem> = {
   },
   '/api/debug_files/{id}': {
     parameters: [pathId('id', 'Debug file id')],
-    get: op('getDebugFile', 'Debug files', 'Get a debug file', { '200': ok('The debug file', ref('DebugFile')), ...errors(...READ_WITH_TOKEN) }, { parameters: [param('channel_key')] }),
     put: op('replaceDebugFile', 'Debug files', 'Replace the archive of a debug file', { '200': ok('Updated', ref('DebugFile')), ...errors(...UPLOAD_WITH_TOKEN) }, {
       requestBody: uploadBody({ channel_key: str(), release_version: str(), build_version: str() }, ['channel_key'], 'multipart/form-data, as the upload.'),
-    }),
-    delete: op('deleteDebugFile', 'Debug files', 'Delete a debug file', { '200': DELETED, ...errors(...READ_WITH_TOKEN) }, {
-      parameters: [query('channel_key', 'The channel key (also accepted as a body field)')],
     }),
   },
 
@@ -1141,12 +1132,24 @@ const undeclaredPaths: Record<string, PathItem> = {
   },
 };
 
-/** The hand-written paths and those of the declared operations (operations/catalogue.ts); a path is one or the other. */
+/**
+ * The hand-written paths and those of the declared operations (operations/catalogue.ts); a path
+ * may have methods of both while its feature moves, never the same method twice.
+ */
 function allPaths(): Record<string, PathItem> {
-  const declared = pathItemsOf(DECLARED_OPERATIONS);
-  const both = Object.keys(declared).filter((path) => Object.hasOwn(undeclaredPaths, path));
-  if (both.length > 0) throw new Error(`declared and written by hand: ${both.join(', ')}`);
-  return { ...undeclaredPaths, ...declared };
+  const paths: Record<string, PathItem> = { ...undeclaredPaths };
+  for (const [path, declared] of Object.entries(pathItemsOf(DECLARED_OPERATIONS))) {
+    const written = paths[path];
+    if (!written) {
+      paths[path] = declared;
+      continue;
+    }
+    const both = Object.keys(declared).filter((key) => key !== 'parameters' && Object.hasOwn(written, key));
+    if (both.length > 0) throw new Error(`${path}: ${both.join(', ')} declared and written by hand`);
+    if (JSON.stringify(written.parameters ?? []) !== JSON.stringify(declared.parameters ?? [])) throw new Error(`${path}: its parameters are described twice, differently`);
+    paths[path] = { ...written, ...declared };
+  }
+  return paths;
 }
 
 const errorResponse = (description: string): Response => ({ description, content: json(ref('Error')) });

@@ -1,6 +1,7 @@
 import { appOperations } from '../features/apps/apps.operations';
 import { auditOperations } from '../features/audit/audit.operations';
 import { channelOperations } from '../features/channels/channels.operations';
+import { debugFileOperations } from '../features/debug-files/debug-files.operations';
 import { collaboratorOperations } from '../features/collaborators/collaborators.operations';
 import { releaseRecordOperations } from '../features/releases/release-records.operations';
 import { schemeOperations } from '../features/schemes/schemes.operations';
@@ -22,6 +23,7 @@ export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
   ...auditOperations,
   ...appOperations,
   ...releaseRecordOperations,
+  ...debugFileOperations,
   ...schemeOperations,
   ...channelOperations,
   ...collaboratorOperations,

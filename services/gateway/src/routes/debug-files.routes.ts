@@ -6,13 +6,12 @@ import type { ServiceClients } from '../clients/service-clients';
 import { actorOf, authenticate, currentUser, authenticateTokenOrSession, identifyIfToken, readToken } from '../http/authenticate.middleware';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText, readTextFields } from '../http/input';
-import { parsePage, setPageHeaders } from '../http/pagination';
 import { StreamedUpload, beforeTokenLimit, lingerAfterEarlyResponse, receiveUpload } from '../http/streamed-upload';
 import { readSessionCookie } from '../http/session-cookie';
 import { presentDebugFile } from '../presenters/debug-file.presenter';
 import type { ReleasesRouteOptions } from './releases.routes';
 import { finishUpload } from '../uploads/finish-upload';
-import { noteAppOf, noteForAudit } from '../audit/audit-note';
+import { noteForAudit } from '../audit/audit-note';
 
 /** Same storage, limits and download mode as builds. */
 export type DebugFilesRouteOptions = ReleasesRouteOptions;
@@ -139,11 +138,10 @@ export function debugFileUploadRoutes(clients: ServiceClients, options: DebugFil
   return router;
 }
 
-/** Reads, lists, downloads and deletes debug files (PRODUCT §5); uploads without a multipart body end here too. */
+/** Downloads and retrace of debug files (PRODUCT §5); uploads without a multipart body end here too. Listing, reading and deleting one are declared operations (features/debug-files/). */
 export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRouteOptions): Router {
   const router = Router();
   const base = (req: Request) => publicBaseUrl(req, options.publicBaseUrl);
-  const zone = (req: Request) => req.user?.timezone;
 
   // An upload needs the archive as a multipart file part; say so after the
   // token is known to be good, so a bad token is still a 401, and after the
@@ -202,33 +200,6 @@ export function debugFilesRoutes(clients: ServiceClients, options: DebugFilesRou
       stackTrace: fields.stack_trace ?? '',
     });
     res.json({ stack_trace: result.stackTrace, debug_file_id: result.debugFileId });
-  });
-
-  router.get('/api/debug_files', authenticate(clients), async (req, res) => {
-    const page = parsePage(req);
-    const channelKey = requiredQuery(req, 'channel_key');
-    const list = await clients.debugFiles.listDebugFiles({ actor: actorOf(req), channelKey, page, uuid: queryText(req, 'uuid') ?? '' });
-    setPageHeaders(req, res, page, list.total, base(req));
-    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, list.debugFiles));
-    res.json(list.debugFiles.map((f) => presentDebugFile(f, linked && (linked.get(f.id) ?? []), base(req), channelKey, zone(req))));
-  });
-
-  router.get('/api/debug_files/:id', authenticate(clients), async (req, res) => {
-    const id = parseId(req.params.id);
-    const channelKey = requiredQuery(req, 'channel_key');
-    const file = await clients.debugFiles.getDebugFile({ actor: actorOf(req), channelKey, id });
-    noteForAudit(res, { appId: file.appId });
-    const linked = await linksIfAvailable(releasesOfDebugFiles(clients, [file]));
-    res.json(presentDebugFile(file, linked && (linked.get(file.id) ?? []), base(req), channelKey, zone(req)));
-  });
-
-  router.delete('/api/debug_files/:id', authenticate(clients), async (req, res) => {
-    const id = parseId(req.params.id);
-    const channelKey = queryText(req, 'channel_key') ?? readTextFields(req.body, ['channel_key'] as const).channel_key ?? '';
-    if (!channelKey.trim()) throw InvalidArgument.field('channel_key', "can't be blank");
-    await noteAppOf(res, async () => (await clients.apps.resolveChannel({ channelKey: channelKey.trim(), channelId: 0 })).app?.id);
-    await clients.debugFiles.deleteDebugFile({ actor: actorOf(req), channelKey: channelKey.trim(), id });
-    res.json({ mesage: 'OK' });
   });
 
   async function sendFile(res: Response, download: debugFiles.DebugFileDownload): Promise<void> {
