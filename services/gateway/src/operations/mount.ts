@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { ServiceClients } from '../clients/service-clients';
 import { authenticate, currentUser } from '../http/authenticate.middleware';
 import { parseId } from '../http/input';
+import { BodyCheck } from './body-check';
 import type { AnyOperation, CallContext, IdParam } from './declare';
 
 /** What handlers are given beside their request: the service clients and the gateway's settings and caches. */
 export type OperationDependencies = Omit<CallContext, 'req' | 'res'>;
-import { BodyCheck } from './body-check';
 
 /** `/api/schemes/{id}` as express writes it: `/api/schemes/:id`. */
 export function expressPath(template: string): string {
@@ -34,13 +34,17 @@ export function mountOperations(operations: readonly AnyOperation[], dependencie
       ...(besides.length > 0 ? [stepAside] : []),
       ...(declared.scopes === null ? [] : [tokenCheck]),
       async (req: Request, res: Response) => {
-        const params = Object.fromEntries(
-          Object.entries(declared.params as Record<string, IdParam>).map(([name, param]) => [name, param.kind === 'user' && req.params[name] === 'me' ? currentUser(req).id : parseId(req.params[name], name)]),
-        );
-        await declared.handle({ ...dependencies, params, body: body.read(req.body), req, res });
+        await declared.handle({ ...dependencies, params: readParams(declared.params, req), body: body.read(req.body), req, res });
       },
     ];
     router[declared.method](expressPath(declared.path), ...handlers);
   }
   return router;
+}
+
+/** The path's ids as numbers (a 422 naming one that is not an id); `me` is the caller's. */
+function readParams(declared: Record<string, IdParam>, req: Request): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, param]) => [name, param.kind === 'user' && req.params[name] === 'me' ? currentUser(req).id : parseId(req.params[name], name)]),
+  );
 }
