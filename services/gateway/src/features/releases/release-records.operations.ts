@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { releases } from '@hangar/proto';
 import { MANAGE, READ } from '../../auth/token-scopes';
 import { debugFilesOfReleases, linksIfAvailable } from '../../clients/build-links';
 import { actorOf, currentUser } from '../../http/authenticate.middleware';
@@ -6,7 +7,7 @@ import { publicBaseUrl } from '../../http/base-url';
 import { DELETED as DELETED_RESPONSE, READ_WITH_TOKEN, WRITE_WITH_TOKEN, errors, ok, ref } from '../../openapi/openapi-parts';
 import { DELETED_ANSWER } from '../../operations/answers';
 import { REFUSAL } from '../../operations/body-check';
-import { idParam, operation } from '../../operations/declare';
+import { CallContext, idParam, operation } from '../../operations/declare';
 import { presentRelease, presentReleaseStats } from '../../presenters/release.presenter';
 
 /** What an edit may change: text, and `mandatory` as a JSON boolean or form text (the releases service judges the values). */
@@ -24,6 +25,12 @@ const RELEASE_EDIT_FIELDS = {
 
 const releaseId = { id: idParam('Release id') };
 
+/** A release with the links of its debug files (when the debug-files service answers), in the caller's time zone. */
+async function answerRelease({ clients, publicBaseUrl: base, req, res }: CallContext, release: releases.Release): Promise<void> {
+  const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
+  res.json(presentRelease(release, files?.get(release.id), publicBaseUrl(req, base), currentUser(req).timezone));
+}
+
 /** A release as a record: read, edited, deleted, and its counts (its files are the install pages' and uploads'). */
 export const releaseRecordOperations = [
   // The console's build page. The app's right is checked before anything of the release is answered.
@@ -39,8 +46,7 @@ export const releaseRecordOperations = [
     async handle({ params, clients, publicBaseUrl: base, req, res }) {
       const release = await clients.releases.getRelease({ id: params.id });
       await clients.apps.checkPermission({ actor: actorOf(req), appId: release.appId, action: 'releases.read' });
-      const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
-      res.json(presentRelease(release, files?.get(release.id), publicBaseUrl(req, base), currentUser(req).timezone));
+      await answerRelease({ clients, publicBaseUrl: base, req, res }, release);
     },
   }),
   operation({
@@ -67,8 +73,7 @@ export const releaseRecordOperations = [
         releaseType: body.release_type,
         mandatory: body.mandatory === undefined ? undefined : String(body.mandatory),
       });
-      const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
-      res.json(presentRelease(release, files?.get(release.id), publicBaseUrl(req, base), currentUser(req).timezone));
+      await answerRelease({ clients, publicBaseUrl: base, req, res }, release);
     },
   }),
   operation({

@@ -8,7 +8,7 @@ import { queryText, requireFields } from '../../http/input';
 import { parsePage, setPageHeaders } from '../../http/pagination';
 import { DELETED as DELETED_RESPONSE, PAGE_HEADERS, READ_WITH_TOKEN, WRITE_WITH_TOKEN, arrayOf, errors, ok, param, query, ref } from '../../openapi/openapi-parts';
 import { DELETED_ANSWER } from '../../operations/answers';
-import { operation, userParam } from '../../operations/declare';
+import { CallContext, operation, userParam } from '../../operations/declare';
 import { presentMe, presentUser } from '../../presenters/user.presenter';
 
 /** A user's fields, all text: the users service judges the values (an e-mail's form, a role). */
@@ -37,6 +37,12 @@ export function sessionsEnded(req: Request, userId: number): 'all' | 'others' {
 function presentUpdated(req: Request, id: number, user: users.User) {
   const presented = presentUser(user, id === currentUser(req).id ? user.timezone : currentUser(req).timezone);
   return user.passwordChanged ? { ...presented, sessions_ended: sessionsEnded(req, id) } : presented;
+}
+
+/** The fields given, changed; the session making the change stays signed in if the password changes. */
+async function saveUser({ clients, req, res }: Pick<CallContext, 'clients' | 'req' | 'res'>, id: number, fields: Partial<Record<keyof typeof USER_FIELDS, string>>): Promise<void> {
+  const user = await clients.users.updateUser({ actor: actorOf(req), id, ...fields, keepSessionId: req.session?.record.id ?? 0 });
+  res.json(presentUpdated(req, id, user));
 }
 
 const zone = (req: Request) => currentUser(req).timezone;
@@ -140,8 +146,7 @@ export const userOperations = [
         await clients.users.getUser({ actor: actorOf(req), id: params.id });
         requireFields(body, REQUIRED);
       }
-      const user = await clients.users.updateUser({ actor: actorOf(req), id: params.id, ...body, keepSessionId: req.session?.record.id ?? 0 });
-      res.json(presentUpdated(req, params.id, user));
+      await saveUser({ clients, req, res }, params.id, body);
     },
   }),
   // What the console sends: only the fields that change (a profile's time zone, a role), so no
@@ -157,8 +162,7 @@ export const userOperations = [
     body: { fields: USER_FIELDS },
     responses: { '200': ok('Updated', ref('UpdatedUser')), ...errors(...WRITE_WITH_TOKEN) },
     async handle({ params, body, clients, req, res }) {
-      const user = await clients.users.updateUser({ actor: actorOf(req), id: params.id, ...body, keepSessionId: req.session?.record.id ?? 0 });
-      res.json(presentUpdated(req, params.id, user));
+      await saveUser({ clients, req, res }, params.id, body);
     },
   }),
   operation({
