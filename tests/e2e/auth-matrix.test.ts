@@ -76,7 +76,9 @@ type Access =
   /** Whose session it is: the app owner signed in for the fixture; anyone else, admins too, is told it does not exist. */
   | { kind: 'ownSession' }
   /** The console's own session routes read only the session cookie: every token caller is 401. */
-  | { kind: 'sessionCookie' };
+  | { kind: 'sessionCookie' }
+  /** The tester view reads only a tester's cookie (`hangar_tester`): every token caller is 401. */
+  | { kind: 'testerCookie' };
 
 function whoMay(access: Access): string {
   switch (access.kind) {
@@ -98,11 +100,13 @@ function whoMay(access: Access): string {
       return 'the session\'s user (anyone else: 404)';
     case 'sessionCookie':
       return 'the session cookie only (a token: 401)';
+    case 'testerCookie':
+      return "a tester's cookie only (a token: 401)";
   }
 }
 
 /** The parts of a fixture a route addresses; writing routes get fresh ones. */
-type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload' | 'teardown' | 'session';
+type Part = 'app' | 'release' | 'debugFile' | 'webhook' | 'user' | 'upload' | 'teardown' | 'session' | 'testerGroup';
 
 interface Fixture {
   appId: number;
@@ -119,6 +123,11 @@ interface Fixture {
   /** An Android channel beside it, holding the ProGuard mapping of 1.0 (1). */
   androidKey: string;
   webhookId: number;
+  /** A tester group of the app opening its iOS channel, with one tester and one join link (its token too). */
+  testerGroupId: number;
+  testerId: number;
+  joinLinkId: number;
+  joinToken: string;
   /** Resumable uploads of the app owner, one per tus operation (termination would end the others'). */
   uploadIds: Record<'head' | 'patch' | 'delete', string>;
   /** The owner's scoped tokens append to and end uploads of their own: after the owner's token, the first ones are used up. */
@@ -152,6 +161,8 @@ interface RouteCase {
   writes?: Part[];
   /** Account management: a limited token (app limit, or scopes without `admin`) is refused, whatever its user may do. */
   account?: true;
+  /** A browser's page: a refusal is a page that says why, not the contract's JSON error. */
+  page?: true;
 }
 
 const app = (least: Role): Access => ({ kind: 'app', least });
@@ -257,6 +268,29 @@ const ROUTES: Record<string, RouteCase> = {
   listDeliveries: { access: app('admin'), ok: 200, params: (f) => ({ id: f.webhookId }) },
   testWebhook: { access: app('admin'), ok: 200, writes: ['webhook'], params: (f) => ({ id: f.webhookId }) },
 
+  // Tester groups: app admins only (they hold addresses and open channels without their password).
+  listTesterGroups: { access: app('admin'), ok: 200, params: (f) => ({ app_id: f.appId }) },
+  createTesterGroup: { access: app('admin'), ok: 201, writes: ['app'], params: (f) => ({ app_id: f.appId }), form: (f, m) => ({ name: m, channel_ids: String(f.channelId) }) },
+  getTesterGroup: { access: app('admin'), ok: 200, params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId }) },
+  updateTesterGroup: { access: app('admin'), ok: 200, writes: ['testerGroup'], params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId }), form: (_f, m) => ({ name: m }) },
+  deleteTesterGroup: { access: app('admin'), ok: 200, writes: ['testerGroup'], params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId }) },
+  addTesters: { access: app('admin'), ok: 201, writes: ['testerGroup'], params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId }), form: (_f, m) => ({ emails: `${m}@example.com` }) },
+  removeTester: { access: app('admin'), ok: 200, writes: ['testerGroup'], params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId, tester_id: f.testerId }) },
+  listJoinLinks: { access: app('admin'), ok: 200, params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId }) },
+  createJoinLink: { access: app('admin'), ok: 201, writes: ['testerGroup'], params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId }), form: () => ({ seats: '3' }) },
+  deleteJoinLink: { access: app('admin'), ok: 200, writes: ['testerGroup'], params: (f) => ({ app_id: f.appId, group_id: f.testerGroupId, link_id: f.joinLinkId }) },
+  // The tester's side: a join link's token, an address, or a tester's cookie; no token is read.
+  joinTesterGroup: { access: OPEN, ok: 202, writes: ['testerGroup'], form: (f, m) => ({ token: f.joinToken, email: `${m}@example.com` }) },
+  requestTesterSignIn: { access: OPEN, ok: 202, form: () => ({ email: 'nobody-at-all@example.com' }) },
+  getTesterView: { access: { kind: 'testerCookie' }, ok: 200 },
+  endTesterSession: { access: OPEN, ok: 204 },
+  openTesterSignInLink: { access: OPEN, ok: 401, page: true, query: () => ({ token: 'not-a-sign-in-link' }) },
+  requestTesterSignInPage: { access: OPEN, ok: 202, page: true, urlencoded: () => ({ email: 'nobody-at-all@example.com' }) },
+  testerHomePage: { access: OPEN, ok: 200, page: true },
+  testerSignOutPage: { access: OPEN, ok: 303, page: true },
+  joinTesterGroupPage: { access: OPEN, ok: 200, page: true, query: () => ({ token: 'any' }) },
+  joinTesterGroupByPage: { access: OPEN, ok: 202, page: true, writes: ['testerGroup'], urlencoded: (f) => ({ token: f.joinToken, email: 'page-joiner@example.com' }) },
+
   // Install pages and files: for testers' browsers and phones, no token read.
   getReleaseIcon: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
   downloadRelease: { access: OPEN, ok: 302, params: (f) => ({ id: f.releaseId }) },
@@ -332,7 +366,7 @@ const pdb = { id: '', data: Buffer.alloc(0) };
 function expectedStatus(route: RouteCase, caller: Caller, scopes: string[] | undefined): number {
   const access = route.access;
   if (access.kind === 'open') return route.ok;
-  if (access.kind === 'sessionCookie') return 401;
+  if (access.kind === 'sessionCookie' || access.kind === 'testerCookie') return 401;
   const owner = CALLERS.find((c) => c.name === 'owner')!;
   // A limited token manages no account, not even its own.
   if ((caller.name === 'ciUpload' || caller.name === 'otherApp') && route.account) return 403;
@@ -446,7 +480,7 @@ describe('authorization matrix over HTTP', () => {
     expect((await api('DELETE', `/api/users/me/tokens/${revocable.body.id}`, { token: adminToken })).status).toBe(200);
     revokedToken = revocable.body.token;
 
-    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload', 'teardown', 'session']);
+    shared = await fixture(['app', 'release', 'debugFile', 'webhook', 'user', 'upload', 'teardown', 'session', 'testerGroup']);
   });
 
   afterAll(async () => {
@@ -457,9 +491,10 @@ describe('authorization matrix over HTTP', () => {
   /** What the parts need: a release and a debug file live in the app's iOS channel. */
   async function fixture(parts: Part[]): Promise<Fixture> {
     const want = new Set<Part>(parts);
-    if (want.has('release') || want.has('debugFile') || want.has('webhook') || want.has('upload')) want.add('app');
+    if (want.has('release') || want.has('debugFile') || want.has('webhook') || want.has('upload') || want.has('testerGroup')) want.add('app');
     const f: Fixture = {
       appId: 0, schemeId: 0, channelId: 0, channelKey: '', lockedKey: '', releaseId: 0, debugFileId: 0, linuxKey: '', windowsKey: '', webhookId: 0,
+      testerGroupId: 0, testerId: 0, joinLinkId: 0, joinToken: '',
       uploadIds: { head: '', patch: '', delete: '' },
       scopedUploadIds: { ciUpload: { patch: '', delete: '' }, otherApp: { patch: '', delete: '' } },
       teardownId: '',
@@ -543,6 +578,20 @@ describe('authorization matrix over HTTP', () => {
                 (r) => (f.webhookId = r.body.id),
               )
             : undefined,
+          want.has('testerGroup')
+            ? (async () => {
+                const group = await made(api('POST', `/api/apps/${f.appId}/tester_groups`, { token: owner, json: { name: 'Matrix testers', channel_ids: [f.channelId] } }), 'tester group');
+                f.testerGroupId = group.body.id;
+                const path = `/api/apps/${f.appId}/tester_groups/${f.testerGroupId}`;
+                const [testers, link] = await Promise.all([
+                  made(api('POST', `${path}/testers`, { token: owner, form: { emails: 'matrix-tester@example.com' } }), 'tester'),
+                  made(api('POST', `${path}/join_links`, { token: owner, json: {} }), 'join link'),
+                ]);
+                f.testerId = testers.body.added[0].id;
+                f.joinLinkId = link.body.id;
+                f.joinToken = new URL(link.body.url).searchParams.get('token')!;
+              })()
+            : undefined,
         ]);
       })(),
     ]);
@@ -565,8 +614,10 @@ describe('authorization matrix over HTTP', () => {
             releases: read(`/api/apps/versions?channel_key=${f.channelKey}&per_page=100`),
             debugFiles: read(`/api/debug_files?channel_key=${f.channelKey}&per_page=100`),
             webhooks: read(`/api/apps/${f.appId}/webhooks`),
+            testerGroups: read(`/api/apps/${f.appId}/tester_groups`),
           }
         : {}),
+      ...(f.testerGroupId ? { joinLinks: read(`/api/apps/${f.appId}/tester_groups/${f.testerGroupId}/join_links`) } : {}),
       ...(f.webhookId ? { deliveries: read(`/api/webhooks/${f.webhookId}/deliveries?per_page=100`) } : {}),
     };
     const values = await Promise.all(Object.values(parts));
@@ -630,7 +681,7 @@ describe('authorization matrix over HTTP', () => {
     const route = ROUTES[operationId]!;
     const expected: Cell[] = CALLERS.map((c) => {
       const status = expectedStatus(route, c, op.scopes);
-      const errorBody = status >= 400 && op.method !== 'HEAD' ? 'contract shape' : 'n/a';
+      const errorBody = status >= 400 && op.method !== 'HEAD' ? (route.page ? 'other' : 'contract shape') : 'n/a';
       return { caller: c.name, status, changed: route.writes !== undefined && status < 400, errorBody, echoesToken: false };
     });
 
@@ -663,7 +714,8 @@ describe('authorization matrix over HTTP', () => {
     // Streamed uploads are left out: their file is the body, and their
     // refusals before the file are in the matrix.
     const requests: [string, string, string][] = Object.entries(ROUTES)
-      .filter(([, route]) => route.writes && route.form && !route.file)
+      // Open writes (joining by a join link's token) refuse no caller.
+      .filter(([, route]) => route.writes && route.form && !route.file && route.access.kind !== 'open')
       .map(([operationId, route]) => {
         const op = operations.find((o) => o.operationId === operationId)!;
         return [operationId, op.method, urlOf(op, route, shared)];
@@ -729,7 +781,8 @@ describe('authorization matrix over HTTP', () => {
     return CALLERS.every((c, i) => {
       const cell = cells[i]!;
       const op = operations.find((o) => o.operationId === operationId)!;
-      return cell.status === expectedStatus(ROUTES[operationId]!, c, op.scopes) && cell.errorBody !== 'other' && !cell.echoesToken;
+      const route = ROUTES[operationId]!;
+      return cell.status === expectedStatus(route, c, op.scopes) && (cell.errorBody !== 'other' || route.page === true) && !cell.echoesToken;
     });
   }
 });

@@ -87,6 +87,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app_id}/tester_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        /** An app's tester groups, with each tester's state */
+        get: operations["listTesterGroups"];
+        put?: never;
+        /** Create a tester group */
+        post: operations["createTesterGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app_id}/tester_groups/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        /** A tester group, with each tester's state */
+        get: operations["getTesterGroup"];
+        put?: never;
+        post?: never;
+        /** Delete a tester group: its testers in no other group are signed out at once */
+        delete: operations["deleteTesterGroup"];
+        options?: never;
+        head?: never;
+        /** Rename a tester group or replace its channels */
+        patch: operations["updateTesterGroup"];
+        trace?: never;
+    };
+    "/api/apps/{app_id}/tester_groups/{group_id}/join_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        /** A tester group's join links (without their URLs, which are shown once) */
+        get: operations["listJoinLinks"];
+        put?: never;
+        /** A shareable link to join the group by e-mail (its URL answered once) */
+        post: operations["createJoinLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app_id}/tester_groups/{group_id}/join_links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+                /** @description Join link id */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a join link: it lets nobody in any more (who joined stays) */
+        delete: operations["deleteJoinLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app_id}/tester_groups/{group_id}/testers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add testers by e-mail: each new one is sent a sign-in link */
+        post: operations["addTesters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app_id}/tester_groups/{group_id}/testers/{tester_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+                /** @description Tester id */
+                tester_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a tester: in no other group, their sessions and install links end at once */
+        delete: operations["removeTester"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/{app_id}/webhooks": {
         parameters: {
             query?: never;
@@ -797,6 +935,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tester": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in tester's channels and their newest builds */
+        get: operations["getTesterView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tester/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a tester group by its join link's token: a sign-in link is e-mailed to the address */
+        post: operations["joinTesterGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tester/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign the tester out (ends the cookie's session) */
+        delete: operations["endTesterSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tester/sign_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a new sign-in link by e-mail (the same answer for any address) */
+        post: operations["requestTesterSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -1398,6 +1604,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tester": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in tester's builds, channel by channel; without a session, the sign-in form */
+        get: operations["testerHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tester/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A group's join link: the form for an address */
+        get: operations["joinTesterGroupPage"];
+        put?: never;
+        /** The join form: the address joins the group and is e-mailed a sign-in link */
+        post: operations["joinTesterGroupByPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tester/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An invitation's single-use sign-in link: sets the `hangar_tester` cookie and opens the tester's builds */
+        get: operations["openTesterSignInLink"];
+        put?: never;
+        /** The sign-in form: a new link is e-mailed to a tester (the same page for any address) */
+        post: operations["requestTesterSignInPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tester/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the tester out: ends the cookie's session */
+        post: operations["testerSignOutPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/version": {
         parameters: {
             query?: never;
@@ -1706,6 +1982,24 @@ export interface components {
                 webhooks: boolean;
             };
         };
+        JoinLink: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            expires_at: string | null;
+            id: number;
+            /** @description 0: no limit */
+            seats: number;
+            /** @description `<base>/tester/join?token=…`: only in the answer that made the link */
+            url?: string;
+            used_seats: number;
+        };
         /** @description The caller's own account: a User and what only its owner needs. Never a password. */
         Me: {
             /** @enum {string} */
@@ -1732,6 +2026,9 @@ export interface components {
              */
             updated_at: string;
             username: string;
+        };
+        Message: {
+            message: string;
         };
         OtherSessionsEnded: {
             /** @description How many other sessions were ended. */
@@ -1976,6 +2273,71 @@ export interface components {
              * @description Where the uploader reads it again until it expires.
              */
             url: string;
+        };
+        Tester: {
+            email: string;
+            id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            invited_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            joined_at: string | null;
+            last_download: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+                 */
+                at: string;
+                release_id: number;
+            } | null;
+            /**
+             * @description `joined` once a sign-in link of theirs was used
+             * @enum {string}
+             */
+            state: "invited" | "joined";
+        };
+        TesterGroup: {
+            app_id: number;
+            channel_ids: number[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            created_at: string;
+            id: number;
+            name: string;
+            testers: components["schemas"]["Tester"][];
+        };
+        TestersAdded: {
+            added: components["schemas"]["Tester"][];
+            already_members: string[];
+        };
+        TesterView: {
+            channels: {
+                app_id: number;
+                app_name: string;
+                builds: {
+                    build_version: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+                     */
+                    created_at: string;
+                    id: number;
+                    /** @description A path of the install pages */
+                    install_page: string;
+                    release_version: string;
+                }[];
+                channel_id: number;
+                device_type: string;
+                name: string;
+            }[];
+            email: string;
         };
         /** @description A personal access token, without its value. */
         Token: {
@@ -2678,6 +3040,400 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTesterGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tester groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TesterGroup"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTesterGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The app's channels the group opens: ids, as an array or comma-separated */
+                    channel_ids?: number[] | string;
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The app's channels the group opens: ids, as an array or comma-separated */
+                    channel_ids?: number[] | string;
+                    name: string;
+                };
+                "multipart/form-data": {
+                    /** @description The app's channels the group opens: ids, as an array or comma-separated */
+                    channel_ids?: number[] | string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TesterGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTesterGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TesterGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTesterGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateTesterGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The app's channels the group opens: ids, as an array or comma-separated */
+                    channel_ids?: number[] | string;
+                    name?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The app's channels the group opens: ids, as an array or comma-separated */
+                    channel_ids?: number[] | string;
+                    name?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The app's channels the group opens: ids, as an array or comma-separated */
+                    channel_ids?: number[] | string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TesterGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listJoinLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Join links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLink"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createJoinLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description ISO 8601; absent: never expires */
+                    expires_at?: string;
+                    /** @description How many may join by it; 0 or absent: no limit */
+                    seats?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description ISO 8601; absent: never expires */
+                    expires_at?: string;
+                    /** @description How many may join by it; 0 or absent: no limit */
+                    seats?: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description ISO 8601; absent: never expires */
+                    expires_at?: string;
+                    /** @description How many may join by it; 0 or absent: no limit */
+                    seats?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: `url` is shown only now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteJoinLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+                /** @description Join link id */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addTesters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description E-mail addresses separated by commas, semicolons or new lines, or a CSV export (the column holding them; a header line is skipped); at most 1,000 */
+                    emails: string | string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description E-mail addresses separated by commas, semicolons or new lines, or a CSV export (the column holding them; a header line is skipped); at most 1,000 */
+                    emails: string | string[];
+                };
+                "multipart/form-data": {
+                    /** @description E-mail addresses separated by commas, semicolons or new lines, or a CSV export (the column holding them; a header line is skipped); at most 1,000 */
+                    emails: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestersAdded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeTester: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                app_id: string;
+                /** @description Tester group id */
+                group_id: string;
+                /** @description Tester id */
+                tester_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
@@ -4775,6 +5531,124 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getTesterView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tester view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TesterView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    joinTesterGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @description The join link's `token` */
+                    token: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    /** @description The join link's `token` */
+                    token: string;
+                };
+                "multipart/form-data": {
+                    email: string;
+                    /** @description The join link's `token` */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the sign-in link goes by e-mail */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endTesterSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    requestTesterSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                };
+                "multipart/form-data": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createUpload: {
         parameters: {
             query?: never;
@@ -6412,6 +7286,198 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    testerHomePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The builds, or the sign-in form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The session ended (removed, signed out, expired): the sign-in form */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
+    joinTesterGroupPage: {
+        parameters: {
+            query: {
+                /** @description The join link's secret */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    joinTesterGroupByPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    token: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    token: string;
+                };
+                "multipart/form-data": {
+                    email: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Check your e-mail */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The link is unknown, expired or full, or the address is not one: the form again */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    openTesterSignInLink: {
+        parameters: {
+            query: {
+                /** @description The secret of the e-mailed link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: to `/tester`, with the cookie */
+            303: {
+                headers: {
+                    Location: string;
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The link was used, expired or never existed: the form to ask for a new one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
+    requestTesterSignInPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                };
+                "multipart/form-data": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Check your e-mail */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Not an address: the form again */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    testerSignOutPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To `/tester` */
+            303: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getVersion: {

@@ -11,4 +11,6 @@ export type Release = Schemas['Release'] & { sha256?: string };
 export type VersionList = Schemas['VersionList'];
 export type DebugFile = Schemas['DebugFile'];
 export type User = Schemas['User'];
+export type TesterGroup = Schemas['TesterGroup'];
+export type TestersAdded = Schemas['TestersAdded'];
 export type DirectUpload = paths['/api/direct_uploads']['post']['responses']['201']['content']['application/json'];

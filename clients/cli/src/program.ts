@@ -3,6 +3,7 @@ import { EXIT, cliVersion, exitStatusHelp } from './command-context';
 import { debugFilesCommand } from './commands/debug-files.command';
 import { loginCommand } from './commands/login.command';
 import { releasesCommand } from './commands/releases.command';
+import { testersCommand } from './commands/testers.command';
 import { uploadCommand } from './commands/upload.command';
 import { versionExistsCommand } from './commands/version-exists.command';
 
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     .addCommand(versionExistsCommand())
     .addCommand(releasesCommand())
     .addCommand(debugFilesCommand())
+    .addCommand(testersCommand())
     .addHelpText(
       'after',
       `

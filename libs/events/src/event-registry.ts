@@ -33,6 +33,16 @@ export const EVENT_REGISTRY = {
     version: 1,
     schema: z.object({ app_id: id, scheme_id: id, channel_id: id }),
   },
+  /**
+   * A tester was added to a group (by an admin, or through a join link), or asked a join
+   * link to invite them again: the mailer sends them a single-use sign-in link. Ids only:
+   * the address and the link are read from the apps service when the mail is made.
+   */
+  'tester.invited': {
+    domain: 'apps',
+    version: 1,
+    schema: z.object({ tester_id: id, group_id: id, app_id: id }),
+  },
   'release.created': {
     domain: 'releases',
     version: 1,

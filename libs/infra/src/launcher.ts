@@ -161,6 +161,8 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
           ...(name === 'users'
             ? { HANGAR_ADMIN_EMAIL: admin.email, HANGAR_ADMIN_PASSWORD: admin.password, HANGAR_ADMIN_TOKEN: admin.token }
             : {}),
+          // No mail leaves a local run unless SMTP_URL is set: testers' e-mails are .eml files here.
+          ...(name === 'webhooks' && !env.SMTP_URL ? { MAILBOX_DIR: mailboxDir(dataDir, env) } : {}),
         });
       }
     }
@@ -202,11 +204,26 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
     const url = `http://127.0.0.1:${httpPort}`;
     await waitFor('the gateway', () => httpOk(`${url}/api/health`), { timeoutMs: 60_000, intervalMs: 250 });
     const seen = await adminAsSeen(url, admin.token);
-    printBanner(url, admin, seen, startedAt, infra, logsDir, replicas);
+    printBanner(url, admin, seen, startedAt, infra, logsDir, replicas, dataDir, env);
   } catch (err) {
     print(`Hangar failed to start: ${err instanceof Error ? err.message : String(err)}`);
     print(`Logs: ${logsDir}`);
     await stopAll(1);
+  }
+}
+
+/** Where testers' e-mails go without SMTP_URL: MAILBOX_DIR, else the data folder's `mailbox`. */
+function mailboxDir(dataDir: string, env: NodeJS.ProcessEnv): string {
+  return env.MAILBOX_DIR || path.join(dataDir, 'mailbox');
+}
+
+/** The SMTP server without its credentials, for the banner. */
+function smtpOrigin(smtpUrl: string): string {
+  try {
+    const url = new URL(smtpUrl);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return 'SMTP_URL';
   }
 }
 
@@ -218,6 +235,8 @@ function printBanner(
   infra: Infrastructure,
   logsDir: string,
   replicas: number,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
 ) {
   print('');
   print(`Hangar is running at ${url}`);
@@ -235,6 +254,7 @@ function printBanner(
   print(`  NATS:        ${infra.origins.nats}`);
   print(`  S3:          ${infra.origins.s3}`);
   print(`  logs:        ${logsDir}`);
+  print(`  e-mail:      ${env.SMTP_URL ? `through ${smtpOrigin(env.SMTP_URL)}` : `not sent: written as .eml files into ${mailboxDir(dataDir, env)} (set SMTP_URL to send)`}`);
   print('Press Ctrl-C to stop.');
 }
 

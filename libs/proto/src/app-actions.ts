@@ -19,6 +19,7 @@ export const APP_ACTIONS = [
   'debug_files.manage',
   'webhooks.manage',
   'audit.read',
+  'testers.manage',
 ] as const;
 
 export type AppAction = (typeof APP_ACTIONS)[number];

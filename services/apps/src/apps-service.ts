@@ -23,6 +23,13 @@ import { repairAppTrees } from './domain/app-trees';
 import { userDeletedConsumer } from './events/user-deleted.consumer';
 import { LegacyWebhooksRepository } from './data/legacy-webhooks.repository';
 import { appsHandlers } from './grpc/apps.handlers';
+import { TESTER_RPCS } from './grpc/tester.handlers';
+import { testerAccessModels } from './data/tester-access.model';
+import { TesterAccessRepository } from './data/tester-access.repository';
+import { testerGroupModel } from './data/tester-group.model';
+import { TesterGroupsRepository } from './data/tester-groups.repository';
+import { testerModel } from './data/tester.model';
+import { TestersRepository } from './data/testers.repository';
 
 export interface RunningAppsService {
   port: number;
@@ -84,19 +91,25 @@ const APPS_READ_ONLY = new Set([
   'describeApp',
   // A stream: passed through as it is (the wrapper awaits a single answer), and it writes nothing.
   'exportLegacyWebhooks',
+  // Tester groups, testers and their links and sessions: no cache anywhere holds them (a tester's
+  // reach is read on every use), so their writes need no bump.
+  ...TESTER_RPCS,
 ]);
 
 /** Wires the apps service on the service skeleton: database, events, users client, gRPC. main.ts and the component tests both start it here. */
 export async function startAppsService(config: AppsConfig, logger: Logger, metrics?: Metrics, options: { shutdown?: ShutdownRegistry } = {}): Promise<RunningAppsService> {
   return startService({ name: 'apps', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
-    const { connection, appDocs, schemeDocs, channelDocs, collaboratorDocs, treeDocs } = await service.connectMongo((c) => ({
+    const { connection, appDocs, schemeDocs, channelDocs, collaboratorDocs, treeDocs, groupDocs, testerDocs, accessDocs } = await service.connectMongo((c) => ({
       appDocs: appModel(c),
       schemeDocs: schemeModel(c),
       channelDocs: channelModel(c),
       collaboratorDocs: collaboratorModel(c),
       treeDocs: appTreeModel(c),
+      groupDocs: testerGroupModel(c),
+      testerDocs: testerModel(c),
+      accessDocs: testerAccessModels(c),
     }));
-    const events = await service.startEvents({ outboxOf: [appDocs, schemeDocs, channelDocs] });
+    const events = await service.startEvents({ outboxOf: [appDocs, schemeDocs, channelDocs, testerDocs] });
     const { relay } = events;
 
     const usersClient = createServiceClient(users.UsersServiceDefinition, config.USERS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics });
@@ -107,6 +120,11 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
       collaborators: new CollaboratorsRepository(connection, collaboratorDocs),
       trees: new AppTreesRepository(treeDocs),
       users: new UsersDirectory(usersClient),
+      testerGroups: new TesterGroupsRepository(connection, groupDocs),
+      testers: new TestersRepository(connection, testerDocs),
+      testerAccess: new TesterAccessRepository(connection, accessDocs),
+      testerSignInTtlMs: config.TESTER_SIGN_IN_TTL_MS,
+      testerSessionTtlMs: config.TESTER_SESSION_TTL_MS,
       onEventsRecorded: () => relay.poke(),
     };
 

@@ -15,6 +15,10 @@ const schema = z.object({
   CACHE_MAX_AGE_MS: milliseconds(60_000),
   /** Collaborators answer with their user's name and email, from the users service. */
   USERS_GRPC_TARGET: grpcTarget.default('users:50051'),
+  /** How long the sign-in link an e-mail carries works (single use; a tester asks for a new one with their address). */
+  TESTER_SIGN_IN_TTL_MS: milliseconds(24 * 3_600_000),
+  /** How long a tester stays signed in after using a sign-in link (removal ends it at once). */
+  TESTER_SESSION_TTL_MS: milliseconds(30 * 24 * 3_600_000),
   /** Deadline of every call to the users service. */
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(10_000),
 });

@@ -46,6 +46,15 @@ const schema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Finished deliveries and their attempts are removed after this many days. */
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /**
+   * Where e-mail to testers goes: an SMTP server (`smtp://user:pass@host:587`, `smtps://…` for
+   * TLS from the start). Unset: to MAILBOX_DIR, or nowhere.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** The From of every e-mail. */
+  MAIL_FROM: z.string().min(3).default('Hangar <hangar@localhost>'),
+  /** Without SMTP_URL: each e-mail written as an .eml file in this folder (npm run up sets .hangar/mailbox). */
+  MAILBOX_DIR: z.string().optional(),
   /** Wait between tries of the one-time move from the apps service while apps does not answer it yet. */
   MIGRATION_RETRY_MS: milliseconds(2_000),
 });

@@ -6,6 +6,8 @@ import type { Metrics } from '@hangar/metrics';
 import { apps, releases, webhooks } from '@hangar/proto';
 import { AppsLegacyWebhooks } from './clients/apps-legacy-webhooks';
 import { AppsServiceAccess } from './clients/apps.access';
+import { mailTransportFrom } from './mail/mail-transport';
+import { testerInvitedConsumer } from './mail/tester-invited.consumer';
 import { ReleasesServiceSource } from './clients/releases.source';
 import type { WebhooksConfig } from './config';
 import { DeliveriesRepository } from './data/deliveries.repository';
@@ -82,6 +84,9 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
 
     await takeOverLegacyDurables(events.bus, config.NATS_SUBJECT_PREFIX, WEBHOOKS_DURABLE, WEBHOOK_EVENTS, logger);
     for (const handler of webhookEventConsumers(deps, logger)) await events.consume(handler);
+    const mail = mailTransportFrom(config, logger);
+    logger.info({ mailTo: mail.description }, 'e-mail to testers goes to %s', mail.description);
+    await events.consume(testerInvitedConsumer(appsClient, mail, logger));
     dispatcher.start();
     // Before the consumers stop (events phase): deliveries a consumer records after this wait in the database for the next start.
     service.shutdown.register({ name: 'webhook dispatcher', phase: 'work', stop: () => dispatcher.stop() });

@@ -7,6 +7,7 @@ import { Field, formValues } from '../ui/field';
 import { ErrorNote, Show } from '../ui/states';
 import { useAction } from '../ui/use-action';
 import { CollaboratorsSection } from './collaborators-section';
+import { TestersSection } from './testers-section';
 import { WebhooksSection } from './webhooks-section';
 
 type App = Schemas['App'];
@@ -39,6 +40,7 @@ export function AppSettingsPage({ appId }: { appId: number }) {
               <NewScheme appId={a.id} onCreated={app.reload} />
             </section>
             {atLeast(role, 'admin') && <CollaboratorsSection appId={a.id} />}
+            {atLeast(role, 'admin') && <TestersSection app={a} />}
             {atLeast(role, 'admin') && <WebhooksSection appId={a.id} />}
           </>
         );

@@ -3,6 +3,9 @@ import type { AppsRepository } from '../data/apps.repository';
 import type { ChannelsRepository } from '../data/channels.repository';
 import type { CollaboratorsRepository } from '../data/collaborators.repository';
 import type { SchemesRepository } from '../data/schemes.repository';
+import type { TesterAccessRepository } from '../data/tester-access.repository';
+import type { TesterGroupsRepository } from '../data/tester-groups.repository';
+import type { TestersRepository } from '../data/testers.repository';
 
 export interface UserSummary {
   id: number;
@@ -24,6 +27,13 @@ export interface AppsDeps {
   /** The apps list's documents, rewritten by every write to an app, scheme or channel (app-trees.ts). */
   trees: AppTreesRepository;
   users: UserDirectory;
+  testerGroups: TesterGroupsRepository;
+  testers: TestersRepository;
+  /** Join links, sign-in links and tester sessions (their secrets' digests). */
+  testerAccess: TesterAccessRepository;
+  /** How long an invitation's sign-in link works (TESTER_SIGN_IN_TTL_MS). */
+  testerSignInTtlMs: number;
+  testerSessionTtlMs: number;
   /** Called after a write that recorded events, so they go out at once. */
   onEventsRecorded: () => void;
 }

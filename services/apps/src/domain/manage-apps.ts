@@ -4,6 +4,7 @@ import { appFor } from './access';
 import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './deps';
 import { validateAppName } from './fields';
+import { removeTesterGroupsOfApp } from './manage-tester-groups';
 import { Actor, isGlobalAdmin, requireCanCreateApp, withinTokenApps } from './permissions';
 import { AppView, collaboratorViews, fullAppView } from './views';
 
@@ -57,4 +58,5 @@ export async function deleteApp(deps: AppsDeps, actor: Actor, id: number): Promi
   await deps.channels.deleteByApp(id);
   await deps.schemes.deleteByApp(id);
   await deps.collaborators.removeAllOfApp(id);
+  await removeTesterGroupsOfApp(deps, id);
 }

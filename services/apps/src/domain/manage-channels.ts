@@ -5,6 +5,7 @@ import type { ChannelChanges } from '../data/channels.repository';
 import { channelFor, schemeFor } from './access';
 import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './deps';
+import { forgetChannel } from './manage-tester-groups';
 import { ChannelFields, ChannelInput, validateChannelFields } from './fields';
 import type { Actor } from './permissions';
 import { generateSlug, hashPassword, requireStrongKeyWhenProtected } from './secrets';
@@ -62,6 +63,7 @@ export async function deleteChannel(deps: AppsDeps, actor: Actor, id: number): P
   if (!(await deps.channels.markDeleted(id, event))) throw new NotFound(`Channel ${id} not found`);
   deps.onEventsRecorded();
   await refreshAppTree(deps, app._id);
+  await forgetChannel(deps, app._id, id);
 }
 
 async function toChanges(fields: ChannelFields): Promise<ChannelChanges> {

@@ -3,6 +3,7 @@ import { createEnvelope } from '@hangar/events';
 import { appFor, schemeFor } from './access';
 import { refreshAppTree } from './app-trees';
 import type { AppsDeps } from './deps';
+import { forgetChannel } from './manage-tester-groups';
 import { SchemeInput, validateSchemeFields } from './fields';
 import type { Actor } from './permissions';
 import { SchemeView, schemeTrees, schemeView } from './views';
@@ -45,6 +46,8 @@ export async function deleteScheme(deps: AppsDeps, actor: Actor, id: number): Pr
   const deleted = await deps.schemes.markDeleted(id, createEnvelope('scheme.deleted', { app_id: app._id, scheme_id: id }, 'apps'));
   if (!deleted) throw new NotFound(`Scheme ${id} not found`);
   deps.onEventsRecorded();
+  const channels = await deps.channels.listBySchemes([id]);
   await deps.channels.deleteByScheme(id);
+  for (const channel of channels) await forgetChannel(deps, app._id, channel._id);
   await refreshAppTree(deps, app._id);
 }

@@ -21,6 +21,7 @@ describe('app permissions (PRODUCT §2)', () => {
     ['app.delete', { admin: true, member: false, developer: false, appAdmin: true, none: false }],
     ['collaborators.manage', { admin: true, member: false, developer: false, appAdmin: true, none: false }],
     ['webhooks.manage', { admin: true, member: false, developer: false, appAdmin: true, none: false }],
+    ['testers.manage', { admin: true, member: false, developer: false, appAdmin: true, none: false }],
   ];
 
   it('when the table lists every action, then no action is left unchecked', () => {

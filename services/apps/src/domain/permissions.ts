@@ -54,6 +54,8 @@ export const REQUIRED_ROLE = {
   'webhooks.manage': 'admin',
   // An app's part of the audit log (services/gateway audit.routes.ts).
   'audit.read': 'admin',
+  // Tester groups hold people's addresses and open channels without their password.
+  'testers.manage': 'admin',
 } as const satisfies Record<AppAction, CollaboratorRole>;
 
 export type { AppAction };

@@ -12,6 +12,7 @@ import { createChannel, deleteChannel, getChannel, listChannels, setChannelPassw
 import { addCollaborator, getCollaborator, listCollaborators, removeCollaborator, updateCollaborator } from '../domain/manage-collaborators';
 import { createScheme, deleteScheme, getScheme, listSchemes, updateScheme } from '../domain/manage-schemes';
 import { ensureUploadChannel } from '../domain/upload-channel';
+import { testerHandlers } from './tester.handlers';
 import type { AppView, CollaboratorView, SchemeView } from '../domain/views';
 
 /** Thin edge: proto in, use case, proto out. Errors map in the gRPC middleware. */
@@ -107,6 +108,8 @@ export function appsHandlers(deps: AppsDeps, legacy: LegacyWebhooksRepository): 
     async verifyChannelPassword(req) {
       return { ok: await verifyChannelPassword(deps, req.channelKey, req.password) };
     },
+
+    ...testerHandlers(deps),
 
     async describeApp(req) {
       const app = await describeApp(deps, req.id);

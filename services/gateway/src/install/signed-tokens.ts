@@ -26,6 +26,12 @@ export class SignedTokens {
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
+  /** The subject a valid, unexpired value was signed for; undefined for anything else. */
+  subjectOf(value: string | undefined, now = Date.now()): string | undefined {
+    const subject = value?.split('.')[0];
+    return subject !== undefined && this.verify(value, subject, now) ? subject : undefined;
+  }
+
   private mac(payload: string): string {
     return createHmac('sha256', this.secret).update(payload).digest('base64url');
   }

@@ -270,6 +270,34 @@ const schemas: Record<string, JsonSchema> = {
     channels: arrayOf(ref('Channel')),
   }),
   Collaborator: object({ id: int('The user id'), username: str(), email: str(), role: { type: 'string', enum: USER_ROLES } }),
+  Tester: object({
+    id: int(),
+    email: str(),
+    state: { type: 'string', enum: ['invited', 'joined'], description: '`joined` once a sign-in link of theirs was used' },
+    invited_at: timestamp,
+    joined_at: { ...timestamp, type: ['string', 'null'] },
+    last_download: { type: ['object', 'null'], properties: { release_id: int(), at: timestamp }, required: ['release_id', 'at'], additionalProperties: false },
+  }),
+  TesterGroup: object({ id: int(), app_id: int(), name: str(), channel_ids: arrayOf(int()), testers: arrayOf(ref('Tester')), created_at: timestamp }),
+  TestersAdded: object({ added: arrayOf(ref('Tester')), already_members: arrayOf(str('An address that was in the group already (not invited again)')) }),
+  JoinLink: object(
+    { id: int(), url: str('`<base>/tester/join?token=…`: only in the answer that made the link'), expires_at: { ...timestamp, type: ['string', 'null'] }, seats: int('0: no limit'), used_seats: int(), created_at: timestamp },
+    ['url'],
+  ),
+  Message: object({ message: str() }),
+  TesterView: object({
+    email: str(),
+    channels: arrayOf(
+      object({
+        app_id: int(),
+        app_name: str(),
+        channel_id: int(),
+        name: str(),
+        device_type: str(),
+        builds: arrayOf(object({ id: int(), release_version: str(), build_version: str(), created_at: timestamp, install_page: str('A path of the install pages') })),
+      }),
+    ),
+  }),
   App: object(
     { id: int(), name: str(), schemes: arrayOf(ref('Scheme')), collaborators: arrayOf(ref('Collaborator')) },
     ['collaborators'],
@@ -1188,6 +1216,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       { name: 'Debug files' },
       { name: 'Symbol servers', description: 'Debug files by the ids debuggers ask for, in the layouts they read (debuginfod, Microsoft symbol server, Breakpad, Apple dSYMs by UUID).' },
       { name: 'Webhooks', description: 'Signed (HMAC-SHA256) POSTs to other systems when builds land.' },
+      { name: 'Testers', description: "Tester groups of an app (its admins), and the testers' own side: join links, e-mailed single-use sign-in links, the tester view. Testers have no account." },
       { name: 'Install', description: 'What testers open: pages, icon, QR code, manifest and downloads.' },
     ],
     security: [{ bearer: [] }, { token: [] }, { session: [] }],
@@ -1234,6 +1263,7 @@ export function openApiDocument(version: string): OpenApiDocument {
         bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token' },
         token: { type: 'apiKey', in: 'query', name: 'token', description: 'The same token in the query string (Zealot clients)' },
         session: { type: 'apiKey', in: 'cookie', name: 'hangar_session', description: 'The console\'s session (POST /api/sessions); writes also need X-CSRF-Token' },
+        tester: { type: 'apiKey', in: 'cookie', name: 'hangar_tester', description: "A tester's session, set by the sign-in link of an invitation (GET /tester/sign-in)" },
       },
     },
   };

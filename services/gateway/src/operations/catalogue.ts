@@ -9,6 +9,9 @@ import { sessionOperations } from '../features/sessions/sessions.operations';
 import { tokenOperations } from '../features/users/tokens.operations';
 import { userOperations } from '../features/users/users.operations';
 import { webhookOperations } from '../features/webhooks/webhooks.operations';
+import { testerAccessOperations } from '../features/testers/tester-access.operations';
+import { testerGroupOperations } from '../features/testers/tester-groups.operations';
+import { testerPageOperations } from '../features/testers/tester-pages.operations';
 import type { AnyOperation } from './declare';
 
 /**
@@ -28,4 +31,7 @@ export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
   ...channelOperations,
   ...collaboratorOperations,
   ...webhookOperations,
+  ...testerGroupOperations,
+  ...testerAccessOperations,
+  ...testerPageOperations,
 ];

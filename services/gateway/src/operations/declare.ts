@@ -65,6 +65,11 @@ export interface DeclaredOperation<Params extends Record<string, IdParam> = Reco
    * caller without rights learns nothing from a 422.
    */
   body?: { fields: Body; required?: (keyof Body & string)[] };
+  /**
+   * A browser form's page outside `/api` (whose body parsers cover only `/api`): its urlencoded body
+   * is parsed here (16 KiB at most). Its handler answers refusals as pages, not JSON.
+   */
+  page?: true;
   responses: Operation['responses'];
   /** The rest of the OpenAPI operation object (a description, security, parameters). */
   openApi?: Partial<Operation>;

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { Type } from '@sinclair/typebox';
 import type { ServiceClients } from '../clients/service-clients';
 import { authenticate, currentUser } from '../http/authenticate.middleware';
@@ -32,6 +32,7 @@ export function mountOperations(operations: readonly AnyOperation[], dependencie
     const stepAside: RequestHandler = (req, _res, next) => (besides.some(([name, param]) => param.besides!.has(String(req.params[name]))) ? next('route') : next());
     const handlers = [
       ...(besides.length > 0 ? [stepAside] : []),
+      ...(declared.page ? [pageForm] : []),
       ...(declared.scopes === null ? [] : [tokenCheck]),
       async (req: Request, res: Response) => {
         await declared.handle({ ...dependencies, params: readParams(declared.params, req), body: body.read(req.body), req, res });
@@ -41,6 +42,9 @@ export function mountOperations(operations: readonly AnyOperation[], dependencie
   }
   return router;
 }
+
+/** A page's form, outside `/api` and its body parsers: small, urlencoded, flat. */
+const pageForm = express.urlencoded({ extended: false, limit: '16kb' });
 
 /** The path's ids as numbers (a 422 naming one that is not an id); `me` is the caller's. */
 function readParams(declared: Record<string, IdParam>, req: Request): Record<string, number> {

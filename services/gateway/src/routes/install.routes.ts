@@ -13,6 +13,8 @@ import { messagePage, channelPage, passwordPage, releasePage } from '../install/
 import type { AttemptCounter, AttemptRule } from '../limits/attempt-rule';
 import { TooManyAttempts } from '../limits/too-many-attempts';
 import { SignedTokens } from '../install/signed-tokens';
+import { sendInstallPage } from '../install/page-headers';
+import { testerBySessionId, testerOf } from '../features/testers/tester-session';
 import { ReleasesRouteOptions, sendDownload } from './releases.routes';
 
 export interface InstallRouteOptions extends Pick<ReleasesRouteOptions, 'downloadRedirect' | 'storage'> {
@@ -30,8 +32,6 @@ const QR_SIZE = { min: 64, max: 1024, fallback: 256 };
 const DOWNLOAD_TOKEN_TTL_SECONDS = 3600;
 const unlockCookie = (channelId: number) => `hangar_unlock_${channelId}`;
 const releaseUnlockPath = (releaseId: number) => `/releases/${releaseId}/unlock`;
-/** Install pages: own styles, fonts and images (the icon and QR code; data: for none today), no script, forms to self, never framed. */
-const INSTALL_PAGE_CSP = "default-src 'none'; style-src 'self'; font-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -69,27 +69,34 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
   router.use('/assets/fontawesome', express.static(path.dirname(require.resolve('@fortawesome/fontawesome-free/package.json')), { maxAge: '7d', index: false }));
   router.use('/assets', express.static(path.join(__dirname, '..', '..', 'assets'), { maxAge: '1h', index: false }));
 
-  /** Open channel, an unlock cookie for it, or a signed token for this release. */
-  function mayOpen(req: Request, channel: apps.Channel, releaseId?: number): boolean {
-    if (!channel.hasPassword) return true;
-    if (tokens.verify(cookie(req, unlockCookie(channel.id)), `channel:${channel.id}`)) return true;
-    return releaseId !== undefined && tokens.verify(queryText(req, 't'), `release:${releaseId}`);
+  /**
+   * Who may open a channel's builds: anyone when it has no password; else an unlock cookie, a
+   * download token signed for this release, or a tester whose groups open the channel — by their
+   * cookie, or by the session signed into their install link (`release:<id>:tester:<session>`),
+   * asked of the apps service each time so a removed tester's links stop at once.
+   * `tester` names who, so a download counts as theirs.
+   */
+  async function access(req: Request, channel: apps.Channel, releaseId?: number): Promise<{ open: boolean; tester?: apps.TesterIdentity }> {
+    const signed = releaseId !== undefined ? tokens.subjectOf(queryText(req, 't')) : undefined;
+    const testerSession = signed?.startsWith(`release:${releaseId}:tester:`) ? Number(signed.slice(`release:${releaseId}:tester:`.length)) : 0;
+    const tester = testerSession > 0 ? await testerBySessionId(clients, testerSession) : await testerOf(clients, req);
+    if (tester?.channels.some((c) => c.channelId === channel.id)) return { open: true, tester };
+    if (!channel.hasPassword) return { open: true };
+    if (testerSession > 0) return { open: false };
+    if (tokens.verify(cookie(req, unlockCookie(channel.id)), `channel:${channel.id}`)) return { open: true };
+    return { open: releaseId !== undefined && signed === `release:${releaseId}` };
+  }
+
+  /** A download by a tester is theirs: the state an app's admins see (off the answer's path). */
+  function countTesterDownload(tester: apps.TesterIdentity | undefined, channelId: number, releaseId: number): void {
+    if (tester) void clients.apps.recordTesterDownload({ email: tester.email, channelId, releaseId }).catch(() => undefined);
   }
 
   async function loadRelease(req: Request): Promise<releases.Release> {
     return clients.releases.getRelease({ id: parseId(req.params.id) });
   }
 
-  function sendPage(res: Response, status: number, html: string) {
-    res.status(status).type('html').setHeader('Cache-Control', 'no-store');
-    // The pages load only their own styles, icons and images, run no script, post only
-    // to themselves and are framed by nobody (no clickjacking of the Install button).
-    res.setHeader('Content-Security-Policy', INSTALL_PAGE_CSP);
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.send(html);
-  }
+  const sendPage = sendInstallPage;
 
   async function pageErrors(res: Response, work: () => Promise<void>) {
     try {
@@ -113,9 +120,11 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
       const channel = release.context!.channel!;
       // The form posts to the release, not the channel: its key is the credential of the
       // channel's API, and this page is open to anyone who counts release ids.
-      if (!mayOpen(req, channel, release.id)) return sendPage(res, 401, passwordPage(channel.name, releaseUnlockPath(release.id), req.originalUrl));
+      const { open, tester } = await access(req, channel, release.id);
+      if (!open) return sendPage(res, 401, passwordPage(channel.name, releaseUnlockPath(release.id), req.originalUrl));
       const api = `${base(req)}/api/releases/${release.id}`;
-      const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
+      // A tester's install link carries their session: it stops working when they are removed.
+      const t = encodeURIComponent(tokens.sign(tester ? `release:${release.id}:tester:${tester.sessionId}` : `release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
       const install = release.platform === 'iOS' ? `itms-services://?action=download-manifest&url=${encodeURIComponent(`${api}/manifest.plist?t=${t}`)}` : `${api}/download?t=${t}`;
       sendPage(
         res,
@@ -141,7 +150,7 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
       const page = rawPage && /^\d{1,9}$/.test(rawPage) ? Math.max(1, Number(rawPage)) : 1;
       const list = await clients.releases.listVersions({ channelKey: req.params.slug!, page: { page, perPage } });
       const channel = list.context!.channel!;
-      if (!mayOpen(req, channel)) {
+      if (!(await access(req, channel)).open) {
         return sendPage(res, 401, passwordPage(channel.name, `/channels/${encodeURIComponent(channel.slug)}/unlock`, req.originalUrl));
       }
       const self = `/channels/${encodeURIComponent(channel.slug)}`;
@@ -219,9 +228,10 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
   router.get('/api/releases/:id/manifest.plist', async (req, res) => {
     const release = await loadRelease(req);
     if (release.platform !== 'iOS') throw new NotFound('Only iOS builds have an install manifest');
-    if (!mayOpen(req, release.context!.channel!, release.id)) throw new Unauthenticated('This channel is protected by a password: open the release page to unlock it');
+    const { open, tester } = await access(req, release.context!.channel!, release.id);
+    if (!open) throw new Unauthenticated('This channel is protected by a password: open the release page to unlock it');
     const api = `${base(req)}/api/releases/${release.id}`;
-    const t = encodeURIComponent(tokens.sign(`release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
+    const t = encodeURIComponent(tokens.sign(tester ? `release:${release.id}:tester:${tester.sessionId}` : `release:${release.id}`, DOWNLOAD_TOKEN_TTL_SECONDS));
     res.type('application/xml').setHeader('Cache-Control', 'no-store');
     options.countDownload?.(release.id, req);
     res.send(iosManifest({ packageUrl: `${api}/download?t=${t}`, iconUrl: `${api}/icon`, bundleId: release.bundleId, bundleVersion: release.releaseVersion, title: release.appName }));
@@ -229,9 +239,11 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
 
   router.get('/api/releases/:id/download', async (req, res) => {
     const release = await loadRelease(req);
-    if (!mayOpen(req, release.context!.channel!, release.id)) throw new Unauthenticated('This channel is protected by a password: open the release page to unlock it');
+    const { open, tester } = await access(req, release.context!.channel!, release.id);
+    if (!open) throw new Unauthenticated('This channel is protected by a password: open the release page to unlock it');
     const download = await clients.releases.getDownload({ releaseId: release.id, kind: 'package', expiresInSeconds: 300 });
     options.countDownload?.(release.id, req);
+    countTesterDownload(tester, release.context!.channel!.id, release.id);
     await sendDownload(req, res, download, options);
   });
 

@@ -11,9 +11,10 @@ import type { Actor, WebhooksDeps } from './deps';
 /**
  * Event types a webhook can receive: those that belong to an app (they carry
  * `app_id`). The audit log's entries are for a SIEM, not app webhooks (and
- * their `app_id` may be null).
+ * their `app_id` may be null); a tester's invitation is the mailer's alone.
  */
-export const WEBHOOK_EVENTS = (Object.keys(EVENT_REGISTRY) as EventType[]).filter((type) => 'app_id' in EVENT_REGISTRY[type].schema.shape && type !== 'audit.recorded');
+const NOT_FOR_WEBHOOKS: ReadonlySet<EventType> = new Set(['audit.recorded', 'tester.invited']);
+export const WEBHOOK_EVENTS = (Object.keys(EVENT_REGISTRY) as EventType[]).filter((type) => 'app_id' in EVENT_REGISTRY[type].schema.shape && !NOT_FOR_WEBHOOKS.has(type));
 
 /** The sample event of `POST /api/webhooks/:id/test`. */
 export const TEST_EVENT = 'webhook.test';

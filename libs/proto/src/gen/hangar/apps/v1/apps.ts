@@ -327,6 +327,180 @@ export interface LegacyAttempt {
   createdAtMs: number;
 }
 
+export interface TesterGroup {
+  id: number;
+  appId: number;
+  name: string;
+  channelIds: number[];
+  testers: Tester[];
+  createdAtMs: number;
+}
+
+export interface Tester {
+  id: number;
+  groupId: number;
+  email: string;
+  /** invited | joined */
+  state: string;
+  invitedAtMs: number;
+  joinedAtMs: number;
+  lastDownloadReleaseId: number;
+  lastDownloadAtMs: number;
+}
+
+export interface CreateTesterGroupRequest {
+  actor?: Actor | undefined;
+  appId: number;
+  name: string;
+  channelIds: number[];
+}
+
+export interface ListTesterGroupsRequest {
+  actor?: Actor | undefined;
+  appId: number;
+}
+
+export interface TesterGroupList {
+  groups: TesterGroup[];
+}
+
+export interface TesterGroupRef {
+  actor?: Actor | undefined;
+  appId: number;
+  groupId: number;
+}
+
+export interface UpdateTesterGroupRequest {
+  actor?: Actor | undefined;
+  appId: number;
+  groupId: number;
+  name?:
+    | string
+    | undefined;
+  /** Replaces the group's channels when set. */
+  setChannelIds: boolean;
+  channelIds: number[];
+}
+
+export interface AddTestersRequest {
+  actor?: Actor | undefined;
+  appId: number;
+  groupId: number;
+  emails: string[];
+  /** The origin the invitation's link starts with (the gateway's public URL). */
+  linkBase: string;
+}
+
+export interface AddTestersResponse {
+  added: Tester[];
+  alreadyMembers: string[];
+}
+
+export interface RemoveTesterRequest {
+  actor?: Actor | undefined;
+  appId: number;
+  groupId: number;
+  testerId: number;
+}
+
+export interface CreateJoinLinkRequest {
+  actor?: Actor | undefined;
+  appId: number;
+  groupId: number;
+  /** 0: never expires. */
+  expiresAtMs: number;
+  /** 0: no limit. */
+  seats: number;
+}
+
+export interface JoinLink {
+  id: number;
+  groupId: number;
+  /** Only in CreateJoinLink's answer. */
+  secret: string;
+  expiresAtMs: number;
+  seats: number;
+  usedSeats: number;
+  createdAtMs: number;
+}
+
+export interface JoinLinkList {
+  links: JoinLink[];
+}
+
+export interface JoinLinkRef {
+  actor?: Actor | undefined;
+  appId: number;
+  groupId: number;
+  linkId: number;
+}
+
+export interface JoinTesterGroupRequest {
+  secret: string;
+  email: string;
+  linkBase: string;
+}
+
+export interface RequestTesterSignInRequest {
+  email: string;
+  linkBase: string;
+}
+
+export interface IssueTesterSignInRequest {
+  testerId: number;
+}
+
+export interface TesterSignIn {
+  secret: string;
+  email: string;
+  appName: string;
+  groupName: string;
+  linkBase: string;
+  expiresAtMs: number;
+}
+
+export interface RedeemTesterSignInRequest {
+  secret: string;
+  userAgent: string;
+}
+
+export interface TesterSession {
+  secret: string;
+  email: string;
+  expiresAtMs: number;
+}
+
+export interface TesterSecret {
+  secret: string;
+  /**
+   * Instead of the secret, in AuthenticateTester only: the id the gateway signed into a
+   * tester's install link (the session must still be live, and its tester still in a group).
+   */
+  sessionId: number;
+}
+
+export interface TesterChannel {
+  appId: number;
+  appName: string;
+  channelId: number;
+  channelName: string;
+  /** The channel key: for the gateway's own reads, never shown to the tester. */
+  slug: string;
+  deviceType: string;
+}
+
+export interface TesterIdentity {
+  sessionId: number;
+  email: string;
+  channels: TesterChannel[];
+}
+
+export interface RecordTesterDownloadRequest {
+  email: string;
+  channelId: number;
+  releaseId: number;
+}
+
 function createBaseApp(): App {
   return { id: 0, name: "", schemes: [], collaborators: [], createdAtMs: 0 };
 }
@@ -4716,6 +4890,2680 @@ export const LegacyAttempt: MessageFns<LegacyAttempt> = {
   },
 };
 
+function createBaseTesterGroup(): TesterGroup {
+  return { id: 0, appId: 0, name: "", channelIds: [], testers: [], createdAtMs: 0 };
+}
+
+export const TesterGroup: MessageFns<TesterGroup> = {
+  encode(message: TesterGroup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.channelIds.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.channelIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.testers) {
+      Tester.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.createdAtMs !== 0) {
+      writer.uint32(48).int64(message.createdAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterGroup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterGroup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.channelIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.channelIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.testers.push(Tester.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterGroup {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      channelIds: globalThis.Array.isArray(object?.channelIds)
+        ? object.channelIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.channel_ids)
+        ? object.channel_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      testers: globalThis.Array.isArray(object?.testers) ? object.testers.map((e: any) => Tester.fromJSON(e)) : [],
+      createdAtMs: isSet(object.createdAtMs)
+        ? globalThis.Number(object.createdAtMs)
+        : isSet(object.created_at_ms)
+        ? globalThis.Number(object.created_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterGroup): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.channelIds?.length) {
+      obj.channelIds = message.channelIds.map((e) => Math.round(e));
+    }
+    if (message.testers?.length) {
+      obj.testers = message.testers.map((e) => Tester.toJSON(e));
+    }
+    if (message.createdAtMs !== 0) {
+      obj.createdAtMs = Math.round(message.createdAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseTester(): Tester {
+  return {
+    id: 0,
+    groupId: 0,
+    email: "",
+    state: "",
+    invitedAtMs: 0,
+    joinedAtMs: 0,
+    lastDownloadReleaseId: 0,
+    lastDownloadAtMs: 0,
+  };
+}
+
+export const Tester: MessageFns<Tester> = {
+  encode(message: Tester, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(16).int64(message.groupId);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.state !== "") {
+      writer.uint32(34).string(message.state);
+    }
+    if (message.invitedAtMs !== 0) {
+      writer.uint32(40).int64(message.invitedAtMs);
+    }
+    if (message.joinedAtMs !== 0) {
+      writer.uint32(48).int64(message.joinedAtMs);
+    }
+    if (message.lastDownloadReleaseId !== 0) {
+      writer.uint32(56).int64(message.lastDownloadReleaseId);
+    }
+    if (message.lastDownloadAtMs !== 0) {
+      writer.uint32(64).int64(message.lastDownloadAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Tester {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTester();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.invitedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.joinedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.lastDownloadReleaseId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.lastDownloadAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Tester {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      invitedAtMs: isSet(object.invitedAtMs)
+        ? globalThis.Number(object.invitedAtMs)
+        : isSet(object.invited_at_ms)
+        ? globalThis.Number(object.invited_at_ms)
+        : 0,
+      joinedAtMs: isSet(object.joinedAtMs)
+        ? globalThis.Number(object.joinedAtMs)
+        : isSet(object.joined_at_ms)
+        ? globalThis.Number(object.joined_at_ms)
+        : 0,
+      lastDownloadReleaseId: isSet(object.lastDownloadReleaseId)
+        ? globalThis.Number(object.lastDownloadReleaseId)
+        : isSet(object.last_download_release_id)
+        ? globalThis.Number(object.last_download_release_id)
+        : 0,
+      lastDownloadAtMs: isSet(object.lastDownloadAtMs)
+        ? globalThis.Number(object.lastDownloadAtMs)
+        : isSet(object.last_download_at_ms)
+        ? globalThis.Number(object.last_download_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: Tester): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.invitedAtMs !== 0) {
+      obj.invitedAtMs = Math.round(message.invitedAtMs);
+    }
+    if (message.joinedAtMs !== 0) {
+      obj.joinedAtMs = Math.round(message.joinedAtMs);
+    }
+    if (message.lastDownloadReleaseId !== 0) {
+      obj.lastDownloadReleaseId = Math.round(message.lastDownloadReleaseId);
+    }
+    if (message.lastDownloadAtMs !== 0) {
+      obj.lastDownloadAtMs = Math.round(message.lastDownloadAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseCreateTesterGroupRequest(): CreateTesterGroupRequest {
+  return { actor: undefined, appId: 0, name: "", channelIds: [] };
+}
+
+export const CreateTesterGroupRequest: MessageFns<CreateTesterGroupRequest> = {
+  encode(message: CreateTesterGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.channelIds.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.channelIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTesterGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTesterGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.channelIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.channelIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTesterGroupRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      channelIds: globalThis.Array.isArray(object?.channelIds)
+        ? object.channelIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.channel_ids)
+        ? object.channel_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateTesterGroupRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.channelIds?.length) {
+      obj.channelIds = message.channelIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseListTesterGroupsRequest(): ListTesterGroupsRequest {
+  return { actor: undefined, appId: 0 };
+}
+
+export const ListTesterGroupsRequest: MessageFns<ListTesterGroupsRequest> = {
+  encode(message: ListTesterGroupsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTesterGroupsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTesterGroupsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTesterGroupsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListTesterGroupsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterGroupList(): TesterGroupList {
+  return { groups: [] };
+}
+
+export const TesterGroupList: MessageFns<TesterGroupList> = {
+  encode(message: TesterGroupList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.groups) {
+      TesterGroup.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterGroupList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterGroupList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groups.push(TesterGroup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterGroupList {
+    return {
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => TesterGroup.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: TesterGroupList): unknown {
+    const obj: any = {};
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => TesterGroup.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterGroupRef(): TesterGroupRef {
+  return { actor: undefined, appId: 0, groupId: 0 };
+}
+
+export const TesterGroupRef: MessageFns<TesterGroupRef> = {
+  encode(message: TesterGroupRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(24).int64(message.groupId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterGroupRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterGroupRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterGroupRef {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterGroupRef): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    return obj;
+  },
+};
+
+function createBaseUpdateTesterGroupRequest(): UpdateTesterGroupRequest {
+  return { actor: undefined, appId: 0, groupId: 0, name: undefined, setChannelIds: false, channelIds: [] };
+}
+
+export const UpdateTesterGroupRequest: MessageFns<UpdateTesterGroupRequest> = {
+  encode(message: UpdateTesterGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(24).int64(message.groupId);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.setChannelIds !== false) {
+      writer.uint32(40).bool(message.setChannelIds);
+    }
+    if (message.channelIds.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.channelIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTesterGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTesterGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.setChannelIds = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.channelIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.channelIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTesterGroupRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      setChannelIds: isSet(object.setChannelIds)
+        ? globalThis.Boolean(object.setChannelIds)
+        : isSet(object.set_channel_ids)
+        ? globalThis.Boolean(object.set_channel_ids)
+        : false,
+      channelIds: globalThis.Array.isArray(object?.channelIds)
+        ? object.channelIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.channel_ids)
+        ? object.channel_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UpdateTesterGroupRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.setChannelIds !== false) {
+      obj.setChannelIds = message.setChannelIds;
+    }
+    if (message.channelIds?.length) {
+      obj.channelIds = message.channelIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseAddTestersRequest(): AddTestersRequest {
+  return { actor: undefined, appId: 0, groupId: 0, emails: [], linkBase: "" };
+}
+
+export const AddTestersRequest: MessageFns<AddTestersRequest> = {
+  encode(message: AddTestersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(24).int64(message.groupId);
+    }
+    for (const v of message.emails) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.linkBase !== "") {
+      writer.uint32(42).string(message.linkBase);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddTestersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddTestersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.emails.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.linkBase = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddTestersRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      emails: globalThis.Array.isArray(object?.emails) ? object.emails.map((e: any) => globalThis.String(e)) : [],
+      linkBase: isSet(object.linkBase)
+        ? globalThis.String(object.linkBase)
+        : isSet(object.link_base)
+        ? globalThis.String(object.link_base)
+        : "",
+    };
+  },
+
+  toJSON(message: AddTestersRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.emails?.length) {
+      obj.emails = message.emails;
+    }
+    if (message.linkBase !== "") {
+      obj.linkBase = message.linkBase;
+    }
+    return obj;
+  },
+};
+
+function createBaseAddTestersResponse(): AddTestersResponse {
+  return { added: [], alreadyMembers: [] };
+}
+
+export const AddTestersResponse: MessageFns<AddTestersResponse> = {
+  encode(message: AddTestersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.added) {
+      Tester.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.alreadyMembers) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddTestersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddTestersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.added.push(Tester.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.alreadyMembers.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddTestersResponse {
+    return {
+      added: globalThis.Array.isArray(object?.added) ? object.added.map((e: any) => Tester.fromJSON(e)) : [],
+      alreadyMembers: globalThis.Array.isArray(object?.alreadyMembers)
+        ? object.alreadyMembers.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.already_members)
+        ? object.already_members.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AddTestersResponse): unknown {
+    const obj: any = {};
+    if (message.added?.length) {
+      obj.added = message.added.map((e) => Tester.toJSON(e));
+    }
+    if (message.alreadyMembers?.length) {
+      obj.alreadyMembers = message.alreadyMembers;
+    }
+    return obj;
+  },
+};
+
+function createBaseRemoveTesterRequest(): RemoveTesterRequest {
+  return { actor: undefined, appId: 0, groupId: 0, testerId: 0 };
+}
+
+export const RemoveTesterRequest: MessageFns<RemoveTesterRequest> = {
+  encode(message: RemoveTesterRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(24).int64(message.groupId);
+    }
+    if (message.testerId !== 0) {
+      writer.uint32(32).int64(message.testerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveTesterRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveTesterRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.testerId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveTesterRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      testerId: isSet(object.testerId)
+        ? globalThis.Number(object.testerId)
+        : isSet(object.tester_id)
+        ? globalThis.Number(object.tester_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RemoveTesterRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.testerId !== 0) {
+      obj.testerId = Math.round(message.testerId);
+    }
+    return obj;
+  },
+};
+
+function createBaseCreateJoinLinkRequest(): CreateJoinLinkRequest {
+  return { actor: undefined, appId: 0, groupId: 0, expiresAtMs: 0, seats: 0 };
+}
+
+export const CreateJoinLinkRequest: MessageFns<CreateJoinLinkRequest> = {
+  encode(message: CreateJoinLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(24).int64(message.groupId);
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(32).int64(message.expiresAtMs);
+    }
+    if (message.seats !== 0) {
+      writer.uint32(40).int32(message.seats);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateJoinLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateJoinLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.seats = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateJoinLinkRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+      seats: isSet(object.seats) ? globalThis.Number(object.seats) : 0,
+    };
+  },
+
+  toJSON(message: CreateJoinLinkRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    if (message.seats !== 0) {
+      obj.seats = Math.round(message.seats);
+    }
+    return obj;
+  },
+};
+
+function createBaseJoinLink(): JoinLink {
+  return { id: 0, groupId: 0, secret: "", expiresAtMs: 0, seats: 0, usedSeats: 0, createdAtMs: 0 };
+}
+
+export const JoinLink: MessageFns<JoinLink> = {
+  encode(message: JoinLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(16).int64(message.groupId);
+    }
+    if (message.secret !== "") {
+      writer.uint32(26).string(message.secret);
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(32).int64(message.expiresAtMs);
+    }
+    if (message.seats !== 0) {
+      writer.uint32(40).int32(message.seats);
+    }
+    if (message.usedSeats !== 0) {
+      writer.uint32(48).int32(message.usedSeats);
+    }
+    if (message.createdAtMs !== 0) {
+      writer.uint32(56).int64(message.createdAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JoinLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJoinLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.seats = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.usedSeats = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JoinLink {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+      seats: isSet(object.seats) ? globalThis.Number(object.seats) : 0,
+      usedSeats: isSet(object.usedSeats)
+        ? globalThis.Number(object.usedSeats)
+        : isSet(object.used_seats)
+        ? globalThis.Number(object.used_seats)
+        : 0,
+      createdAtMs: isSet(object.createdAtMs)
+        ? globalThis.Number(object.createdAtMs)
+        : isSet(object.created_at_ms)
+        ? globalThis.Number(object.created_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: JoinLink): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    if (message.seats !== 0) {
+      obj.seats = Math.round(message.seats);
+    }
+    if (message.usedSeats !== 0) {
+      obj.usedSeats = Math.round(message.usedSeats);
+    }
+    if (message.createdAtMs !== 0) {
+      obj.createdAtMs = Math.round(message.createdAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseJoinLinkList(): JoinLinkList {
+  return { links: [] };
+}
+
+export const JoinLinkList: MessageFns<JoinLinkList> = {
+  encode(message: JoinLinkList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.links) {
+      JoinLink.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JoinLinkList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJoinLinkList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.links.push(JoinLink.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JoinLinkList {
+    return { links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => JoinLink.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: JoinLinkList): unknown {
+    const obj: any = {};
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => JoinLink.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseJoinLinkRef(): JoinLinkRef {
+  return { actor: undefined, appId: 0, groupId: 0, linkId: 0 };
+}
+
+export const JoinLinkRef: MessageFns<JoinLinkRef> = {
+  encode(message: JoinLinkRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.appId !== 0) {
+      writer.uint32(16).int64(message.appId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(24).int64(message.groupId);
+    }
+    if (message.linkId !== 0) {
+      writer.uint32(32).int64(message.linkId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JoinLinkRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJoinLinkRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.linkId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JoinLinkRef {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      linkId: isSet(object.linkId)
+        ? globalThis.Number(object.linkId)
+        : isSet(object.link_id)
+        ? globalThis.Number(object.link_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: JoinLinkRef): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.linkId !== 0) {
+      obj.linkId = Math.round(message.linkId);
+    }
+    return obj;
+  },
+};
+
+function createBaseJoinTesterGroupRequest(): JoinTesterGroupRequest {
+  return { secret: "", email: "", linkBase: "" };
+}
+
+export const JoinTesterGroupRequest: MessageFns<JoinTesterGroupRequest> = {
+  encode(message: JoinTesterGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.linkBase !== "") {
+      writer.uint32(26).string(message.linkBase);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JoinTesterGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJoinTesterGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.linkBase = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JoinTesterGroupRequest {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      linkBase: isSet(object.linkBase)
+        ? globalThis.String(object.linkBase)
+        : isSet(object.link_base)
+        ? globalThis.String(object.link_base)
+        : "",
+    };
+  },
+
+  toJSON(message: JoinTesterGroupRequest): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.linkBase !== "") {
+      obj.linkBase = message.linkBase;
+    }
+    return obj;
+  },
+};
+
+function createBaseRequestTesterSignInRequest(): RequestTesterSignInRequest {
+  return { email: "", linkBase: "" };
+}
+
+export const RequestTesterSignInRequest: MessageFns<RequestTesterSignInRequest> = {
+  encode(message: RequestTesterSignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.linkBase !== "") {
+      writer.uint32(18).string(message.linkBase);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestTesterSignInRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestTesterSignInRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.linkBase = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestTesterSignInRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      linkBase: isSet(object.linkBase)
+        ? globalThis.String(object.linkBase)
+        : isSet(object.link_base)
+        ? globalThis.String(object.link_base)
+        : "",
+    };
+  },
+
+  toJSON(message: RequestTesterSignInRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.linkBase !== "") {
+      obj.linkBase = message.linkBase;
+    }
+    return obj;
+  },
+};
+
+function createBaseIssueTesterSignInRequest(): IssueTesterSignInRequest {
+  return { testerId: 0 };
+}
+
+export const IssueTesterSignInRequest: MessageFns<IssueTesterSignInRequest> = {
+  encode(message: IssueTesterSignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.testerId !== 0) {
+      writer.uint32(8).int64(message.testerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueTesterSignInRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueTesterSignInRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.testerId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssueTesterSignInRequest {
+    return {
+      testerId: isSet(object.testerId)
+        ? globalThis.Number(object.testerId)
+        : isSet(object.tester_id)
+        ? globalThis.Number(object.tester_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: IssueTesterSignInRequest): unknown {
+    const obj: any = {};
+    if (message.testerId !== 0) {
+      obj.testerId = Math.round(message.testerId);
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterSignIn(): TesterSignIn {
+  return { secret: "", email: "", appName: "", groupName: "", linkBase: "", expiresAtMs: 0 };
+}
+
+export const TesterSignIn: MessageFns<TesterSignIn> = {
+  encode(message: TesterSignIn, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.appName !== "") {
+      writer.uint32(26).string(message.appName);
+    }
+    if (message.groupName !== "") {
+      writer.uint32(34).string(message.groupName);
+    }
+    if (message.linkBase !== "") {
+      writer.uint32(42).string(message.linkBase);
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(48).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterSignIn {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterSignIn();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.appName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.groupName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.linkBase = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterSignIn {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      appName: isSet(object.appName)
+        ? globalThis.String(object.appName)
+        : isSet(object.app_name)
+        ? globalThis.String(object.app_name)
+        : "",
+      groupName: isSet(object.groupName)
+        ? globalThis.String(object.groupName)
+        : isSet(object.group_name)
+        ? globalThis.String(object.group_name)
+        : "",
+      linkBase: isSet(object.linkBase)
+        ? globalThis.String(object.linkBase)
+        : isSet(object.link_base)
+        ? globalThis.String(object.link_base)
+        : "",
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterSignIn): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.appName !== "") {
+      obj.appName = message.appName;
+    }
+    if (message.groupName !== "") {
+      obj.groupName = message.groupName;
+    }
+    if (message.linkBase !== "") {
+      obj.linkBase = message.linkBase;
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseRedeemTesterSignInRequest(): RedeemTesterSignInRequest {
+  return { secret: "", userAgent: "" };
+}
+
+export const RedeemTesterSignInRequest: MessageFns<RedeemTesterSignInRequest> = {
+  encode(message: RedeemTesterSignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(18).string(message.userAgent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RedeemTesterSignInRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRedeemTesterSignInRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RedeemTesterSignInRequest {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      userAgent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: RedeemTesterSignInRequest): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.userAgent !== "") {
+      obj.userAgent = message.userAgent;
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterSession(): TesterSession {
+  return { secret: "", email: "", expiresAtMs: 0 };
+}
+
+export const TesterSession: MessageFns<TesterSession> = {
+  encode(message: TesterSession, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.expiresAtMs !== 0) {
+      writer.uint32(24).int64(message.expiresAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterSession {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expiresAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterSession {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.Number(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.Number(object.expires_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterSession): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.expiresAtMs !== 0) {
+      obj.expiresAtMs = Math.round(message.expiresAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterSecret(): TesterSecret {
+  return { secret: "", sessionId: 0 };
+}
+
+export const TesterSecret: MessageFns<TesterSecret> = {
+  encode(message: TesterSecret, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.sessionId !== 0) {
+      writer.uint32(16).int64(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterSecret {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterSecret();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterSecret {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterSecret): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterChannel(): TesterChannel {
+  return { appId: 0, appName: "", channelId: 0, channelName: "", slug: "", deviceType: "" };
+}
+
+export const TesterChannel: MessageFns<TesterChannel> = {
+  encode(message: TesterChannel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appId !== 0) {
+      writer.uint32(8).int64(message.appId);
+    }
+    if (message.appName !== "") {
+      writer.uint32(18).string(message.appName);
+    }
+    if (message.channelId !== 0) {
+      writer.uint32(24).int64(message.channelId);
+    }
+    if (message.channelName !== "") {
+      writer.uint32(34).string(message.channelName);
+    }
+    if (message.slug !== "") {
+      writer.uint32(42).string(message.slug);
+    }
+    if (message.deviceType !== "") {
+      writer.uint32(50).string(message.deviceType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterChannel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterChannel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.appId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.channelId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.channelName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.slug = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.deviceType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterChannel {
+    return {
+      appId: isSet(object.appId)
+        ? globalThis.Number(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.Number(object.app_id)
+        : 0,
+      appName: isSet(object.appName)
+        ? globalThis.String(object.appName)
+        : isSet(object.app_name)
+        ? globalThis.String(object.app_name)
+        : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.Number(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.Number(object.channel_id)
+        : 0,
+      channelName: isSet(object.channelName)
+        ? globalThis.String(object.channelName)
+        : isSet(object.channel_name)
+        ? globalThis.String(object.channel_name)
+        : "",
+      slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
+      deviceType: isSet(object.deviceType)
+        ? globalThis.String(object.deviceType)
+        : isSet(object.device_type)
+        ? globalThis.String(object.device_type)
+        : "",
+    };
+  },
+
+  toJSON(message: TesterChannel): unknown {
+    const obj: any = {};
+    if (message.appId !== 0) {
+      obj.appId = Math.round(message.appId);
+    }
+    if (message.appName !== "") {
+      obj.appName = message.appName;
+    }
+    if (message.channelId !== 0) {
+      obj.channelId = Math.round(message.channelId);
+    }
+    if (message.channelName !== "") {
+      obj.channelName = message.channelName;
+    }
+    if (message.slug !== "") {
+      obj.slug = message.slug;
+    }
+    if (message.deviceType !== "") {
+      obj.deviceType = message.deviceType;
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterIdentity(): TesterIdentity {
+  return { sessionId: 0, email: "", channels: [] };
+}
+
+export const TesterIdentity: MessageFns<TesterIdentity> = {
+  encode(message: TesterIdentity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== 0) {
+      writer.uint32(8).int64(message.sessionId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    for (const v of message.channels) {
+      TesterChannel.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterIdentity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.channels.push(TesterChannel.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterIdentity {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      channels: globalThis.Array.isArray(object?.channels)
+        ? object.channels.map((e: any) => TesterChannel.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: TesterIdentity): unknown {
+    const obj: any = {};
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.channels?.length) {
+      obj.channels = message.channels.map((e) => TesterChannel.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseRecordTesterDownloadRequest(): RecordTesterDownloadRequest {
+  return { email: "", channelId: 0, releaseId: 0 };
+}
+
+export const RecordTesterDownloadRequest: MessageFns<RecordTesterDownloadRequest> = {
+  encode(message: RecordTesterDownloadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.channelId !== 0) {
+      writer.uint32(16).int64(message.channelId);
+    }
+    if (message.releaseId !== 0) {
+      writer.uint32(24).int64(message.releaseId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordTesterDownloadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordTesterDownloadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.channelId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.releaseId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordTesterDownloadRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.Number(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.Number(object.channel_id)
+        : 0,
+      releaseId: isSet(object.releaseId)
+        ? globalThis.Number(object.releaseId)
+        : isSet(object.release_id)
+        ? globalThis.Number(object.release_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RecordTesterDownloadRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.channelId !== 0) {
+      obj.channelId = Math.round(message.channelId);
+    }
+    if (message.releaseId !== 0) {
+      obj.releaseId = Math.round(message.releaseId);
+    }
+    return obj;
+  },
+};
+
 /**
  * The App -> Scheme -> Channel tree and collaborators, and the permission
  * checks every other service asks this service to make.
@@ -4953,6 +7801,162 @@ export const AppsServiceDefinition = {
       options: {},
     },
     /**
+     * Tester groups: an app's admins name testers by e-mail and give a group
+     * channels; a tester needs no account (docs/operations.md, Testers).
+     */
+    createTesterGroup: {
+      name: "CreateTesterGroup",
+      requestType: CreateTesterGroupRequest as typeof CreateTesterGroupRequest,
+      requestStream: false,
+      responseType: TesterGroup as typeof TesterGroup,
+      responseStream: false,
+      options: {},
+    },
+    listTesterGroups: {
+      name: "ListTesterGroups",
+      requestType: ListTesterGroupsRequest as typeof ListTesterGroupsRequest,
+      requestStream: false,
+      responseType: TesterGroupList as typeof TesterGroupList,
+      responseStream: false,
+      options: {},
+    },
+    getTesterGroup: {
+      name: "GetTesterGroup",
+      requestType: TesterGroupRef as typeof TesterGroupRef,
+      requestStream: false,
+      responseType: TesterGroup as typeof TesterGroup,
+      responseStream: false,
+      options: {},
+    },
+    updateTesterGroup: {
+      name: "UpdateTesterGroup",
+      requestType: UpdateTesterGroupRequest as typeof UpdateTesterGroupRequest,
+      requestStream: false,
+      responseType: TesterGroup as typeof TesterGroup,
+      responseStream: false,
+      options: {},
+    },
+    /** Ends the sessions of testers left in no group. */
+    deleteTesterGroup: {
+      name: "DeleteTesterGroup",
+      requestType: TesterGroupRef as typeof TesterGroupRef,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /** Each new tester is invited (tester.invited); one already in the group is named back. */
+    addTesters: {
+      name: "AddTesters",
+      requestType: AddTestersRequest as typeof AddTestersRequest,
+      requestStream: false,
+      responseType: AddTestersResponse as typeof AddTestersResponse,
+      responseStream: false,
+      options: {},
+    },
+    /** Ends the tester's sessions when it leaves them in no group. */
+    removeTester: {
+      name: "RemoveTester",
+      requestType: RemoveTesterRequest as typeof RemoveTesterRequest,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /** A shareable link that lets anyone with it join the group by e-mail; the secret is answered once. */
+    createJoinLink: {
+      name: "CreateJoinLink",
+      requestType: CreateJoinLinkRequest as typeof CreateJoinLinkRequest,
+      requestStream: false,
+      responseType: JoinLink as typeof JoinLink,
+      responseStream: false,
+      options: {},
+    },
+    listJoinLinks: {
+      name: "ListJoinLinks",
+      requestType: TesterGroupRef as typeof TesterGroupRef,
+      requestStream: false,
+      responseType: JoinLinkList as typeof JoinLinkList,
+      responseStream: false,
+      options: {},
+    },
+    deleteJoinLink: {
+      name: "DeleteJoinLink",
+      requestType: JoinLinkRef as typeof JoinLinkRef,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * The tester side: no actor, the caller holds a secret.
+     * A join link and an e-mail: the tester is added (invited), or invited again.
+     */
+    joinTesterGroup: {
+      name: "JoinTesterGroup",
+      requestType: JoinTesterGroupRequest as typeof JoinTesterGroupRequest,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * A tester's address: when it is in a group, a new sign-in link is mailed to it; the
+     * same empty answer either way, so nobody learns who is a tester.
+     */
+    requestTesterSignIn: {
+      name: "RequestTesterSignIn",
+      requestType: RequestTesterSignInRequest as typeof RequestTesterSignInRequest,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /** For the mailer only: a new single-use sign-in link for a tester. */
+    issueTesterSignIn: {
+      name: "IssueTesterSignIn",
+      requestType: IssueTesterSignInRequest as typeof IssueTesterSignInRequest,
+      requestStream: false,
+      responseType: TesterSignIn as typeof TesterSignIn,
+      responseStream: false,
+      options: {},
+    },
+    /** A sign-in link's secret, once, for a session limited to the tester's channels. */
+    redeemTesterSignIn: {
+      name: "RedeemTesterSignIn",
+      requestType: RedeemTesterSignInRequest as typeof RedeemTesterSignInRequest,
+      requestStream: false,
+      responseType: TesterSession as typeof TesterSession,
+      responseStream: false,
+      options: {},
+    },
+    /** A tester session's secret to the tester and the channels their groups open now. */
+    authenticateTester: {
+      name: "AuthenticateTester",
+      requestType: TesterSecret as typeof TesterSecret,
+      requestStream: false,
+      responseType: TesterIdentity as typeof TesterIdentity,
+      responseStream: false,
+      options: {},
+    },
+    endTesterSession: {
+      name: "EndTesterSession",
+      requestType: TesterSecret as typeof TesterSecret,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /** A tester downloaded a build of one of their channels (the state admins see). */
+    recordTesterDownload: {
+      name: "RecordTesterDownload",
+      requestType: RecordTesterDownloadRequest as typeof RecordTesterDownloadRequest,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /**
      * The one-time move of webhooks into the webhooks service: every
      * webhook, delivery and attempt record this service kept before, streamed;
      * nothing once they are dropped. Only the webhooks service calls these.
@@ -5033,6 +8037,43 @@ export interface AppsServiceImplementation<CallContextExt = {}> {
    */
   describeApp(request: DescribeAppRequest, context: CallContext & CallContextExt): Promise<App>;
   /**
+   * Tester groups: an app's admins name testers by e-mail and give a group
+   * channels; a tester needs no account (docs/operations.md, Testers).
+   */
+  createTesterGroup(request: CreateTesterGroupRequest, context: CallContext & CallContextExt): Promise<TesterGroup>;
+  listTesterGroups(request: ListTesterGroupsRequest, context: CallContext & CallContextExt): Promise<TesterGroupList>;
+  getTesterGroup(request: TesterGroupRef, context: CallContext & CallContextExt): Promise<TesterGroup>;
+  updateTesterGroup(request: UpdateTesterGroupRequest, context: CallContext & CallContextExt): Promise<TesterGroup>;
+  /** Ends the sessions of testers left in no group. */
+  deleteTesterGroup(request: TesterGroupRef, context: CallContext & CallContextExt): Promise<Empty>;
+  /** Each new tester is invited (tester.invited); one already in the group is named back. */
+  addTesters(request: AddTestersRequest, context: CallContext & CallContextExt): Promise<AddTestersResponse>;
+  /** Ends the tester's sessions when it leaves them in no group. */
+  removeTester(request: RemoveTesterRequest, context: CallContext & CallContextExt): Promise<Empty>;
+  /** A shareable link that lets anyone with it join the group by e-mail; the secret is answered once. */
+  createJoinLink(request: CreateJoinLinkRequest, context: CallContext & CallContextExt): Promise<JoinLink>;
+  listJoinLinks(request: TesterGroupRef, context: CallContext & CallContextExt): Promise<JoinLinkList>;
+  deleteJoinLink(request: JoinLinkRef, context: CallContext & CallContextExt): Promise<Empty>;
+  /**
+   * The tester side: no actor, the caller holds a secret.
+   * A join link and an e-mail: the tester is added (invited), or invited again.
+   */
+  joinTesterGroup(request: JoinTesterGroupRequest, context: CallContext & CallContextExt): Promise<Empty>;
+  /**
+   * A tester's address: when it is in a group, a new sign-in link is mailed to it; the
+   * same empty answer either way, so nobody learns who is a tester.
+   */
+  requestTesterSignIn(request: RequestTesterSignInRequest, context: CallContext & CallContextExt): Promise<Empty>;
+  /** For the mailer only: a new single-use sign-in link for a tester. */
+  issueTesterSignIn(request: IssueTesterSignInRequest, context: CallContext & CallContextExt): Promise<TesterSignIn>;
+  /** A sign-in link's secret, once, for a session limited to the tester's channels. */
+  redeemTesterSignIn(request: RedeemTesterSignInRequest, context: CallContext & CallContextExt): Promise<TesterSession>;
+  /** A tester session's secret to the tester and the channels their groups open now. */
+  authenticateTester(request: TesterSecret, context: CallContext & CallContextExt): Promise<TesterIdentity>;
+  endTesterSession(request: TesterSecret, context: CallContext & CallContextExt): Promise<Empty>;
+  /** A tester downloaded a build of one of their channels (the state admins see). */
+  recordTesterDownload(request: RecordTesterDownloadRequest, context: CallContext & CallContextExt): Promise<Empty>;
+  /**
    * The one-time move of webhooks into the webhooks service: every
    * webhook, delivery and attempt record this service kept before, streamed;
    * nothing once they are dropped. Only the webhooks service calls these.
@@ -5100,6 +8141,46 @@ export interface AppsServiceClient<CallOptionsExt = {}> {
    * app is gone. No actor: the caller decided already who may see it.
    */
   describeApp(request: DescribeAppRequest, options?: CallOptions & CallOptionsExt): Promise<App>;
+  /**
+   * Tester groups: an app's admins name testers by e-mail and give a group
+   * channels; a tester needs no account (docs/operations.md, Testers).
+   */
+  createTesterGroup(request: CreateTesterGroupRequest, options?: CallOptions & CallOptionsExt): Promise<TesterGroup>;
+  listTesterGroups(request: ListTesterGroupsRequest, options?: CallOptions & CallOptionsExt): Promise<TesterGroupList>;
+  getTesterGroup(request: TesterGroupRef, options?: CallOptions & CallOptionsExt): Promise<TesterGroup>;
+  updateTesterGroup(request: UpdateTesterGroupRequest, options?: CallOptions & CallOptionsExt): Promise<TesterGroup>;
+  /** Ends the sessions of testers left in no group. */
+  deleteTesterGroup(request: TesterGroupRef, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /** Each new tester is invited (tester.invited); one already in the group is named back. */
+  addTesters(request: AddTestersRequest, options?: CallOptions & CallOptionsExt): Promise<AddTestersResponse>;
+  /** Ends the tester's sessions when it leaves them in no group. */
+  removeTester(request: RemoveTesterRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /** A shareable link that lets anyone with it join the group by e-mail; the secret is answered once. */
+  createJoinLink(request: CreateJoinLinkRequest, options?: CallOptions & CallOptionsExt): Promise<JoinLink>;
+  listJoinLinks(request: TesterGroupRef, options?: CallOptions & CallOptionsExt): Promise<JoinLinkList>;
+  deleteJoinLink(request: JoinLinkRef, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /**
+   * The tester side: no actor, the caller holds a secret.
+   * A join link and an e-mail: the tester is added (invited), or invited again.
+   */
+  joinTesterGroup(request: JoinTesterGroupRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /**
+   * A tester's address: when it is in a group, a new sign-in link is mailed to it; the
+   * same empty answer either way, so nobody learns who is a tester.
+   */
+  requestTesterSignIn(request: RequestTesterSignInRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /** For the mailer only: a new single-use sign-in link for a tester. */
+  issueTesterSignIn(request: IssueTesterSignInRequest, options?: CallOptions & CallOptionsExt): Promise<TesterSignIn>;
+  /** A sign-in link's secret, once, for a session limited to the tester's channels. */
+  redeemTesterSignIn(
+    request: RedeemTesterSignInRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<TesterSession>;
+  /** A tester session's secret to the tester and the channels their groups open now. */
+  authenticateTester(request: TesterSecret, options?: CallOptions & CallOptionsExt): Promise<TesterIdentity>;
+  endTesterSession(request: TesterSecret, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /** A tester downloaded a build of one of their channels (the state admins see). */
+  recordTesterDownload(request: RecordTesterDownloadRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
   /**
    * The one-time move of webhooks into the webhooks service: every
    * webhook, delivery and attempt record this service kept before, streamed;

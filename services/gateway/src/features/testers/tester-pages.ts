@@ -1,0 +1,57 @@
+import { escapeHtml, layout } from '../../install/html';
+import type { TesterViewChannel } from './tester-view';
+
+const PLATFORM_ICONS: Record<string, string> = { ios: 'fa-brands fa-apple', macos: 'fa-brands fa-apple', android: 'fa-brands fa-android', windows: 'fa-brands fa-windows', linux: 'fa-brands fa-linux' };
+
+/** The signed-in tester's builds, channel by channel, each linking to its install page. */
+export function testerHomePage(email: string, channels: TesterViewChannel[]): string {
+  const sections = channels
+    .map((channel) => {
+      const builds = channel.builds
+        .map((b) => `<li><a href="${escapeHtml(b.install_page)}"><span class="version">${escapeHtml(b.release_version)} (${escapeHtml(b.build_version)})</span> <span class="muted">${escapeHtml(b.created_at.slice(0, 10))}</span></a></li>`)
+        .join('');
+      const icon = PLATFORM_ICONS[channel.device_type] ?? 'fa-solid fa-box';
+      return `<section aria-labelledby="channel-${channel.channel_id}"><h2 id="channel-${channel.channel_id}"><i class="${icon}" aria-hidden="true"></i> ${escapeHtml(channel.app_name)} · ${escapeHtml(channel.name)}</h2>${
+        builds ? `<ol class="releases">${builds}</ol>` : '<p>No builds yet.</p>'
+      }</section>`;
+    })
+    .join('\n');
+  return layout(
+    'Your builds',
+    `<header><h1>Your builds</h1><p class="muted">Signed in as ${escapeHtml(email)}</p></header>
+${sections || '<p>None of your groups has a channel yet.</p>'}
+<form method="post" action="/tester/sign-out"><button type="submit" class="button secondary">Sign out</button></form>`,
+  );
+}
+
+/** Where a tester without a session lands: a new sign-in link by e-mail. */
+export function testerSignInPage(problem?: string): string {
+  return layout(
+    'Tester sign-in',
+    `<header><h1>Tester sign-in</h1><p>${escapeHtml(problem ?? 'Enter the address your invitation went to: a sign-in link is e-mailed to it.')}</p></header>
+<form method="post" action="/tester/sign-in" class="password-form">
+  <label for="email">E-mail</label>
+  <input id="email" name="email" type="email" autocomplete="email" required autofocus>
+  <button type="submit" class="button">Send me a link</button>
+</form>`,
+  );
+}
+
+/** A group's join link opened: the address to invite. */
+export function joinPage(token: string, problem?: string): string {
+  return layout(
+    'Join the testers',
+    `<header><h1>Join the testers</h1><p>Enter your e-mail address: a sign-in link is sent to it.</p></header>
+<form method="post" action="/tester/join" class="password-form">
+  <input type="hidden" name="token" value="${escapeHtml(token)}">
+  <label for="email">E-mail</label>
+  <input id="email" name="email" type="email" autocomplete="email" required autofocus${problem ? ' aria-invalid="true" aria-describedby="email-error"' : ''}>
+  ${problem ? `<p id="email-error" class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
+  <button type="submit" class="button">Join</button>
+</form>`,
+  );
+}
+
+export function checkYourMailPage(): string {
+  return layout('Check your e-mail', '<header><h1>Check your e-mail</h1></header><p>If the address belongs to a tester, a sign-in link is on its way to it. The link works once.</p>');
+}

@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import { Unauthenticated } from '@hangar/errors';
+import type { apps } from '@hangar/proto';
+import type { ServiceClients } from '../../clients/service-clients';
+
+/** The tester's session cookie: a secret of the apps service's tester sessions, apart from the console's `hangar_session`. */
+export const TESTER_COOKIE = 'hangar_tester';
+
+export function readTesterCookie(req: Pick<Request, 'headers'>): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === TESTER_COOKIE) {
+      const value = part.slice(at + 1).trim();
+      return /^[A-Za-z0-9]{20,200}$/.test(value) ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** HttpOnly, SameSite=Lax (another site's form cannot act as the tester), Secure over HTTPS. */
+export function setTesterCookie(req: Request, res: Response, secret: string, expiresAtMs: number): void {
+  res.cookie(TESTER_COOKIE, secret, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure, expires: new Date(expiresAtMs) });
+}
+
+export function clearTesterCookie(req: Request, res: Response): void {
+  res.clearCookie(TESTER_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure });
+}
+
+/**
+ * The signed-in tester and the channels their groups open now, or undefined (no cookie, or a
+ * session that ended: removed from every group, signed out, expired). Asked of the apps service
+ * on every use, never cached: a removal holds at once on every replica.
+ */
+export async function testerOf(clients: ServiceClients, req: Request): Promise<apps.TesterIdentity | undefined> {
+  const secret = readTesterCookie(req);
+  if (!secret) return undefined;
+  try {
+    return await clients.apps.authenticateTester({ secret, sessionId: 0 });
+  } catch (err) {
+    if (err instanceof Unauthenticated) return undefined;
+    throw err;
+  }
+}
+
+/** The same for the session id an install link was signed with. */
+export async function testerBySessionId(clients: ServiceClients, sessionId: number): Promise<apps.TesterIdentity | undefined> {
+  try {
+    return await clients.apps.authenticateTester({ secret: '', sessionId });
+  } catch (err) {
+    if (err instanceof Unauthenticated) return undefined;
+    throw err;
+  }
+}

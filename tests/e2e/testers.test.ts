@@ -1,0 +1,195 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { cliHome, runCli } from './cli-runner';
+import { ApiClient, ApiResponse, RunningHangar, apiClient, createUserWithToken, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+
+/**
+ * Testers without accounts, end to end: an app admin makes a group that opens a
+ * password-protected channel, invites testers by e-mail; a real SMTP server (smtp-server)
+ * receives the invitations; the single-use link signs the tester in; the build installs without
+ * the channel's password; removal ends the session and the install links at once. A join link
+ * with one seat lets one address in.
+ */
+describe('tester groups, invitations by e-mail and sign-in links', () => {
+  let hangar: RunningHangar;
+  let api: ApiClient;
+  let smtp: SMTPServer;
+  const inbox: ParsedMail[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        simpleParser(stream)
+          .then((mail) => inbox.push(mail))
+          .then(() => callback(), callback);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as AddressInfo;
+    hangar = await startHangar({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Hangar <builds@example.com>' });
+    api = apiClient(hangar.baseUrl);
+  }, 240_000);
+
+  afterAll(async () => {
+    await hangar?.stop();
+    await new Promise<void>((resolve) => (smtp ? smtp.close(resolve) : resolve()));
+  });
+
+  /** The e-mail to `to` once it arrived (the mailer sends from an outbox consumer, not from the request). */
+  const mailTo = async (to: string, after = 0): Promise<ParsedMail> =>
+    (await eventuallyValue(() => inbox.filter((m) => JSON.stringify(m.to ?? '').includes(to)).slice(after)[0], (mail) => mail !== undefined, { timeoutMs: 20_000 }))!;
+  const signInLinkIn = (mail: ParsedMail): string => /https?:\/\/\S+\/tester\/sign-in\?token=[A-Za-z0-9]+/.exec(mail.text ?? '')![0];
+  const cookieOf = (res: Response | ApiResponse): string => (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+  let appId: number;
+  let channelId: number;
+  let releaseId: number;
+  let groupId: number;
+  let channelKey: string;
+  let appName: string;
+
+  beforeAll(async () => {
+    const file = 'android.apk';
+    const uploaded = await api('POST', '/api/apps/upload', {
+      token: hangar.adminToken,
+      form: { name: uniqueName('Tested App'), password: 'open-sesame', changelog: 'Fixes the login crash' },
+      files: { file: { data: fs.readFileSync(path.join(fixturesDir(), 'apps', file)), fileName: file } },
+    });
+    expect(uploaded.status).toBe(201);
+    releaseId = uploaded.body.id;
+    appId = uploaded.body.app.id;
+    channelKey = uploaded.body.channel.slug;
+    appName = uploaded.body.app.name;
+    const app = await api('GET', `/api/apps/${appId}`, { token: hangar.adminToken });
+    channelId = app.body.schemes[0].channels[0].id;
+    const group = await api('POST', `/api/apps/${appId}/tester_groups`, { token: hangar.adminToken, json: { name: 'QA', channel_ids: [channelId] } });
+    expect(group.status).toBe(201);
+    groupId = group.body.id;
+  }, 60_000);
+
+  it('when testers are added, then each gets an e-mail whose single-use link signs them in to their builds, which install without the channel password', async () => {
+    const added = await api('POST', `/api/apps/${appId}/tester_groups/${groupId}/testers`, { token: hangar.adminToken, form: { emails: 'Jane@Example.com\nbob@example.com' } });
+    expect(added.status).toBe(201);
+    expect(added.body.added.map((t: { email: string; state: string }) => [t.email, t.state])).toEqual([
+      ['jane@example.com', 'invited'],
+      ['bob@example.com', 'invited'],
+    ]);
+
+    const mail = await mailTo('jane@example.com');
+    expect(mail.subject).toBe(`You are invited to test ${appName}`);
+    expect(mail.from?.value).toEqual([{ name: 'Hangar', address: 'builds@example.com' }]);
+    // A plain-text part beside the HTML one, both with the link.
+    expect(mail.text).toContain('no password needed');
+    const link = signInLinkIn(mail);
+    expect(link.startsWith(`${hangar.baseUrl}/tester/sign-in?token=`)).toBe(true);
+    expect(mail.html).toContain(link.replace(/&/g, '&amp;'));
+
+    // Without a session the protected build's page asks for the password.
+    expect((await fetch(`${hangar.baseUrl}/releases/${releaseId}`)).status).toBe(401);
+
+    const signedIn = await fetch(link, { redirect: 'manual' });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/tester');
+    expect(signedIn.headers.get('set-cookie')).toMatch(/^hangar_tester=[A-Za-z0-9]+;.*HttpOnly/);
+    const cookie = cookieOf(signedIn);
+    // Once only.
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+
+    const view = await api('GET', '/api/tester', { headers: { cookie } });
+    expect(view.status).toBe(200);
+    expect(view.body.email).toBe('jane@example.com');
+    expect(view.body.channels).toEqual([expect.objectContaining({ app_id: appId, channel_id: channelId, builds: [expect.objectContaining({ id: releaseId, install_page: `/releases/${releaseId}` })] })]);
+    // The channel key is the credential of the channel's API: never shown to a tester.
+    expect(view.text).not.toContain(channelKey);
+    const home = await fetch(`${hangar.baseUrl}/tester`, { headers: { cookie } });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain(`href="/releases/${releaseId}"`);
+
+    const page = await fetch(`${hangar.baseUrl}/releases/${releaseId}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const download = /href="([^"]+\/download\?t=[^"]+)"/.exec(await page.text())![1]!.replace(/&amp;/g, '&');
+    // The install link works without the cookie (phones open it elsewhere) and counts as Jane's.
+    expect((await fetch(download, { redirect: 'manual' })).status).toBeLessThan(400);
+    const group = await eventuallyValue(
+      async () => (await api('GET', `/api/apps/${appId}/tester_groups/${groupId}`, { token: hangar.adminToken })).body,
+      (g) => g.testers.find((t: { email: string }) => t.email === 'jane@example.com')?.last_download !== null,
+    );
+    expect(group.testers.find((t: { email: string }) => t.email === 'jane@example.com')).toMatchObject({ state: 'joined', last_download: { release_id: releaseId } });
+    expect(group.testers.find((t: { email: string }) => t.email === 'bob@example.com')).toMatchObject({ state: 'invited', joined_at: null });
+
+    // Removed: the session, the tester view and the install link end at once.
+    const jane = group.testers.find((t: { email: string }) => t.email === 'jane@example.com');
+    expect((await api('DELETE', `/api/apps/${appId}/tester_groups/${groupId}/testers/${jane.id}`, { token: hangar.adminToken })).status).toBe(200);
+    expect((await api('GET', '/api/tester', { headers: { cookie } })).status).toBe(401);
+    expect((await fetch(download, { redirect: 'manual' })).status).toBe(401);
+    expect((await fetch(`${hangar.baseUrl}/releases/${releaseId}`, { headers: { cookie } })).status).toBe(401);
+
+    // Nothing of the secrets reached a log.
+    const token = new URL(link).searchParams.get('token')!;
+    for (const name of ['gateway', 'apps', 'webhooks']) expect(hangar.logOf(name)).not.toContain(token);
+  });
+
+  it('when a join link with one seat is shared, then the first address joins and gets its link, and the next is refused', async () => {
+    const created = await api('POST', `/api/apps/${appId}/tester_groups/${groupId}/join_links`, { token: hangar.adminToken, json: { seats: 1 } });
+    expect(created.status).toBe(201);
+    const url = new URL(created.body.url);
+    expect(url.pathname).toBe('/tester/join');
+    const token = url.searchParams.get('token')!;
+    const listed = await api('GET', `/api/apps/${appId}/tester_groups/${groupId}/join_links`, { token: hangar.adminToken });
+    expect(listed.body).toEqual([expect.not.objectContaining({ url: expect.anything() })]);
+
+    const joinPage = await fetch(created.body.url);
+    expect(joinPage.status).toBe(200);
+    expect(await joinPage.text()).toContain('name="email"');
+    expect((await api('POST', '/api/tester/join', { json: { token, email: 'carol@example.com' } })).status).toBe(202);
+    const mail = await mailTo('carol@example.com');
+    expect(signInLinkIn(mail)).toContain('/tester/sign-in?token=');
+    const refused = await api('POST', '/api/tester/join', { json: { token, email: 'dave@example.com' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toContain('seat');
+    expect((await api('POST', '/api/tester/join', { json: { token: 'not-a-link', email: 'dave@example.com' } })).status).toBe(404);
+  });
+
+  it('when an address asks for a new link, then a tester gets one and the answer is the same for a stranger', async () => {
+    const before = inbox.filter((m) => JSON.stringify(m.to).includes('bob@example.com')).length;
+    const asked = await api('POST', '/api/tester/sign_in', { json: { email: 'bob@example.com' } });
+    const stranger = await api('POST', '/api/tester/sign_in', { json: { email: 'nobody@example.com' } });
+    expect([asked.status, stranger.status]).toEqual([202, 202]);
+    expect(stranger.body).toEqual(asked.body);
+    await mailTo('bob@example.com', before);
+  });
+
+  it('when testers are added with the CLI from a CSV on standard input, then they are invited, and the list shows their state', async () => {
+    const home = cliHome();
+    try {
+      const env = { ...home.env, HANGAR_URL: hangar.baseUrl, HANGAR_TOKEN: hangar.adminToken };
+      const csv = 'Name,Email\nKen,ken@example.com\nBob,bob@example.com\n';
+      const added = await runCli(['testers', 'add', '--app', String(appId), '--group', 'qa', '--file', '-'], env, { stdin: csv });
+      expect([added.code, added.stderr]).toEqual([0, '']);
+      expect(added.stdout).toBe('invited 1 into QA: ken@example.com\nalready in QA: bob@example.com\n');
+      await mailTo('ken@example.com');
+      const listed = await runCli(['testers', 'list', '--app', String(appId)], env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/^QA \(group \d+\): \d+ testers, channels \d+\n/);
+      expect(listed.stdout).toMatch(/ken@example\.com\s+invited\s+-/);
+      const unknown = await runCli(['testers', 'add', '--app', String(appId), '--group', 'nope', 'x@example.com'], env);
+      expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining("no tester group 'nope' (its groups: QA)")]);
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('when someone who is not the app\'s admin manages its testers, then it is refused', async () => {
+    const developer = await createUserWithToken(api, hangar.adminToken, 'tester-dev', 'developer');
+    const listed = await api('GET', `/api/apps/${appId}/tester_groups`, { token: developer.token });
+    expect(listed.status).toBe(403);
+    const added = await api('POST', `/api/apps/${appId}/tester_groups/${groupId}/testers`, { token: developer.token, form: { emails: 'eve@example.com' } });
+    expect(added.status).toBe(403);
+    expect((await api('GET', '/api/tester')).status).toBe(401);
+  });
+});
