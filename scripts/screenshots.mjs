@@ -53,6 +53,18 @@ try {
     }
     process.stdout.write(`${name}\n`);
   };
+  /** The sign-in link of the newest e-mail to `to` in the mailbox `npm run up` writes (quoted-printable undone). */
+  const mailedLink = async (to) => {
+    const dir = path.join(hangar.dataDir, 'mailbox');
+    for (let i = 0; i < 200; i++) {
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.includes(to)).sort() : [];
+      const text = files.length ? fs.readFileSync(path.join(dir, files.at(-1)), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=') : '';
+      const link = /https?:\/\/\S+\/tester\/sign-in\?token=[A-Za-z0-9]+/.exec(text)?.[0];
+      if (link) return link;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no e-mail to ${to} in ${dir}`);
+  };
   const visit = async (url, ready) => {
     await page.goto(`${hangar.baseUrl}${url}`);
     await ready();
@@ -109,8 +121,21 @@ try {
   await shoot('build-ios-expired');
   await visit('/upload', () => page.getByLabel('Channel').waitFor());
   await shoot('upload');
+  // Testers of the Android channel: one has signed in (through the link the mailbox holds).
+  const testers = await must(api('POST', `/api/apps/${app.id}/tester_groups`, { ...admin, json: { name: 'Field testers', channel_ids: [channel.id] } }), 'tester group');
+  await must(api('POST', `/api/apps/${app.id}/tester_groups/${testers.id}/testers`, { ...admin, json: { emails: 'ana@example.com\nbo@example.com\ncy@example.com' } }), 'testers');
+  const signInLink = await mailedLink('ana@example.com');
   await visit(`/apps/${app.id}/settings`, () => page.getByRole('heading', { name: 'Collaborators' }).waitFor());
   await shoot('app-settings');
+  // What the tester sees: their builds, after the e-mail's link.
+  const testerPage = await (await browser.newContext({ viewport: SIZES[1][1] })).newPage();
+  await testerPage.goto(signInLink);
+  await testerPage.getByRole('heading', { name: 'Your builds' }).waitFor();
+  for (const [label, viewport] of SIZES) {
+    await testerPage.setViewportSize(viewport);
+    await testerPage.screenshot({ path: path.join(OUT, `tester-builds-${label}.png`), fullPage: true });
+  }
+  process.stdout.write('tester-builds\n');
   await visit(`/apps/${app.id}/debug-files`, () => page.getByRole('heading', { name: 'Upload a debug file' }).waitFor());
   await shoot('debug-files');
   await visit('/people', () => page.getByRole('cell', { name: 'dana@example.com' }).waitFor());

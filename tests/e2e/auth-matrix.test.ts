@@ -289,6 +289,8 @@ const ROUTES: Record<string, RouteCase> = {
   testerHomePage: { access: OPEN, ok: 200, page: true },
   testerSignOutPage: { access: OPEN, ok: 303, page: true },
   joinTesterGroupPage: { access: OPEN, ok: 200, page: true, query: () => ({ token: 'any' }) },
+  unsubscribePage: { access: OPEN, ok: 200, page: true, query: () => ({ tester: '1', key: 'any' }) },
+  unsubscribe: { access: OPEN, ok: 404, page: true, urlencoded: () => ({ tester: '999999', key: 'not-its-key' }) },
   joinTesterGroupByPage: { access: OPEN, ok: 202, page: true, writes: ['testerGroup'], urlencoded: (f) => ({ token: f.joinToken, email: 'page-joiner@example.com' }) },
 
   // Install pages and files: for testers' browsers and phones, no token read.

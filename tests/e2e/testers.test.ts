@@ -4,7 +4,7 @@ import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { cliHome, runCli } from './cli-runner';
-import { ApiClient, ApiResponse, RunningHangar, apiClient, createUserWithToken, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { ApiClient, ApiResponse, RunningHangar, apiClient, startGatewayReplica, createUserWithToken, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
  * Testers without accounts, end to end: an app admin makes a group that opens a
@@ -122,9 +122,17 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     expect(group.testers.find((t: { email: string }) => t.email === 'jane@example.com')).toMatchObject({ state: 'joined', last_download: { release_id: releaseId } });
     expect(group.testers.find((t: { email: string }) => t.email === 'bob@example.com')).toMatchObject({ state: 'invited', joined_at: null });
 
-    // Removed: the session, the tester view and the install link end at once.
-    const jane = group.testers.find((t: { email: string }) => t.email === 'jane@example.com');
-    expect((await api('DELETE', `/api/apps/${appId}/tester_groups/${groupId}/testers/${jane.id}`, { token: hangar.adminToken })).status).toBe(200);
+    // Removed: the session, the tester view and the install link end at once, on every gateway replica.
+    const replica = await startGatewayReplica(hangar);
+    try {
+      const onReplica = apiClient(replica.baseUrl);
+      expect((await onReplica('GET', '/api/tester', { headers: { cookie } })).status).toBe(200);
+      const jane = group.testers.find((t: { email: string }) => t.email === 'jane@example.com');
+      expect((await api('DELETE', `/api/apps/${appId}/tester_groups/${groupId}/testers/${jane.id}`, { token: hangar.adminToken })).status).toBe(200);
+      expect((await onReplica('GET', '/api/tester', { headers: { cookie } })).status).toBe(401);
+    } finally {
+      await replica.stop();
+    }
     expect((await api('GET', '/api/tester', { headers: { cookie } })).status).toBe(401);
     expect((await fetch(download, { redirect: 'manual' })).status).toBe(401);
     expect((await fetch(`${hangar.baseUrl}/releases/${releaseId}`, { headers: { cookie } })).status).toBe(401);
@@ -153,6 +161,14 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error).toContain('seat');
     expect((await api('POST', '/api/tester/join', { json: { token: 'not-a-link', email: 'dave@example.com' } })).status).toBe(404);
+
+    // The audit log holds who joined, and never the join link's secret.
+    const joins = await eventuallyValue(
+      async () => (await api('GET', `/api/audit?operation=joinTesterGroup`, { token: hangar.adminToken })).body,
+      (entries) => Array.isArray(entries) && entries.length >= 3,
+    );
+    expect(joins[0].fields).toEqual(expect.objectContaining({ token: '[redacted]' }));
+    expect(JSON.stringify(joins)).not.toContain(token);
   });
 
   it('when an address asks for a new link, then a tester gets one and the answer is the same for a stranger', async () => {
@@ -182,6 +198,75 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     } finally {
       home.remove();
     }
+  });
+
+  describe('a new build', () => {
+    /** Uploads the fixture again into the tester group's channel. */
+    async function uploadBuild(fields: Record<string, string> = {}): Promise<number> {
+      const file = 'android.apk';
+      const res = await api('POST', '/api/apps/upload', {
+        token: hangar.adminToken,
+        form: { channel_key: channelKey, ...fields },
+        files: { file: { data: fs.readFileSync(path.join(fixturesDir(), 'apps', file)), fileName: file } },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id;
+    }
+    const buildMails = (to: string, releaseId: number) => inbox.filter((m) => JSON.stringify(m.to ?? '').includes(to) && (m.text ?? '').includes(`/releases/${releaseId}`));
+    /** Resolves once `to` got the e-mail of `releaseId` (one consumer takes the builds in order: earlier builds are done by then). */
+    const buildMailTo = async (to: string, releaseId: number) => (await eventuallyValue(() => buildMails(to, releaseId)[0], (m) => m !== undefined, { timeoutMs: 20_000 }))!;
+
+    it("when a build lands on the group's channel, then each tester is e-mailed its notes, an install button that signs them in, the QR code and an unsubscribe link", async () => {
+      const file = 'android.apk';
+      const unclear = await api('POST', '/api/apps/upload', { token: hangar.adminToken, form: { channel_key: channelKey, notify: 'maybe' }, files: { file: { data: fs.readFileSync(path.join(fixturesDir(), 'apps', file)), fileName: file } } });
+      expect([unclear.status, unclear.body.entry]).toEqual([422, { notify: ['must be true or false'] }]);
+      const quiet = await uploadBuild({ notify: 'false', changelog: 'Not worth a mail' });
+      const releaseId = await uploadBuild({ changelog: 'Adds dark mode\nFixes the share sheet' });
+      const mail = await buildMailTo('carol@example.com', releaseId);
+      await buildMailTo('ken@example.com', releaseId);
+      expect(buildMails('carol@example.com', quiet)).toEqual([]);
+      expect(buildMails('jane@example.com', releaseId)).toEqual([]);
+
+      expect(mail.subject).toBe(`New build of ${appName}: 1.2.3 (5)`);
+      expect(mail.text).toContain("What's new:\n- Adds dark mode\n- Fixes the share sheet");
+      const qr = mail.attachments.find((a) => a.cid === 'install-qr@hangar')!;
+      expect([qr.contentType, qr.content.subarray(1, 4).toString()]).toEqual(['image/png', 'PNG']);
+      // mailparser puts an inline image whose cid the HTML names into the HTML: the reference resolved.
+      expect(mail.html).toContain('<img src="data:image/png;base64,');
+      const unsubscribe = /https?:\/\/\S+\/tester\/unsubscribe\?tester=\d+&key=[A-Za-z0-9]+/.exec(mail.text!)![0];
+      // Unfolded: a long header line is folded onto the next (RFC 5322).
+      const header = (key: string) => mail.headerLines.find((h) => h.key === key)?.line.replace(/\r?\n\s+/g, ' ');
+      expect([header('list-unsubscribe'), header('list-unsubscribe-post')]).toEqual([`List-Unsubscribe: <${unsubscribe}>`, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click']);
+
+      // The channel is protected: the button is a single-use sign-in link that lands on the build's page.
+      const install = /Install it: (\S+)/.exec(mail.text!)![1]!;
+      const signedIn = await fetch(install, { redirect: 'manual' });
+      expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, `/releases/${releaseId}`]);
+      expect((await fetch(`${hangar.baseUrl}/releases/${releaseId}`, { headers: { cookie: cookieOf(signedIn) } })).status).toBe(200);
+
+      // Carol unsubscribes (the page asks first): she hears no more, Ken still does.
+      const confirm = await fetch(unsubscribe);
+      expect(confirm.status).toBe(200);
+      expect(await confirm.text()).toContain('method="post" action="/tester/unsubscribe"');
+      const url = new URL(unsubscribe);
+      const done = await api('POST', '/tester/unsubscribe', { urlencoded: { tester: url.searchParams.get('tester')!, key: url.searchParams.get('key')! } });
+      expect(done.status).toBe(200);
+      const next = await uploadBuild();
+      await buildMailTo('ken@example.com', next);
+      expect(buildMails('carol@example.com', next)).toEqual([]);
+    });
+
+    it("when the scheme's new-build callout is off, then nobody is e-mailed", async () => {
+      const app = await api('GET', `/api/apps/${appId}`, { token: hangar.adminToken });
+      const schemeId = app.body.schemes[0].id;
+      const callout = (on: boolean) => api('PUT', `/api/schemes/${schemeId}`, { token: hangar.adminToken, form: { new_build_callout: String(on) } });
+      expect((await callout(false)).status).toBe(200);
+      const silent = await uploadBuild();
+      expect((await callout(true)).status).toBe(200);
+      const heard = await uploadBuild();
+      await buildMailTo('ken@example.com', heard);
+      expect(buildMails('ken@example.com', silent)).toEqual([]);
+    });
   });
 
   it('when someone who is not the app\'s admin manages its testers, then it is refused', async () => {

@@ -1674,6 +1674,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tester/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A new-build e-mail's unsubscribe link: asks to confirm (a mail scanner opening links unsubscribes nobody) */
+        get: operations["unsubscribePage"];
+        put?: never;
+        /** No more new-build e-mails to this tester of this group (one-click, RFC 8058, too) */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/version": {
         parameters: {
             query?: never;
@@ -3747,6 +3765,8 @@ export interface operations {
                     git_commit?: string;
                     /** @description Overrides the parsed app name. */
                     name?: string;
+                    /** @description `false` (or 0, no): no tester of the channel's groups is e-mailed of this build; default `true`. */
+                    notify?: string;
                     /** @description Sets the channel's visit password; empty clears it. */
                     password?: string;
                     release_type?: string;
@@ -3776,6 +3796,8 @@ export interface operations {
                     git_commit?: string;
                     /** @description Overrides the parsed app name. */
                     name?: string;
+                    /** @description `false` (or 0, no): no tester of the channel's groups is e-mailed of this build; default `true`. */
+                    notify?: string;
                     /** @description Sets the channel's visit password; empty clears it. */
                     password?: string;
                     release_type?: string;
@@ -3806,6 +3828,8 @@ export interface operations {
                     git_commit?: string;
                     /** @description Overrides the parsed app name. */
                     name?: string;
+                    /** @description `false` (or 0, no): no tester of the channel's groups is e-mailed of this build; default `true`. */
+                    notify?: string;
                     /** @description Sets the channel's visit password; empty clears it. */
                     password?: string;
                     release_type?: string;
@@ -7389,6 +7413,8 @@ export interface operations {
     openTesterSignInLink: {
         parameters: {
             query: {
+                /** @description A path of this site to open once signed in (a new build's install page); anything else is ignored */
+                next?: string;
                 /** @description The secret of the e-mailed link */
                 token: string;
             };
@@ -7398,7 +7424,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in: to `/tester`, with the cookie */
+            /** @description Signed in: to `next`, else `/tester`, with the cookie */
             303: {
                 headers: {
                     Location: string;
@@ -7477,6 +7503,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    unsubscribePage: {
+        parameters: {
+            query: {
+                /** @description Its unsubscribe key */
+                key: string;
+                /** @description The tester (membership) id */
+                tester: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    tester: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    key: string;
+                    tester: string;
+                };
+                "multipart/form-data": {
+                    key: string;
+                    tester: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Unsubscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An unknown link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
             };
         };
     };

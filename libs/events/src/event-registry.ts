@@ -56,6 +56,8 @@ export const EVENT_REGISTRY = {
       release_version: z.string(),
       build_version: z.string(),
       platform: z.string(),
+      /** Present (false) only when the upload said `notify=false`: no tester is e-mailed of this build. */
+      notify: z.boolean().optional(),
     }),
   },
   'release.deleted': {

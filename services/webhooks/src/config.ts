@@ -53,6 +53,8 @@ const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** The From of every e-mail. */
   MAIL_FROM: z.string().min(3).default('Hangar <hangar@localhost>'),
+  /** New-build e-mails handed to the SMTP server at once. */
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Without SMTP_URL: each e-mail written as an .eml file in this folder (npm run up sets .hangar/mailbox). */
   MAILBOX_DIR: z.string().optional(),
   /** Wait between tries of the one-time move from the apps service while apps does not answer it yet. */

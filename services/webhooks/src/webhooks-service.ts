@@ -8,6 +8,9 @@ import { AppsLegacyWebhooks } from './clients/apps-legacy-webhooks';
 import { AppsServiceAccess } from './clients/apps.access';
 import { mailTransportFrom } from './mail/mail-transport';
 import { testerInvitedConsumer } from './mail/tester-invited.consumer';
+import { newBuildMailConsumer } from './mail/new-build.consumer';
+import { mailSendModel } from './data/mail-send.model';
+import { MailSendsRepository } from './data/mail-sends.repository';
 import { ReleasesServiceSource } from './clients/releases.source';
 import type { WebhooksConfig } from './config';
 import { DeliveriesRepository } from './data/deliveries.repository';
@@ -37,10 +40,11 @@ export interface RunningWebhooksService {
 /** Wires the webhooks service on the service skeleton: database, the move from apps, events, dispatcher, gRPC. main.ts and the component tests both start it here. */
 export async function startWebhooksService(config: WebhooksConfig, logger: Logger, metrics?: Metrics, options: { shutdown?: ShutdownRegistry } = {}): Promise<RunningWebhooksService> {
   return startService({ name: 'webhooks', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
-    const { connection, webhookDocs, deliveryDocs, attemptDocs } = await service.connectMongo((c) => ({
+    const { connection, webhookDocs, deliveryDocs, attemptDocs, mailSendDocs } = await service.connectMongo((c) => ({
       webhookDocs: webhookModel(c),
       deliveryDocs: deliveryModel(c),
       attemptDocs: attemptModel(c),
+      mailSendDocs: mailSendModel(c),
     }));
     // A bad HANGAR_WEBHOOK_ALLOWED_HOSTS entry stops the start, before anything runs.
     const policy = new WebhookTargetPolicy(config.HANGAR_WEBHOOK_ALLOWED_HOSTS);
@@ -87,6 +91,17 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     const mail = mailTransportFrom(config, logger);
     logger.info({ mailTo: mail.description }, 'e-mail to testers goes to %s', mail.description);
     await events.consume(testerInvitedConsumer(appsClient, mail, logger));
+    await events.consume(
+      newBuildMailConsumer({
+        apps: appsClient,
+        releases: deps.releases,
+        sends: new MailSendsRepository(mailSendDocs),
+        transport: mail,
+        logger,
+        concurrency: config.MAIL_CONCURRENCY,
+        ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
+      }),
+    );
     dispatcher.start();
     // Before the consumers stop (events phase): deliveries a consumer records after this wait in the database for the next start.
     service.shutdown.register({ name: 'webhook dispatcher', phase: 'work', stop: () => dispatcher.stop() });

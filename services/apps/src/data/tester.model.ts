@@ -22,6 +22,13 @@ export interface TesterDocument extends OutboxFields {
   lastDownloadAt?: Date;
   /** The origin the invitation's sign-in link starts with (the gateway's public URL when invited). */
   linkBase: string;
+  /** False once the tester unsubscribed from new-build e-mail (of this group). */
+  notify?: boolean;
+  /**
+   * In each new-build e-mail's unsubscribe link. Not a credential: it turns off that e-mail of this
+   * membership and nothing else, so it is kept as it is sent.
+   */
+  unsubscribeKey?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -38,6 +45,8 @@ const testerSchema = new Schema<TesterDocument>(
     lastDownloadReleaseId: { type: Number },
     lastDownloadAt: { type: Date },
     linkBase: { type: String, default: '' },
+    notify: { type: Boolean },
+    unsubscribeKey: { type: String },
     ...outboxSchemaFields,
   },
   { collection: 'testers', timestamps: true, versionKey: false },

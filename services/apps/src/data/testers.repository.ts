@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { Envelope, newOutbox, withEvents } from '@hangar/events';
 import { findEach, isDuplicateKeyError, nextSequence } from '@hangar/mongo';
+import { randomBase62 } from '@hangar/secrets';
 import type { TesterDocument, TesterModel } from './tester.model';
 
 export class TestersRepository {
@@ -18,7 +19,7 @@ export class TestersRepository {
     if (await this.testers.exists({ groupId, email })) return null;
     const id = await nextSequence(this.connection, 'testers');
     try {
-      const created = await this.testers.create({ _id: id, appId, groupId, email, state: 'invited', invitedAt: new Date(), linkBase, ...newOutbox(invited(id)) });
+      const created = await this.testers.create({ _id: id, appId, groupId, email, state: 'invited', invitedAt: new Date(), linkBase, unsubscribeKey: randomBase62(24), ...newOutbox(invited(id)) });
       return created.toObject();
     } catch (err) {
       if (isDuplicateKeyError(err)) return null;
@@ -48,6 +49,14 @@ export class TestersRepository {
   /** Every membership of an address, across apps: what a tester session opens. */
   listByEmail(email: string): Promise<TesterDocument[]> {
     return this.testers.find({ email }).lean<TesterDocument[]>();
+  }
+
+  /** Mutes new-build e-mail of one membership, when the key is its own. */
+  async unsubscribe(id: number, key: string): Promise<boolean> {
+    const tester = await this.findById(id);
+    if (!tester?.unsubscribeKey || tester.unsubscribeKey !== key) return false;
+    await this.testers.updateOne({ _id: id }, { $set: { notify: false } });
+    return true;
   }
 
   async markJoined(email: string, at: Date): Promise<void> {

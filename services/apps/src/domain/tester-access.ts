@@ -101,6 +101,22 @@ export async function endTesterSession(deps: AppsDeps, secret: string): Promise<
   if (session) await deps.testerAccess.deleteSession(session._id);
 }
 
+/**
+ * Who hears of a new build on a channel: the members of the app's groups that open it, minus those
+ * who unsubscribed; an address in two such groups once (its first membership's links).
+ */
+export async function listChannelTesters(deps: AppsDeps, channelId: number): Promise<TesterDocument[]> {
+  const channel = await deps.channels.findById(channelId);
+  if (!channel) return [];
+  const groups = (await deps.testerGroups.listByApp(channel.appId)).filter((g) => g.channelIds.includes(channelId));
+  const seen = new Set<string>();
+  return (await deps.testers.listByGroups(groups.map((g) => g._id))).filter((t) => t.notify !== false && !seen.has(t.email) && seen.add(t.email));
+}
+
+export async function unsubscribeTester(deps: AppsDeps, testerId: number, key: string): Promise<void> {
+  if (!key || !(await deps.testers.unsubscribe(testerId, key))) throw new NotFound('This unsubscribe link does not exist (any more)');
+}
+
 /** The tester's memberships that open this channel: each keeps its last download. */
 export async function recordTesterDownload(deps: AppsDeps, email: string, channelId: number, releaseId: number, at = new Date()): Promise<void> {
   const memberships = await deps.testers.listByEmail(email);

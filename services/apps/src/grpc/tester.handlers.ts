@@ -16,7 +16,17 @@ import {
   removeTester,
   updateTesterGroup,
 } from '../domain/manage-tester-groups';
-import { authenticateTester, endTesterSession, issueTesterSignIn, joinTesterGroup, recordTesterDownload, redeemTesterSignIn, requestTesterSignIn } from '../domain/tester-access';
+import {
+  authenticateTester,
+  endTesterSession,
+  issueTesterSignIn,
+  joinTesterGroup,
+  listChannelTesters,
+  recordTesterDownload,
+  redeemTesterSignIn,
+  requestTesterSignIn,
+  unsubscribeTester,
+} from '../domain/tester-access';
 
 type TesterRpcs = Pick<
   apps.AppsServiceImplementation,
@@ -37,6 +47,8 @@ type TesterRpcs = Pick<
   | 'authenticateTester'
   | 'endTesterSession'
   | 'recordTesterDownload'
+  | 'listChannelTesters'
+  | 'unsubscribeTester'
 >;
 
 /** The tester RPCs: no cache holds what they write (apps-service.ts leaves them unbumped). */
@@ -58,6 +70,8 @@ export const TESTER_RPCS: readonly (keyof TesterRpcs)[] = [
   'authenticateTester',
   'endTesterSession',
   'recordTesterDownload',
+  'listChannelTesters',
+  'unsubscribeTester',
 ];
 
 /** Thin edge of the tester groups and the testers' own sign-in: proto in, use case, proto out. */
@@ -125,6 +139,14 @@ export function testerHandlers(deps: AppsDeps): TesterRpcs {
     },
     async recordTesterDownload(req) {
       await recordTesterDownload(deps, req.email, req.channelId, req.releaseId);
+      return {};
+    },
+    async listChannelTesters(req) {
+      const testers = await listChannelTesters(deps, req.channelId);
+      return { testers: testers.map((t) => ({ testerId: t._id, email: t.email, linkBase: t.linkBase, unsubscribeKey: t.unsubscribeKey ?? '' })) };
+    },
+    async unsubscribeTester(req) {
+      await unsubscribeTester(deps, req.testerId, req.key);
       return {};
     },
   };

@@ -707,6 +707,7 @@ const undeclaredPaths: Record<string, PathItem> = {
             custom_fields: str('A JSON array of CustomField; entries that are not objects (the fastlane plugin sends `["[]"]` by default) are dropped. At most 4 KiB.'),
             release_version: str('Required for a file of an unknown type.'),
             build_version: str('Required for a file of an unknown type.'),
+            notify: str("`false` (or 0, no): no tester of the channel's groups is e-mailed of this build; default `true`."),
           },
           [],
           'multipart/form-data; `token` and `channel_key` before the file let the gateway refuse before storing anything. A `token` after the file is taken too (as `curl -F file=@app.apk -F token=…` sends it): the file is then held only up to UPLOAD_MAX_BYTES_BEFORE_TOKEN (413 past it) and removed unless the token is good (401). One `file` part only (a second is a 422). Each text field has a byte limit (name, branch, password, versions 255; release_type, source 64; git_commit 128; ci_url 2,048; 422 past it, before the file is stored when the field comes first).',

@@ -38,7 +38,7 @@ export interface ReleasesRouteOptions {
 
 const UPLOAD_FIELDS = [
   'channel_key', 'name', 'password', 'release_type', 'source', 'changelog', 'branch', 'git_commit', 'ci_url',
-  'custom_fields', 'release_version', 'build_version',
+  'custom_fields', 'release_version', 'build_version', 'notify',
 ] as const;
 
 const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers['content-type'] ?? '');
@@ -250,5 +250,6 @@ function releaseFields(req: Request, fields: Partial<Record<(typeof UPLOAD_FIELD
     customFields: fields.custom_fields ?? '',
     releaseVersion: fields.release_version ?? '',
     buildVersion: fields.build_version ?? '',
+    notify: fields.notify ?? '',
   };
 }

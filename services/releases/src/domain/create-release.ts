@@ -9,6 +9,7 @@ import { parseChangelog } from './changelog';
 import { parseCustomFields } from './custom-fields';
 import type { ReleasesDeps } from './deps';
 import { EXTENSION_OF_FORMAT, PLATFORM_OF_DEVICE_TYPE, deviceTypeOf, extensionFromFileName } from './platforms';
+import { parseFlag } from './manage-releases';
 import { checkFieldLengths, normalizeBranch, normalizeSource } from './upload-fields';
 import { versionSortKey } from '@hangar/versions';
 
@@ -40,6 +41,8 @@ export async function createRelease(deps: ReleasesDeps, req: releases.CreateRele
   });
   const changelog = parseChangelog(req.changelog);
   const customFields = parseCustomFields(req.customFields);
+  // Checked with the other fields, before anything is read or stored: `notify=false` keeps testers' e-mail quiet.
+  const notify = req.notify.trim() === '' ? true : parseFlag('notify', req.notify);
 
   let context: apps.ChannelContext | undefined;
   if (req.channelKey) {
@@ -122,6 +125,7 @@ export async function createRelease(deps: ReleasesDeps, req: releases.CreateRele
           release_version: record.releaseVersion,
           build_version: record.buildVersion,
           platform: record.platform,
+          ...(notify ? {} : { notify: false }),
         },
         'releases',
       ),

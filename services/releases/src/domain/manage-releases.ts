@@ -26,7 +26,7 @@ export async function getRelease(deps: ReleasesDeps, id: number): Promise<{ rele
 }
 
 /** `true`/`false` as forms and JSON send them (also 1/0, yes/no); anything else is 422. */
-function parseFlag(field: string, value: string): boolean {
+export function parseFlag(field: string, value: string): boolean {
   const v = value.trim().toLowerCase();
   if (['true', '1', 'yes'].includes(v)) return true;
   if (['false', '0', 'no'].includes(v)) return false;

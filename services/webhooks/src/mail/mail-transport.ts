@@ -10,6 +10,7 @@ export interface MailMessage {
   html: string;
   /** Inline images, referred to as `cid:<cid>` in the HTML (the QR code). */
   images?: { cid: string; filename: string; content: Buffer }[];
+  headers?: Record<string, string>;
 }
 
 export interface MailTransport {
@@ -71,6 +72,7 @@ function mailOptions(from: string, message: MailMessage): SendMailOptions {
     subject: message.subject,
     text: message.text,
     html: message.html,
+    ...(message.headers ? { headers: message.headers } : {}),
     attachments: (message.images ?? []).map((image) => ({ cid: image.cid, filename: image.filename, content: image.content, contentType: 'image/png' })),
   };
 }

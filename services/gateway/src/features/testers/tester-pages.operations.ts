@@ -6,11 +6,15 @@ import { queryText } from '../../http/input';
 import { sendInstallPage } from '../../install/page-headers';
 import { NO_TOKEN, query } from '../../openapi/openapi-parts';
 import { operation } from '../../operations/declare';
-import { checkYourMailPage, joinPage, testerHomePage, testerSignInPage } from './tester-pages';
+import { messagePage } from '../../install/pages';
+import { checkYourMailPage, joinPage, testerHomePage, testerSignInPage, unsubscribePage } from './tester-pages';
 import { clearTesterCookie, readTesterCookie, setTesterCookie, testerOf } from './tester-session';
 import { testerView } from './tester-view';
 
 const TAG = 'Testers';
+
+/** A path of this site only (`/releases/12`), never another site's (`//evil.example`). */
+const localPath = (value: string | undefined): string | undefined => (value && /^\/(?!\/)[^\s\\]*$/.test(value) ? value : undefined);
 const PAGE = { content: { 'text/html': {} } };
 const page = (description: string) => ({ description, ...PAGE });
 
@@ -32,6 +36,42 @@ async function refusedAsPage(res: Response, status: number, pageOf: (message: st
 export const testerPageOperations = [
   operation({
     method: 'get',
+    path: '/tester/unsubscribe',
+    operationId: 'unsubscribePage',
+    tag: TAG,
+    summary: "A new-build e-mail's unsubscribe link: asks to confirm (a mail scanner opening links unsubscribes nobody)",
+    scopes: null,
+    params: {},
+    page: true,
+    responses: { '200': page('The confirmation form') },
+    openApi: { security: NO_TOKEN, parameters: [query('tester', 'The tester (membership) id', true), query('key', 'Its unsubscribe key', true)] },
+    async handle({ req, res }) {
+      sendInstallPage(res, 200, unsubscribePage(queryText(req, 'tester') ?? '', queryText(req, 'key') ?? ''));
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/tester/unsubscribe',
+    operationId: 'unsubscribe',
+    tag: TAG,
+    summary: 'No more new-build e-mails to this tester of this group (one-click, RFC 8058, too)',
+    scopes: null,
+    params: {},
+    page: true,
+    body: { fields: { tester: Type.String(), key: Type.String() }, required: ['tester', 'key'] },
+    responses: { '200': page('Unsubscribed'), '404': page('An unknown link') },
+    openApi: { security: NO_TOKEN },
+    handle: ({ body, clients, req, res }) =>
+      refusedAsPage(res, 404, (message) => messagePage('Not found', message), async () => {
+        // The form's fields, or the query of the link itself (a mail client's one-click POST).
+        const tester = body.tester ?? queryText(req, 'tester') ?? '';
+        const key = body.key ?? queryText(req, 'key') ?? '';
+        await clients.apps.unsubscribeTester({ testerId: /^\d{1,15}$/.test(tester) ? Number(tester) : 0, key });
+        sendInstallPage(res, 200, messagePage('Unsubscribed', 'You will get no more e-mails about new builds of this group. Your builds stay where they are.'));
+      }),
+  }),
+  operation({
+    method: 'get',
     path: '/tester/sign-in',
     operationId: 'openTesterSignInLink',
     tag: TAG,
@@ -40,15 +80,18 @@ export const testerPageOperations = [
     params: {},
     page: true,
     responses: {
-      '303': { description: 'Signed in: to `/tester`, with the cookie', headers: { Location: { required: true, schema: { type: 'string' } }, 'Set-Cookie': { required: true, schema: { type: 'string' } } } },
+      '303': { description: 'Signed in: to `next`, else `/tester`, with the cookie', headers: { Location: { required: true, schema: { type: 'string' } }, 'Set-Cookie': { required: true, schema: { type: 'string' } } } },
       '401': page('The link was used, expired or never existed: the form to ask for a new one'),
     },
-    openApi: { security: NO_TOKEN, parameters: [query('token', 'The secret of the e-mailed link', true)] },
+    openApi: {
+      security: NO_TOKEN,
+      parameters: [query('token', 'The secret of the e-mailed link', true), query('next', 'A path of this site to open once signed in (a new build\'s install page); anything else is ignored')],
+    },
     handle: ({ clients, req, res }) =>
       refusedAsPage(res, 401, testerSignInPage, async () => {
         const session = await clients.apps.redeemTesterSignIn({ secret: queryText(req, 'token') ?? '', userAgent: String(req.headers['user-agent'] ?? '') });
         setTesterCookie(req, res, session.secret, session.expiresAtMs);
-        res.redirect(303, '/tester');
+        res.redirect(303, localPath(queryText(req, 'next')) ?? '/tester');
       }),
   }),
   operation({

@@ -55,3 +55,16 @@ export function joinPage(token: string, problem?: string): string {
 export function checkYourMailPage(): string {
   return layout('Check your e-mail', '<header><h1>Check your e-mail</h1></header><p>If the address belongs to a tester, a sign-in link is on its way to it. The link works once.</p>');
 }
+
+/** The confirmation of an unsubscribe link (a POST, so a link scanner unsubscribes nobody). */
+export function unsubscribePage(tester: string, key: string): string {
+  return layout(
+    'Unsubscribe',
+    `<header><h1>Unsubscribe</h1><p>Stop the e-mails about new builds of this group?</p></header>
+<form method="post" action="/tester/unsubscribe" class="password-form">
+  <input type="hidden" name="tester" value="${escapeHtml(tester)}">
+  <input type="hidden" name="key" value="${escapeHtml(key)}">
+  <button type="submit" class="button">Unsubscribe</button>
+</form>`,
+  );
+}

@@ -501,6 +501,28 @@ export interface RecordTesterDownloadRequest {
   releaseId: number;
 }
 
+export interface ListChannelTestersRequest {
+  channelId: number;
+}
+
+export interface ChannelTester {
+  testerId: number;
+  email: string;
+  /** The origin of the tester's links (the gateway's public URL when they were invited). */
+  linkBase: string;
+  /** Turns off new-build e-mail of this membership and nothing else (UnsubscribeTester). */
+  unsubscribeKey: string;
+}
+
+export interface ChannelTesterList {
+  testers: ChannelTester[];
+}
+
+export interface UnsubscribeTesterRequest {
+  testerId: number;
+  key: string;
+}
+
 function createBaseApp(): App {
   return { id: 0, name: "", schemes: [], collaborators: [], createdAtMs: 0 };
 }
@@ -7564,6 +7586,328 @@ export const RecordTesterDownloadRequest: MessageFns<RecordTesterDownloadRequest
   },
 };
 
+function createBaseListChannelTestersRequest(): ListChannelTestersRequest {
+  return { channelId: 0 };
+}
+
+export const ListChannelTestersRequest: MessageFns<ListChannelTestersRequest> = {
+  encode(message: ListChannelTestersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== 0) {
+      writer.uint32(8).int64(message.channelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChannelTestersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChannelTestersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.channelId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChannelTestersRequest {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.Number(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.Number(object.channel_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListChannelTestersRequest): unknown {
+    const obj: any = {};
+    if (message.channelId !== 0) {
+      obj.channelId = Math.round(message.channelId);
+    }
+    return obj;
+  },
+};
+
+function createBaseChannelTester(): ChannelTester {
+  return { testerId: 0, email: "", linkBase: "", unsubscribeKey: "" };
+}
+
+export const ChannelTester: MessageFns<ChannelTester> = {
+  encode(message: ChannelTester, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.testerId !== 0) {
+      writer.uint32(8).int64(message.testerId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.linkBase !== "") {
+      writer.uint32(26).string(message.linkBase);
+    }
+    if (message.unsubscribeKey !== "") {
+      writer.uint32(34).string(message.unsubscribeKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChannelTester {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannelTester();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.testerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.linkBase = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.unsubscribeKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChannelTester {
+    return {
+      testerId: isSet(object.testerId)
+        ? globalThis.Number(object.testerId)
+        : isSet(object.tester_id)
+        ? globalThis.Number(object.tester_id)
+        : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      linkBase: isSet(object.linkBase)
+        ? globalThis.String(object.linkBase)
+        : isSet(object.link_base)
+        ? globalThis.String(object.link_base)
+        : "",
+      unsubscribeKey: isSet(object.unsubscribeKey)
+        ? globalThis.String(object.unsubscribeKey)
+        : isSet(object.unsubscribe_key)
+        ? globalThis.String(object.unsubscribe_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ChannelTester): unknown {
+    const obj: any = {};
+    if (message.testerId !== 0) {
+      obj.testerId = Math.round(message.testerId);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.linkBase !== "") {
+      obj.linkBase = message.linkBase;
+    }
+    if (message.unsubscribeKey !== "") {
+      obj.unsubscribeKey = message.unsubscribeKey;
+    }
+    return obj;
+  },
+};
+
+function createBaseChannelTesterList(): ChannelTesterList {
+  return { testers: [] };
+}
+
+export const ChannelTesterList: MessageFns<ChannelTesterList> = {
+  encode(message: ChannelTesterList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.testers) {
+      ChannelTester.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChannelTesterList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannelTesterList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.testers.push(ChannelTester.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChannelTesterList {
+    return {
+      testers: globalThis.Array.isArray(object?.testers)
+        ? object.testers.map((e: any) => ChannelTester.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ChannelTesterList): unknown {
+    const obj: any = {};
+    if (message.testers?.length) {
+      obj.testers = message.testers.map((e) => ChannelTester.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseUnsubscribeTesterRequest(): UnsubscribeTesterRequest {
+  return { testerId: 0, key: "" };
+}
+
+export const UnsubscribeTesterRequest: MessageFns<UnsubscribeTesterRequest> = {
+  encode(message: UnsubscribeTesterRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.testerId !== 0) {
+      writer.uint32(8).int64(message.testerId);
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnsubscribeTesterRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnsubscribeTesterRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.testerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnsubscribeTesterRequest {
+    return {
+      testerId: isSet(object.testerId)
+        ? globalThis.Number(object.testerId)
+        : isSet(object.tester_id)
+        ? globalThis.Number(object.tester_id)
+        : 0,
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+    };
+  },
+
+  toJSON(message: UnsubscribeTesterRequest): unknown {
+    const obj: any = {};
+    if (message.testerId !== 0) {
+      obj.testerId = Math.round(message.testerId);
+    }
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    return obj;
+  },
+};
+
 /**
  * The App -> Scheme -> Channel tree and collaborators, and the permission
  * checks every other service asks this service to make.
@@ -7947,6 +8291,27 @@ export const AppsServiceDefinition = {
       responseStream: false,
       options: {},
     },
+    /**
+     * Who is told of a new build on a channel: the testers of the groups opening it who did
+     * not unsubscribe, each address once. For the mailer only.
+     */
+    listChannelTesters: {
+      name: "ListChannelTesters",
+      requestType: ListChannelTestersRequest as typeof ListChannelTestersRequest,
+      requestStream: false,
+      responseType: ChannelTesterList as typeof ChannelTesterList,
+      responseStream: false,
+      options: {},
+    },
+    /** The unsubscribe link of a new-build e-mail: that membership gets no more of them. */
+    unsubscribeTester: {
+      name: "UnsubscribeTester",
+      requestType: UnsubscribeTesterRequest as typeof UnsubscribeTesterRequest,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
     /** A tester downloaded a build of one of their channels (the state admins see). */
     recordTesterDownload: {
       name: "RecordTesterDownload",
@@ -8071,6 +8436,16 @@ export interface AppsServiceImplementation<CallContextExt = {}> {
   /** A tester session's secret to the tester and the channels their groups open now. */
   authenticateTester(request: TesterSecret, context: CallContext & CallContextExt): Promise<TesterIdentity>;
   endTesterSession(request: TesterSecret, context: CallContext & CallContextExt): Promise<Empty>;
+  /**
+   * Who is told of a new build on a channel: the testers of the groups opening it who did
+   * not unsubscribe, each address once. For the mailer only.
+   */
+  listChannelTesters(
+    request: ListChannelTestersRequest,
+    context: CallContext & CallContextExt,
+  ): Promise<ChannelTesterList>;
+  /** The unsubscribe link of a new-build e-mail: that membership gets no more of them. */
+  unsubscribeTester(request: UnsubscribeTesterRequest, context: CallContext & CallContextExt): Promise<Empty>;
   /** A tester downloaded a build of one of their channels (the state admins see). */
   recordTesterDownload(request: RecordTesterDownloadRequest, context: CallContext & CallContextExt): Promise<Empty>;
   /**
@@ -8179,6 +8554,16 @@ export interface AppsServiceClient<CallOptionsExt = {}> {
   /** A tester session's secret to the tester and the channels their groups open now. */
   authenticateTester(request: TesterSecret, options?: CallOptions & CallOptionsExt): Promise<TesterIdentity>;
   endTesterSession(request: TesterSecret, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /**
+   * Who is told of a new build on a channel: the testers of the groups opening it who did
+   * not unsubscribe, each address once. For the mailer only.
+   */
+  listChannelTesters(
+    request: ListChannelTestersRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<ChannelTesterList>;
+  /** The unsubscribe link of a new-build e-mail: that membership gets no more of them. */
+  unsubscribeTester(request: UnsubscribeTesterRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
   /** A tester downloaded a build of one of their channels (the state admins see). */
   recordTesterDownload(request: RecordTesterDownloadRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
   /**

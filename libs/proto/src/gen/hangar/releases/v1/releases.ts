@@ -96,6 +96,8 @@ export interface CreateReleaseRequest {
   buildVersion: string;
   /** Lowercase hex SHA-256 of the stored package, hashed by the gateway as it streamed. */
   sha256: string;
+  /** Raw form value: "false" (also 0, no) tells no tester of this build by e-mail. */
+  notify: string;
 }
 
 export interface GetReleaseRequest {
@@ -1060,6 +1062,7 @@ function createBaseCreateReleaseRequest(): CreateReleaseRequest {
     releaseVersion: "",
     buildVersion: "",
     sha256: "",
+    notify: "",
   };
 }
 
@@ -1115,6 +1118,9 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
     }
     if (message.sha256 !== "") {
       writer.uint32(322).string(message.sha256);
+    }
+    if (message.notify !== "") {
+      writer.uint32(330).string(message.notify);
     }
     return writer;
   },
@@ -1268,6 +1274,14 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
             message.sha256 = reader.string();
             continue;
           }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.notify = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1335,6 +1349,7 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
         ? globalThis.String(object.build_version)
         : "",
       sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
+      notify: isSet(object.notify) ? globalThis.String(object.notify) : "",
     };
   },
 
@@ -1390,6 +1405,9 @@ export const CreateReleaseRequest: MessageFns<CreateReleaseRequest> = {
     }
     if (message.sha256 !== "") {
       obj.sha256 = message.sha256;
+    }
+    if (message.notify !== "") {
+      obj.notify = message.notify;
     }
     return obj;
   },

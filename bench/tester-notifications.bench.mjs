@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Telling a big tester group of a new build (#36's bench): does a group of 10,000 testers slow
+// the upload's answer, and how long until every one of them has the e-mail?
+//
+// One installation, a local SMTP server (smtp-server) counting what arrives. First BENCH_UPLOADS
+// uploads into a channel no group opens (the answer time alone); then a group opening it gets
+// BENCH_TESTERS testers (1,000 per request; each is mailed an invitation, whose delivery is timed
+// too); then as many uploads again, one after another, the mailer busy with the earlier ones'
+// e-mails meanwhile. Prints the median answer times of both arms and their ratio, and per build
+// how long its e-mails took from its answer to the last one received.
+//   node bench/tester-notifications.bench.mjs
+//   BENCH_TESTERS=2000 BENCH_UPLOADS=3 node bench/tester-notifications.bench.mjs
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
+import { uploadFixture } from './lib/download-installations.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+const { startHangar } = require(path.join(root, 'libs/testing/dist'));
+const { SMTPServer } = require('smtp-server');
+
+const TESTERS = Number(process.env.BENCH_TESTERS ?? 10_000);
+const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
+const PER_REQUEST = 1_000;
+
+await benchInfrastructure(root);
+
+// The sink: counts e-mails by the release they announce (or as invitations), with when the last came.
+const received = { invitations: 0, lastInvitationAt: 0, builds: new Map() };
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, _session, callback) {
+    let head = '';
+    stream.on('data', (chunk) => {
+      if (head.length < 4096) head += chunk.toString('latin1');
+    });
+    stream.on('end', () => {
+      const build = /\/releases\/(\d+)/.exec(head.includes('New build of') ? head : '');
+      const now = Date.now();
+      if (head.includes('Subject: You are invited')) {
+        received.invitations += 1;
+        received.lastInvitationAt = now;
+      } else if (build) {
+        const entry = received.builds.get(build[1]) ?? { count: 0, lastAt: 0 };
+        received.builds.set(build[1], { count: entry.count + 1, lastAt: now });
+      }
+      callback();
+    });
+  },
+});
+await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+const hangar = await startHangar({ SMTP_URL: `smtp://127.0.0.1:${smtp.server.address().port}`, LOG_LEVEL: 'warn' });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const api = async (method, url, body) => {
+  const res = await fetch(`${hangar.baseUrl}${url}`, { method, headers: { authorization: `Bearer ${hangar.adminToken}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+};
+const timedUpload = async (channelKey) => {
+  const started = process.hrtime.bigint();
+  const release = await uploadFixture(hangar, channelKey);
+  return { id: release.id, ms: Number(process.hrtime.bigint() - started) / 1e6, answeredAt: Date.now() };
+};
+
+try {
+  const first = await uploadFixture(hangar);
+  const channelKey = first.channel.slug;
+  const app = await api('GET', `/api/apps/${first.app.id}`);
+  const channelId = app.schemes[0].channels[0].id;
+  await timedUpload(channelKey); // warm
+
+  const alone = [];
+  for (let i = 0; i < UPLOADS; i++) alone.push(await timedUpload(channelKey));
+
+  const group = await api('POST', `/api/apps/${first.app.id}/tester_groups`, { name: 'Bench', channel_ids: [channelId] });
+  const invitedFrom = Date.now();
+  for (let i = 0; i < TESTERS; i += PER_REQUEST) {
+    const emails = Array.from({ length: Math.min(PER_REQUEST, TESTERS - i) }, (_, j) => `tester${i + j}@bench.example`).join('\n');
+    await api('POST', `/api/apps/${first.app.id}/tester_groups/${group.id}/testers`, { emails });
+  }
+  const addedMs = Date.now() - invitedFrom;
+  while (received.invitations < TESTERS) await sleep(100);
+  const invitationsMs = received.lastInvitationAt - invitedFrom;
+
+  const withGroup = [];
+  for (let i = 0; i < UPLOADS; i++) withGroup.push(await timedUpload(channelKey));
+  const deadline = Date.now() + 30 * 60_000;
+  while (withGroup.some((u) => (received.builds.get(String(u.id))?.count ?? 0) < TESTERS) && Date.now() < deadline) await sleep(200);
+
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`\nTester notifications: ${TESTERS} testers in one group, ${UPLOADS} uploads per arm; ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${load}`);
+  console.log(`  upload answer, no group:   median ${median(alone.map((u) => u.ms)).toFixed(0)} ms  (${alone.map((u) => u.ms.toFixed(0)).join(', ')})`);
+  console.log(`  upload answer, with group: median ${median(withGroup.map((u) => u.ms)).toFixed(0)} ms  (${withGroup.map((u) => u.ms.toFixed(0)).join(', ')})`);
+  console.log(`  ratio with / without:      ${(median(withGroup.map((u) => u.ms)) / median(alone.map((u) => u.ms))).toFixed(2)}x`);
+  console.log(`  ${TESTERS} testers added in ${addedMs} ms; their ${TESTERS} invitations all received ${invitationsMs} ms after the first request`);
+  for (const u of withGroup) {
+    const got = received.builds.get(String(u.id)) ?? { count: 0, lastAt: u.answeredAt };
+    console.log(`  build ${u.id}: ${got.count} of ${TESTERS} e-mails, the last ${got.lastAt - u.answeredAt} ms after its upload was answered`);
+  }
+} finally {
+  await hangar.stop();
+  smtp.close();
+}
