@@ -5,8 +5,8 @@
 // One installation, a local SMTP server (smtp-server) counting what arrives. First BENCH_UPLOADS
 // uploads into a channel no group opens (the answer time alone); then a group opening it gets
 // BENCH_TESTERS testers (1,000 per request; each is mailed an invitation, whose delivery is timed
-// too); then as many uploads again, one after another, the mailer busy with the earlier ones'
-// e-mails meanwhile. Prints the median answer times of both arms and their ratio, and per build
+// too); then at once, while the invitations still go out, as many uploads again, one after
+// another, the mailer busy with the invitations and the earlier builds' e-mails meanwhile. Prints the median answer times of both arms and their ratio, and per build
 // how long its e-mails took from its answer to the last one received.
 //   node bench/tester-notifications.bench.mjs
 //   BENCH_TESTERS=2000 BENCH_UPLOADS=3 node bench/tester-notifications.bench.mjs
@@ -86,20 +86,20 @@ try {
     await api('POST', `/api/apps/${first.app.id}/tester_groups/${group.id}/testers`, { emails });
   }
   const addedMs = Date.now() - invitedFrom;
-  while (received.invitations < TESTERS) await sleep(100);
-  const invitationsMs = received.lastInvitationAt - invitedFrom;
 
+  // At once, while the invitations are still going out: the worst case for the answers.
   const withGroup = [];
   for (let i = 0; i < UPLOADS; i++) withGroup.push(await timedUpload(channelKey));
-  const deadline = Date.now() + 30 * 60_000;
-  while (withGroup.some((u) => (received.builds.get(String(u.id))?.count ?? 0) < TESTERS) && Date.now() < deadline) await sleep(200);
+  const deadline = Date.now() + Number(process.env.BENCH_DEADLINE_S ?? 900) * 1000;
+  while ((received.invitations < TESTERS || withGroup.some((u) => (received.builds.get(String(u.id))?.count ?? 0) < TESTERS)) && Date.now() < deadline) await sleep(200);
+  const invitationsMs = received.lastInvitationAt - invitedFrom;
 
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`\nTester notifications: ${TESTERS} testers in one group, ${UPLOADS} uploads per arm; ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${load}`);
   console.log(`  upload answer, no group:   median ${median(alone.map((u) => u.ms)).toFixed(0)} ms  (${alone.map((u) => u.ms.toFixed(0)).join(', ')})`);
   console.log(`  upload answer, with group: median ${median(withGroup.map((u) => u.ms)).toFixed(0)} ms  (${withGroup.map((u) => u.ms.toFixed(0)).join(', ')})`);
   console.log(`  ratio with / without:      ${(median(withGroup.map((u) => u.ms)) / median(alone.map((u) => u.ms))).toFixed(2)}x`);
-  console.log(`  ${TESTERS} testers added in ${addedMs} ms; their ${TESTERS} invitations all received ${invitationsMs} ms after the first request`);
+  console.log(`  ${TESTERS} testers added in ${addedMs} ms; ${received.invitations} of their ${TESTERS} invitations received, the last ${invitationsMs} ms after the first request`);
   for (const u of withGroup) {
     const got = received.builds.get(String(u.id)) ?? { count: 0, lastAt: u.answeredAt };
     console.log(`  build ${u.id}: ${got.count} of ${TESTERS} e-mails, the last ${got.lastAt - u.answeredAt} ms after its upload was answered`);

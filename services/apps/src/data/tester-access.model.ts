@@ -20,7 +20,8 @@ export interface JoinLinkDocument {
 }
 
 export interface SignInLinkDocument {
-  _id: number;
+  /** A random UUID, not a counter's number: one is made per e-mail, 10,000 for a big group's new build. */
+  _id: string;
   testerId: number;
   email: string;
   secretHash: string;
@@ -53,7 +54,7 @@ const joinLinkSchema = new Schema<JoinLinkDocument>(
 
 const signInLinkSchema = new Schema<SignInLinkDocument>(
   {
-    _id: { type: Number, required: true },
+    _id: { type: String, required: true },
     testerId: { type: Number, required: true },
     email: { type: String, required: true, index: true },
     secretHash: { type: String, required: true, unique: true },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError, nextSequence } from '@hangar/mongo';
 import type { JoinLinkDocument, SignInLinkDocument, TesterAccessModels, TesterSessionDocument } from './tester-access.model';
@@ -53,8 +54,7 @@ export class TesterAccessRepository {
   }
 
   async createSignInLink(testerId: number, email: string, secretHash: string, expiresAt: Date): Promise<SignInLinkDocument> {
-    const id = await nextSequence(this.connection, 'tester_sign_in_links');
-    return (await this.models.signInLinks.create({ _id: id, testerId, email, secretHash, expiresAt })).toObject();
+    return (await this.models.signInLinks.create({ _id: randomUUID(), testerId, email, secretHash, expiresAt })).toObject();
   }
 
   /** The link, removed: only the caller whose delete removed it gets it, so a link signs in once. */
