@@ -4,6 +4,7 @@ import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { cliHome, runCli } from './cli-runner';
+import { DESKTOP, PHONE, launchChromium, lookAt, signIn } from './console/console-browser';
 import { ApiClient, ApiResponse, RunningHangar, apiClient, startGatewayReplica, createUserWithToken, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
 
 /**
@@ -267,6 +268,41 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       await buildMailTo('ken@example.com', heard);
       expect(buildMails('ken@example.com', silent)).toEqual([]);
     });
+  });
+
+  it('when an admin invites in the console and the tester follows the e-mail on a phone, then the tester opens the build; removed, they are locked out; each page axe-clean at phone and desktop sizes', async () => {
+    const browser = await launchChromium();
+    try {
+      const admin = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+      await signIn(admin, hangar.baseUrl, 'admin@e2e.test', hangar.adminPassword);
+      await admin.goto(`${hangar.baseUrl}/apps/${appId}/settings`);
+      await admin.getByRole('heading', { name: 'Testers', exact: true }).waitFor();
+      const newGroup = admin.locator('form', { has: admin.getByRole('button', { name: 'Create group' }) });
+      await newGroup.getByLabel('Group name').fill('Browser testers');
+      await newGroup.getByLabel(/Android/).check();
+      await newGroup.getByRole('button', { name: 'Create group' }).click();
+      const group = admin.locator('article', { has: admin.getByRole('heading', { name: /^Browser testers/ }) });
+      await group.getByLabel(/Add testers/).fill('Phone Tester <phone@example.com>');
+      await group.getByRole('button', { name: 'Invite' }).click();
+      await group.getByRole('cell', { name: 'phone@example.com', exact: true }).waitFor();
+      await lookAt(admin, 'settings-testers');
+
+      const tester = await (await browser.newContext({ viewport: PHONE })).newPage();
+      await tester.goto(signInLinkIn(await mailTo('phone@example.com')));
+      await tester.getByRole('heading', { name: 'Your builds' }).waitFor();
+      await lookAt(tester, 'tester-builds');
+      await tester.getByRole('link', { name: /1\.2\.3 \(5\)/ }).first().click();
+      await tester.getByRole('link', { name: /Download/ }).waitFor();
+      await lookAt(tester, 'tester-release');
+
+      await group.getByRole('button', { name: 'Remove phone@example.com' }).click();
+      await group.getByRole('cell', { name: 'phone@example.com', exact: true }).waitFor({ state: 'detached' });
+      await tester.goto(`${hangar.baseUrl}/tester`);
+      await tester.getByText('Your tester session has ended').waitFor();
+      await lookAt(tester, 'tester-ended');
+    } finally {
+      await browser.close();
+    }
   });
 
   it('when someone who is not the app\'s admin manages its testers, then it is refused', async () => {

@@ -50,13 +50,14 @@ export function TestersSection({ app }: { app: App }) {
 
 function ChannelChoices({ channels, chosen, idPrefix }: { channels: { id: number; label: string }[]; chosen: number[]; idPrefix: string }) {
   return (
-    <fieldset class="choices">
+    <fieldset>
       <legend>Channels it opens</legend>
       {channels.length === 0 && <p class="muted">The app has no channels yet.</p>}
       {channels.map((c) => (
-        <label key={c.id} for={`${idPrefix}-${c.id}`}>
-          <input id={`${idPrefix}-${c.id}`} type="checkbox" name="channel" value={String(c.id)} defaultChecked={chosen.includes(c.id)} /> {c.label}
-        </label>
+        <div class="check" key={c.id}>
+          <input id={`${idPrefix}-${c.id}`} type="checkbox" name="channel" value={String(c.id)} defaultChecked={chosen.includes(c.id)} />
+          <label for={`${idPrefix}-${c.id}`}>{c.label}</label>
+        </div>
       ))}
     </fieldset>
   );
@@ -81,6 +82,7 @@ function GroupPanel({ appId, group, channels, onChanged }: { appId: number; grou
       {group.testers.length === 0 ? (
         <p class="muted">No testers yet.</p>
       ) : (
+        <div class="table-wrap">
         <table class="rows">
           <thead>
             <tr>
@@ -107,8 +109,19 @@ function GroupPanel({ appId, group, channels, onChanged }: { appId: number; grou
             ))}
           </tbody>
         </table>
+        </div>
       )}
-      <form class="stacked" onSubmit={async (e) => (await add.act(formValues(e).emails ?? '')) && ((e.currentTarget as HTMLFormElement).reset(), onChanged())}>
+      <form
+        class="stacked"
+        onSubmit={async (e) => {
+          // Taken before the await: the event's currentTarget is gone once the handler has yielded.
+          const form = e.currentTarget as HTMLFormElement;
+          if (await add.act(formValues(e).emails ?? '')) {
+            form.reset();
+            onChanged();
+          }
+        }}
+      >
         <label for={`emails-${group.id}`}>Add testers: e-mail addresses, one per line, or a pasted CSV</label>
         <textarea id={`emails-${group.id}`} name="emails" rows={3} required />
         <button type="submit" disabled={add.busy}>
