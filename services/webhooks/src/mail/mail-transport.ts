@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
@@ -56,7 +57,8 @@ export function mailTransportFrom(settings: MailSettings, logger: Logger): MailT
       async send(message) {
         const info = await transporter.sendMail(mailOptions(settings.MAIL_FROM, message));
         await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-        const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.to.replace(/[^A-Za-z0-9@._-]/g, '_')}.eml`;
+        // A random part: two e-mails to one address in the same millisecond (an invitation and a build's) keep both.
+        const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}-${message.to.replace(/[^A-Za-z0-9@._-]/g, '_')}.eml`;
         // 0600: a message holds a sign-in link.
         await fs.promises.writeFile(path.join(dir, name), info.message as Buffer, { mode: 0o600 });
       },
