@@ -178,7 +178,15 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     const stranger = await api('POST', '/api/tester/sign_in', { json: { email: 'nobody@example.com' } });
     expect([asked.status, stranger.status]).toEqual([202, 202]);
     expect(stranger.body).toEqual(asked.body);
-    await mailTo('bob@example.com', before);
+    const mail = await mailTo('bob@example.com', before);
+
+    // Signed in by it, then out: that session ends.
+    const signedIn = await fetch(signInLinkIn(mail), { redirect: 'manual' });
+    const cookie = cookieOf(signedIn);
+    expect((await api('GET', '/api/tester', { headers: { cookie } })).status).toBe(200);
+    const out = await api('DELETE', '/api/tester/session', { headers: { cookie } });
+    expect([out.status, out.headers.get('set-cookie')]).toEqual([204, expect.stringMatching(/^hangar_tester=;/)]);
+    expect((await api('GET', '/api/tester', { headers: { cookie } })).status).toBe(401);
   });
 
   it('when testers are added with the CLI from a CSV on standard input, then they are invited, and the list shows their state', async () => {
