@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -45,6 +46,18 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
   const mailTo = async (to: string, after = 0): Promise<ParsedMail> =>
     (await eventuallyValue(() => inbox.filter((m) => JSON.stringify(m.to ?? '').includes(to)).slice(after)[0], (mail) => mail !== undefined, { timeoutMs: 20_000 }))!;
   const signInLinkIn = (mail: ParsedMail): string => /https?:\/\/\S+\/tester\/sign-in\?token=[A-Za-z0-9]+/.exec(mail.text ?? '')![0];
+  /** A JSON POST naming another Host (fetch sends its own whatever it is told): as anyone may send. */
+  const postJsonWithHost = (path: string, json: unknown, host: string): Promise<{ status: number; body: unknown }> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(json);
+      const req = http.request(`${hangar.baseUrl}${path}`, { method: 'POST', headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   const cookieOf = (res: Response | ApiResponse): string => (res.headers.get('set-cookie') ?? '').split(';')[0]!;
 
   let appId: number;
@@ -155,9 +168,10 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     const joinPage = await fetch(created.body.url);
     expect(joinPage.status).toBe(200);
     expect(await joinPage.text()).toContain('name="email"');
-    expect((await api('POST', '/api/tester/join', { json: { token, email: 'carol@example.com' } })).status).toBe(202);
+    expect((await postJsonWithHost('/api/tester/join', { token, email: 'carol@example.com' }, 'evil.example')).status).toBe(202);
     const mail = await mailTo('carol@example.com');
-    expect(signInLinkIn(mail)).toContain('/tester/sign-in?token=');
+    // Where the admin made the join link, whatever Host the joiner sent.
+    expect(signInLinkIn(mail).startsWith(`${hangar.baseUrl}/tester/sign-in?token=`)).toBe(true);
     const refused = await api('POST', '/api/tester/join', { json: { token, email: 'dave@example.com' } });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toContain('seat');
@@ -174,11 +188,13 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
 
   it('when an address asks for a new link, then a tester gets one and the answer is the same for a stranger', async () => {
     const before = inbox.filter((m) => JSON.stringify(m.to).includes('bob@example.com')).length;
-    const asked = await api('POST', '/api/tester/sign_in', { json: { email: 'bob@example.com' } });
+    // A Host of another site does not decide where the link points (the request is anyone's).
+    const asked = await postJsonWithHost('/api/tester/sign_in', { email: 'bob@example.com' }, 'evil.example');
     const stranger = await api('POST', '/api/tester/sign_in', { json: { email: 'nobody@example.com' } });
     expect([asked.status, stranger.status]).toEqual([202, 202]);
     expect(stranger.body).toEqual(asked.body);
     const mail = await mailTo('bob@example.com', before);
+    expect(signInLinkIn(mail).startsWith(`${hangar.baseUrl}/tester/sign-in?token=`)).toBe(true);
 
     // Signed in by it, then out: that session ends.
     const signedIn = await fetch(signInLinkIn(mail), { redirect: 'manual' });

@@ -187,22 +187,25 @@ describe('tester groups and tester access (apps service over gRPC)', () => {
   it('when a limited join link is used by more addresses at once than it has seats, then exactly its seats join; a member joining again takes none', async () => {
     const { owner, app, ios } = await appWithChannels();
     const group = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Open beta', channelIds: [ios.id] });
-    const link = await client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: 0, seats: 2 });
+    const link = await client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: 0, seats: 2, linkBase: LINK_BASE });
     expect(link.secret).toMatch(/^[A-Za-z0-9]{43}$/);
-    const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e'].map((who) => client.joinTesterGroup({ secret: link.secret, email: `${who}@example.com`, linkBase: LINK_BASE })));
+    const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e'].map((who) => client.joinTesterGroup({ secret: link.secret, email: `${who}@example.com` })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual(Array(3).fill(expect.any(FailedPrecondition)));
     const members = (await client.getTesterGroup({ actor: owner, appId: app.id, groupId: group.id })).testers.map((t) => t.email);
     expect(members).toHaveLength(2);
-    await expect(client.joinTesterGroup({ secret: link.secret, email: members[0]!, linkBase: LINK_BASE })).resolves.toEqual({});
+    await expect(client.joinTesterGroup({ secret: link.secret, email: members[0]! })).resolves.toEqual({});
+    // The sign-in link of who joined points where the admin made the join link, never elsewhere.
+    const joiner = (await client.getTesterGroup({ actor: owner, appId: app.id, groupId: group.id })).testers[0]!;
+    expect((await client.issueTesterSignIn({ testerId: joiner.id })).linkBase).toBe(LINK_BASE);
     const [listed] = (await client.listJoinLinks({ actor: owner, appId: app.id, groupId: group.id })).links;
     expect(listed).toMatchObject({ id: link.id, seats: 2, usedSeats: 2, secret: '' });
 
-    const expired = await client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: Date.now() + 60_000, seats: 0 });
+    const expired = await client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: Date.now() + 60_000, seats: 0, linkBase: LINK_BASE });
     await client.deleteJoinLink({ actor: owner, appId: app.id, groupId: group.id, linkId: expired.id });
-    await expect(client.joinTesterGroup({ secret: expired.secret, email: 'f@example.com', linkBase: LINK_BASE })).rejects.toBeInstanceOf(NotFound);
-    await expect(client.joinTesterGroup({ secret: 'no-such-link', email: 'f@example.com', linkBase: LINK_BASE })).rejects.toBeInstanceOf(NotFound);
-    await expect(client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: Date.now() - 1, seats: 0 })).rejects.toBeInstanceOf(InvalidArgument);
+    await expect(client.joinTesterGroup({ secret: expired.secret, email: 'f@example.com' })).rejects.toBeInstanceOf(NotFound);
+    await expect(client.joinTesterGroup({ secret: 'no-such-link', email: 'f@example.com' })).rejects.toBeInstanceOf(NotFound);
+    await expect(client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: Date.now() - 1, seats: 0, linkBase: LINK_BASE })).rejects.toBeInstanceOf(InvalidArgument);
   });
 
   it('when a group or its app is deleted, then its testers in no other group are signed out, and one still in another group keeps that group\'s channels', async () => {
@@ -226,9 +229,9 @@ describe('tester groups and tester access (apps service over gRPC)', () => {
     const group = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Again', channelIds: [ios.id] });
     const { added } = await client.addTesters({ actor: owner, appId: app.id, groupId: group.id, emails: ['again@example.com'], linkBase: LINK_BASE });
     const before = added[0]!.invitedAtMs;
-    await expect(client.requestTesterSignIn({ email: 'Again@Example.com', linkBase: LINK_BASE })).resolves.toEqual({});
+    await expect(client.requestTesterSignIn({ email: 'Again@Example.com' })).resolves.toEqual({});
     expect((await client.getTesterGroup({ actor: owner, appId: app.id, groupId: group.id })).testers[0]!.invitedAtMs).toBeGreaterThanOrEqual(before);
-    await expect(client.requestTesterSignIn({ email: 'stranger@example.com', linkBase: LINK_BASE })).resolves.toEqual({});
-    await expect(client.requestTesterSignIn({ email: 'not an address', linkBase: LINK_BASE })).rejects.toBeInstanceOf(InvalidArgument);
+    await expect(client.requestTesterSignIn({ email: 'stranger@example.com' })).resolves.toEqual({});
+    await expect(client.requestTesterSignIn({ email: 'not an address' })).rejects.toBeInstanceOf(InvalidArgument);
   });
 });

@@ -16,6 +16,8 @@ export interface JoinLinkDocument {
   /** 0: no limit. */
   seats: number;
   usedSeats: number;
+  /** The origin the sign-in links of those who join by it start with: the admin's, when they made it. */
+  linkBase: string;
   createdAt: Date;
 }
 
@@ -48,6 +50,7 @@ const joinLinkSchema = new Schema<JoinLinkDocument>(
     expiresAt: { type: Date },
     seats: { type: Number, required: true },
     usedSeats: { type: Number, required: true, default: 0 },
+    linkBase: { type: String, default: '' },
   },
   { collection: 'tester_join_links', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

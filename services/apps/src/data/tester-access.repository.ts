@@ -11,7 +11,7 @@ export class TesterAccessRepository {
     private readonly models: TesterAccessModels,
   ) {}
 
-  async createJoinLink(link: { appId: number; groupId: number; secretHash: string; expiresAt?: Date; seats: number }): Promise<JoinLinkDocument> {
+  async createJoinLink(link: { appId: number; groupId: number; secretHash: string; expiresAt?: Date; seats: number; linkBase: string }): Promise<JoinLinkDocument> {
     const id = await nextSequence(this.connection, 'tester_join_links');
     return (await this.models.joinLinks.create({ _id: id, ...link, usedSeats: 0 })).toObject();
   }

@@ -92,11 +92,11 @@ export async function removeTester(deps: AppsDeps, actor: Actor, appId: number, 
   await endAccessOfUngrouped(deps, [removed.email]);
 }
 
-export async function createJoinLink(deps: AppsDeps, actor: Actor, appId: number, groupId: number, expiresAtMs: number, seats: number): Promise<{ link: JoinLinkDocument; secret: string }> {
+export async function createJoinLink(deps: AppsDeps, actor: Actor, appId: number, groupId: number, expiresAtMs: number, seats: number, linkBase: string): Promise<{ link: JoinLinkDocument; secret: string }> {
   const group = await groupFor(deps, actor, appId, groupId);
   const input = { expiresAt: validateExpiry(expiresAtMs), seats: validateSeats(seats) };
   const secret = newTesterSecret();
-  const link = await deps.testerAccess.createJoinLink({ appId, groupId: group._id, secretHash: hashSecret(secret), seats: input.seats, ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}) });
+  const link = await deps.testerAccess.createJoinLink({ appId, groupId: group._id, secretHash: hashSecret(secret), seats: input.seats, linkBase, ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}) });
   return { link, secret };
 }
 

@@ -28,13 +28,16 @@ const USER_AGENT_MAX = 300;
  * link), or an existing one invited again. Either way the address gets a sign-in link by
  * mail and nothing else: whoever holds the join link learns nothing of who is in the group.
  */
-export async function joinTesterGroup(deps: AppsDeps, secret: string, email: string, linkBase: string, now = new Date()): Promise<void> {
+export async function joinTesterGroup(deps: AppsDeps, secret: string, email: string, now = new Date()): Promise<void> {
   const link = secret ? await deps.testerAccess.findJoinLink(hashSecret(secret)) : null;
   if (!link) throw new NotFound('This join link does not exist (any more)');
   if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) throw new FailedPrecondition('This join link has expired');
   const group = await deps.testerGroups.findById(link.groupId);
   if (!group) throw new NotFound('This join link does not exist (any more)');
   const address = validateTesterEmail(email);
+  // Where the mailed link points is the admin's choice, made with the join link: never the Host of
+  // this unauthenticated request, which could send a victim's sign-in secret to another site.
+  const linkBase = link.linkBase;
   const member = await deps.testers.findInGroup(group._id, address);
   if (member) {
     await deps.testers.inviteAgain(member, linkBase, invitation(member._id, group));
@@ -48,13 +51,17 @@ export async function joinTesterGroup(deps: AppsDeps, secret: string, email: str
   deps.onEventsRecorded();
 }
 
-/** An address asks for a sign-in link: its newest membership is invited again (nothing, silently, for an address in no group). */
-export async function requestTesterSignIn(deps: AppsDeps, email: string, linkBase: string): Promise<void> {
+/**
+ * An address asks for a sign-in link: its newest membership is invited again, to the origin it was
+ * invited from (never the asker's Host: the request is unauthenticated); nothing, silently, for an
+ * address in no group.
+ */
+export async function requestTesterSignIn(deps: AppsDeps, email: string): Promise<void> {
   const address = validateTesterEmail(email);
   const newest = (await deps.testers.listByEmail(address)).sort((a, b) => b._id - a._id)[0];
   const group = newest ? await deps.testerGroups.findById(newest.groupId) : null;
   if (!newest || !group) return;
-  await deps.testers.inviteAgain(newest, linkBase, invitation(newest._id, group));
+  await deps.testers.inviteAgain(newest, newest.linkBase, invitation(newest._id, group));
   deps.onEventsRecorded();
 }
 

@@ -103,7 +103,7 @@ export function testerHandlers(deps: AppsDeps): TesterRpcs {
       return {};
     },
     async createJoinLink(req) {
-      const { link, secret } = await createJoinLink(deps, requireActor(req.actor), req.appId, req.groupId, req.expiresAtMs, req.seats);
+      const { link, secret } = await createJoinLink(deps, requireActor(req.actor), req.appId, req.groupId, req.expiresAtMs, req.seats, req.linkBase);
       return { ...toJoinLink(link), secret };
     },
     async listJoinLinks(req) {
@@ -115,11 +115,11 @@ export function testerHandlers(deps: AppsDeps): TesterRpcs {
     },
 
     async joinTesterGroup(req) {
-      await joinTesterGroup(deps, req.secret, req.email, req.linkBase);
+      await joinTesterGroup(deps, req.secret, req.email);
       return {};
     },
     async requestTesterSignIn(req) {
-      await requestTesterSignIn(deps, req.email, req.linkBase);
+      await requestTesterSignIn(deps, req.email);
       return {};
     },
     async issueTesterSignIn(req) {

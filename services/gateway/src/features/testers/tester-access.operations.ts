@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { Unauthenticated } from '@hangar/errors';
-import { publicBaseUrl } from '../../http/base-url';
 import { NO_TOKEN, errors, ok, ref } from '../../openapi/openapi-parts';
 import { operation } from '../../operations/declare';
 import { clearTesterCookie, readTesterCookie, testerOf } from './tester-session';
@@ -28,8 +27,8 @@ export const testerAccessOperations = [
     body: { fields: { token: Type.String({ description: "The join link's `token`" }), email: Type.String() }, required: ['token', 'email'] },
     responses: { '202': ok('Accepted: the sign-in link goes by e-mail', ref('Message')), ...errors(404, 422, 503) },
     openApi: { security: NO_TOKEN },
-    async handle({ body, clients, publicBaseUrl: configured, req, res }) {
-      await clients.apps.joinTesterGroup({ secret: body.token ?? '', email: body.email ?? '', linkBase: publicBaseUrl(req, configured) });
+    async handle({ body, clients, res }) {
+      await clients.apps.joinTesterGroup({ secret: body.token ?? '', email: body.email ?? '' });
       res.status(202).json(MAIL_ON_ITS_WAY);
     },
   }),
@@ -44,8 +43,8 @@ export const testerAccessOperations = [
     body: { fields: { email: Type.String() }, required: ['email'] },
     responses: { '202': ok('Accepted', ref('Message')), ...errors(422, 503) },
     openApi: { security: NO_TOKEN },
-    async handle({ body, clients, publicBaseUrl: configured, req, res }) {
-      await clients.apps.requestTesterSignIn({ email: body.email ?? '', linkBase: publicBaseUrl(req, configured) });
+    async handle({ body, clients, res }) {
+      await clients.apps.requestTesterSignIn({ email: body.email ?? '' });
       res.status(202).json(MAIL_ON_ITS_WAY);
     },
   }),

@@ -176,8 +176,9 @@ export const testerGroupOperations = [
       if (Number.isNaN(expiresAtMs)) throw InvalidArgument.field('expires_at', 'must be an ISO 8601 date and time');
       const seats = body.seats === undefined || body.seats === '' ? 0 : Number(body.seats);
       if (!Number.isInteger(seats)) throw InvalidArgument.field('seats', 'must be a whole number');
-      const link = await clients.apps.createJoinLink({ actor: actorOf(req), appId: params.app_id, groupId: params.group_id, expiresAtMs, seats });
-      res.status(201).json(presentJoinLink(link, joinLinkUrl(publicBaseUrl(req, configured), link.secret)));
+      const base = publicBaseUrl(req, configured);
+      const link = await clients.apps.createJoinLink({ actor: actorOf(req), appId: params.app_id, groupId: params.group_id, expiresAtMs, seats, linkBase: base });
+      res.status(201).json(presentJoinLink(link, joinLinkUrl(base, link.secret)));
     },
   }),
   operation({

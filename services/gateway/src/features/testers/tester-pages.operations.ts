@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import { Type } from '@sinclair/typebox';
 import { isDomainError } from '@hangar/errors';
-import { publicBaseUrl } from '../../http/base-url';
 import { queryText } from '../../http/input';
 import { sendInstallPage } from '../../install/page-headers';
 import { NO_TOKEN, query } from '../../openapi/openapi-parts';
@@ -106,9 +105,9 @@ export const testerPageOperations = [
     body: { fields: { email: Type.String() }, required: ['email'] },
     responses: { '202': page('Check your e-mail'), '422': page('Not an address: the form again') },
     openApi: { security: NO_TOKEN },
-    handle: ({ body, clients, publicBaseUrl: configured, req, res }) =>
+    handle: ({ body, clients, res }) =>
       refusedAsPage(res, 422, testerSignInPage, async () => {
-        await clients.apps.requestTesterSignIn({ email: body.email ?? '', linkBase: publicBaseUrl(req, configured) });
+        await clients.apps.requestTesterSignIn({ email: body.email ?? '' });
         sendInstallPage(res, 202, checkYourMailPage());
       }),
   }),
@@ -178,9 +177,9 @@ export const testerPageOperations = [
     body: { fields: { token: Type.String(), email: Type.String() }, required: ['token', 'email'] },
     responses: { '202': page('Check your e-mail'), '422': page('The link is unknown, expired or full, or the address is not one: the form again') },
     openApi: { security: NO_TOKEN },
-    handle: ({ body, clients, publicBaseUrl: configured, req, res }) =>
+    handle: ({ body, clients, res }) =>
       refusedAsPage(res, 422, (message) => joinPage(body.token ?? '', message), async () => {
-        await clients.apps.joinTesterGroup({ secret: body.token ?? '', email: body.email ?? '', linkBase: publicBaseUrl(req, configured) });
+        await clients.apps.joinTesterGroup({ secret: body.token ?? '', email: body.email ?? '' });
         sendInstallPage(res, 202, checkYourMailPage());
       }),
   }),

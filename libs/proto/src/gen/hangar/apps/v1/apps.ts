@@ -411,6 +411,8 @@ export interface CreateJoinLinkRequest {
   expiresAtMs: number;
   /** 0: no limit. */
   seats: number;
+  /** The origin of the join link and of the sign-in links mailed through it (the admin's gateway). */
+  linkBase: string;
 }
 
 export interface JoinLink {
@@ -435,15 +437,18 @@ export interface JoinLinkRef {
   linkId: number;
 }
 
+/**
+ * No link base from the caller: the e-mailed link's origin is the one the admin who made the
+ * join link used (an unauthenticated request's Host must not decide where a sign-in link points).
+ */
 export interface JoinTesterGroupRequest {
   secret: string;
   email: string;
-  linkBase: string;
 }
 
+/** The link goes to the origin the tester was invited from, never to the caller's Host. */
 export interface RequestTesterSignInRequest {
   email: string;
-  linkBase: string;
 }
 
 export interface IssueTesterSignInRequest {
@@ -6125,7 +6130,7 @@ export const RemoveTesterRequest: MessageFns<RemoveTesterRequest> = {
 };
 
 function createBaseCreateJoinLinkRequest(): CreateJoinLinkRequest {
-  return { actor: undefined, appId: 0, groupId: 0, expiresAtMs: 0, seats: 0 };
+  return { actor: undefined, appId: 0, groupId: 0, expiresAtMs: 0, seats: 0, linkBase: "" };
 }
 
 export const CreateJoinLinkRequest: MessageFns<CreateJoinLinkRequest> = {
@@ -6144,6 +6149,9 @@ export const CreateJoinLinkRequest: MessageFns<CreateJoinLinkRequest> = {
     }
     if (message.seats !== 0) {
       writer.uint32(40).int32(message.seats);
+    }
+    if (message.linkBase !== "") {
+      writer.uint32(50).string(message.linkBase);
     }
     return writer;
   },
@@ -6201,6 +6209,14 @@ export const CreateJoinLinkRequest: MessageFns<CreateJoinLinkRequest> = {
             message.seats = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.linkBase = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6232,6 +6248,11 @@ export const CreateJoinLinkRequest: MessageFns<CreateJoinLinkRequest> = {
         ? globalThis.Number(object.expires_at_ms)
         : 0,
       seats: isSet(object.seats) ? globalThis.Number(object.seats) : 0,
+      linkBase: isSet(object.linkBase)
+        ? globalThis.String(object.linkBase)
+        : isSet(object.link_base)
+        ? globalThis.String(object.link_base)
+        : "",
     };
   },
 
@@ -6251,6 +6272,9 @@ export const CreateJoinLinkRequest: MessageFns<CreateJoinLinkRequest> = {
     }
     if (message.seats !== 0) {
       obj.seats = Math.round(message.seats);
+    }
+    if (message.linkBase !== "") {
+      obj.linkBase = message.linkBase;
     }
     return obj;
   },
@@ -6598,7 +6622,7 @@ export const JoinLinkRef: MessageFns<JoinLinkRef> = {
 };
 
 function createBaseJoinTesterGroupRequest(): JoinTesterGroupRequest {
-  return { secret: "", email: "", linkBase: "" };
+  return { secret: "", email: "" };
 }
 
 export const JoinTesterGroupRequest: MessageFns<JoinTesterGroupRequest> = {
@@ -6608,9 +6632,6 @@ export const JoinTesterGroupRequest: MessageFns<JoinTesterGroupRequest> = {
     }
     if (message.email !== "") {
       writer.uint32(18).string(message.email);
-    }
-    if (message.linkBase !== "") {
-      writer.uint32(26).string(message.linkBase);
     }
     return writer;
   },
@@ -6644,14 +6665,6 @@ export const JoinTesterGroupRequest: MessageFns<JoinTesterGroupRequest> = {
             message.email = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.linkBase = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6668,11 +6681,6 @@ export const JoinTesterGroupRequest: MessageFns<JoinTesterGroupRequest> = {
     return {
       secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
-      linkBase: isSet(object.linkBase)
-        ? globalThis.String(object.linkBase)
-        : isSet(object.link_base)
-        ? globalThis.String(object.link_base)
-        : "",
     };
   },
 
@@ -6684,24 +6692,18 @@ export const JoinTesterGroupRequest: MessageFns<JoinTesterGroupRequest> = {
     if (message.email !== "") {
       obj.email = message.email;
     }
-    if (message.linkBase !== "") {
-      obj.linkBase = message.linkBase;
-    }
     return obj;
   },
 };
 
 function createBaseRequestTesterSignInRequest(): RequestTesterSignInRequest {
-  return { email: "", linkBase: "" };
+  return { email: "" };
 }
 
 export const RequestTesterSignInRequest: MessageFns<RequestTesterSignInRequest> = {
   encode(message: RequestTesterSignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.email !== "") {
       writer.uint32(10).string(message.email);
-    }
-    if (message.linkBase !== "") {
-      writer.uint32(18).string(message.linkBase);
     }
     return writer;
   },
@@ -6727,14 +6729,6 @@ export const RequestTesterSignInRequest: MessageFns<RequestTesterSignInRequest> 
             message.email = reader.string();
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.linkBase = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6748,23 +6742,13 @@ export const RequestTesterSignInRequest: MessageFns<RequestTesterSignInRequest> 
   },
 
   fromJSON(object: any): RequestTesterSignInRequest {
-    return {
-      email: isSet(object.email) ? globalThis.String(object.email) : "",
-      linkBase: isSet(object.linkBase)
-        ? globalThis.String(object.linkBase)
-        : isSet(object.link_base)
-        ? globalThis.String(object.link_base)
-        : "",
-    };
+    return { email: isSet(object.email) ? globalThis.String(object.email) : "" };
   },
 
   toJSON(message: RequestTesterSignInRequest): unknown {
     const obj: any = {};
     if (message.email !== "") {
       obj.email = message.email;
-    }
-    if (message.linkBase !== "") {
-      obj.linkBase = message.linkBase;
     }
     return obj;
   },
