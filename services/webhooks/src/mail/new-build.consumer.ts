@@ -1,3 +1,4 @@
+import { NotFound } from '@hangar/errors';
 import type { EventHandler } from '@hangar/events';
 import type { ServiceClient } from '@hangar/grpc';
 import type { Logger } from '@hangar/logger';
@@ -36,7 +37,11 @@ export function newBuildMailConsumer(deps: NewBuildMailDeps): EventHandler<'rele
     async handle(envelope) {
       const { release_id: releaseId, channel_id: channelId } = envelope.data;
       if (envelope.data.notify === false) return 'skipped';
-      const context = await deps.apps.resolveChannel({ channelKey: '', channelId }).catch(() => undefined);
+      // A channel gone is nothing to tell; the apps service away fails the event, so it comes back.
+      const context = await deps.apps.resolveChannel({ channelKey: '', channelId }).catch((err: unknown) => {
+        if (err instanceof NotFound) return undefined;
+        throw err;
+      });
       if (!context?.scheme?.newBuildCallout || !context.channel) return 'skipped';
       const { testers } = await deps.apps.listChannelTesters({ channelId });
       const release = testers.length > 0 ? await deps.releases.release(releaseId) : undefined;
