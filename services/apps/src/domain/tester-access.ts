@@ -116,8 +116,11 @@ export async function listChannelTesters(deps: AppsDeps, channelId: number): Pro
   const channel = await deps.channels.findById(channelId);
   if (!channel) return [];
   const groups = (await deps.testerGroups.listByApp(channel.appId)).filter((g) => g.channelIds.includes(channelId));
-  const seen = new Set<string>();
-  return (await deps.testers.listByGroups(groups.map((g) => g._id))).filter((t) => t.notify !== false && !seen.has(t.email) && seen.add(t.email));
+  const byAddress = new Map<string, TesterDocument>();
+  for (const tester of await deps.testers.listByGroups(groups.map((g) => g._id))) {
+    if (tester.notify !== false && !byAddress.has(tester.email)) byAddress.set(tester.email, tester);
+  }
+  return [...byAddress.values()];
 }
 
 export async function unsubscribeTester(deps: AppsDeps, testerId: number, key: string): Promise<void> {

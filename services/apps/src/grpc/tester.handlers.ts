@@ -28,31 +28,8 @@ import {
   unsubscribeTester,
 } from '../domain/tester-access';
 
-type TesterRpcs = Pick<
-  apps.AppsServiceImplementation,
-  | 'createTesterGroup'
-  | 'listTesterGroups'
-  | 'getTesterGroup'
-  | 'updateTesterGroup'
-  | 'deleteTesterGroup'
-  | 'addTesters'
-  | 'removeTester'
-  | 'createJoinLink'
-  | 'listJoinLinks'
-  | 'deleteJoinLink'
-  | 'joinTesterGroup'
-  | 'requestTesterSignIn'
-  | 'issueTesterSignIn'
-  | 'redeemTesterSignIn'
-  | 'authenticateTester'
-  | 'endTesterSession'
-  | 'recordTesterDownload'
-  | 'listChannelTesters'
-  | 'unsubscribeTester'
->;
-
 /** The tester RPCs: no cache holds what they write (apps-service.ts leaves them unbumped). */
-export const TESTER_RPCS: readonly (keyof TesterRpcs)[] = [
+export const TESTER_RPCS = [
   'createTesterGroup',
   'listTesterGroups',
   'getTesterGroup',
@@ -72,7 +49,9 @@ export const TESTER_RPCS: readonly (keyof TesterRpcs)[] = [
   'recordTesterDownload',
   'listChannelTesters',
   'unsubscribeTester',
-];
+] as const satisfies readonly (keyof apps.AppsServiceImplementation)[];
+
+type TesterRpcs = Pick<apps.AppsServiceImplementation, (typeof TESTER_RPCS)[number]>;
 
 /** Thin edge of the tester groups and the testers' own sign-in: proto in, use case, proto out. */
 export function testerHandlers(deps: AppsDeps): TesterRpcs {

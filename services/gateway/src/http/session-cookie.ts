@@ -11,11 +11,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const needsCsrfToken = (req: Request): boolean => !SAFE_METHODS.has(req.method);
 
 export function readSessionCookie(req: Pick<Request, 'headers'> | Pick<IncomingMessage, 'headers'>): string | undefined {
+  return readSecretCookie(req, SESSION_COOKIE);
+}
+
+/** A cookie whose value is one of our base62 secrets (a console or a tester session); anything else is none of ours. */
+export function readSecretCookie(req: Pick<Request, 'headers'> | Pick<IncomingMessage, 'headers'>, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+    if (at > 0 && part.slice(0, at).trim() === name) {
       const value = part.slice(at + 1).trim();
-      // Session secrets are base62: anything else is no session of ours.
       return /^[A-Za-z0-9]{20,200}$/.test(value) ? value : undefined;
     }
   }

@@ -7,6 +7,7 @@ import type { ServiceClients } from '../clients/service-clients';
 import type { CountDownload } from '../downloads/download-counter';
 import { publicBaseUrl } from '../http/base-url';
 import { parseId, queryText } from '../http/input';
+import { localPath } from '../http/local-path';
 import { ImmutableBytes, answeredNotModified } from '../install/immutable-bytes';
 import { iosManifest } from '../install/ios-manifest';
 import { messagePage, channelPage, passwordPage, releasePage } from '../install/pages';
@@ -49,10 +50,6 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** A local path to go back to after unlocking; never another site. */
-function safeNext(value: unknown, fallback: string): string {
-  return typeof value === 'string' && /^\/(?!\/)[^\s\\]*$/.test(value) ? value : fallback;
-}
 
 /**
  * What testers open: release and channel pages, the QR code, the iOS
@@ -165,7 +162,7 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
    * did not already have.
    */
   async function unlock(req: Request, res: Response, channel: apps.Channel, action: string, fallbackNext: string) {
-    const next = safeNext(req.body?.next, fallbackNext);
+    const next = localPath(req.body?.next) ?? fallbackNext;
     const subject = `${req.ip ?? 'unknown'}|channel:${channel.id}`;
     const waitMs = await attempts.retryAfterMs(unlockRule, subject);
     if (waitMs > 0) {

@@ -1,3 +1,4 @@
+import { escapeHtml } from './html';
 import type { MailMessage } from './mail-transport';
 
 export interface NewBuildFacts {
@@ -17,7 +18,6 @@ export interface NewBuildFacts {
   qrCode: Buffer;
 }
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const QR_CID = 'install-qr@hangar';
 
 /** A new build on a tester's channel: release notes, the install button, the QR code to scan with a phone, and how to stop these e-mails. */

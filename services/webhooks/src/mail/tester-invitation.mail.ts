@@ -1,3 +1,4 @@
+import { escapeHtml } from './html';
 import type { MailMessage } from './mail-transport';
 
 export interface SignInLinkFacts {
@@ -9,7 +10,6 @@ export interface SignInLinkFacts {
   expiresAt: Date;
 }
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The e-mail that carries a tester's single-use sign-in link: a plain-text part and an HTML part with a button. */
 export function testerInvitationMail(facts: SignInLinkFacts): MailMessage {

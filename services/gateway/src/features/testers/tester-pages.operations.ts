@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { Type } from '@sinclair/typebox';
 import { isDomainError } from '@hangar/errors';
 import { queryText } from '../../http/input';
+import { localPath } from '../../http/local-path';
 import { sendInstallPage } from '../../install/page-headers';
 import { NO_TOKEN, query } from '../../openapi/openapi-parts';
 import { operation } from '../../operations/declare';
@@ -12,8 +13,6 @@ import { testerView } from './tester-view';
 
 const TAG = 'Testers';
 
-/** A path of this site only (`/releases/12`), never another site's (`//evil.example`). */
-const localPath = (value: string | undefined): string | undefined => (value && /^\/(?!\/)[^\s\\]*$/.test(value) ? value : undefined);
 const PAGE = { content: { 'text/html': {} } };
 const page = (description: string) => ({ description, ...PAGE });
 

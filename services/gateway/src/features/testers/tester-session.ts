@@ -2,19 +2,13 @@ import type { Request, Response } from 'express';
 import { Unauthenticated } from '@hangar/errors';
 import type { apps } from '@hangar/proto';
 import type { ServiceClients } from '../../clients/service-clients';
+import { readSecretCookie } from '../../http/session-cookie';
 
 /** The tester's session cookie: a secret of the apps service's tester sessions, apart from the console's `hangar_session`. */
 export const TESTER_COOKIE = 'hangar_tester';
 
 export function readTesterCookie(req: Pick<Request, 'headers'>): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === TESTER_COOKIE) {
-      const value = part.slice(at + 1).trim();
-      return /^[A-Za-z0-9]{20,200}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
+  return readSecretCookie(req, TESTER_COOKIE);
 }
 
 /** HttpOnly, SameSite=Lax (another site's form cannot act as the tester), Secure over HTTPS. */
@@ -33,19 +27,18 @@ export function clearTesterCookie(req: Request, res: Response): void {
  */
 export async function testerOf(clients: ServiceClients, req: Request): Promise<apps.TesterIdentity | undefined> {
   const secret = readTesterCookie(req);
-  if (!secret) return undefined;
-  try {
-    return await clients.apps.authenticateTester({ secret, sessionId: 0 });
-  } catch (err) {
-    if (err instanceof Unauthenticated) return undefined;
-    throw err;
-  }
+  return secret ? liveTester(clients, { secret, sessionId: 0 }) : undefined;
 }
 
 /** The same for the session id an install link was signed with. */
-export async function testerBySessionId(clients: ServiceClients, sessionId: number): Promise<apps.TesterIdentity | undefined> {
+export function testerBySessionId(clients: ServiceClients, sessionId: number): Promise<apps.TesterIdentity | undefined> {
+  return liveTester(clients, { secret: '', sessionId });
+}
+
+/** The tester of a session, or undefined when it has ended (a refusal, not an error). */
+async function liveTester(clients: ServiceClients, session: apps.TesterSecret): Promise<apps.TesterIdentity | undefined> {
   try {
-    return await clients.apps.authenticateTester({ secret: '', sessionId });
+    return await clients.apps.authenticateTester(session);
   } catch (err) {
     if (err instanceof Unauthenticated) return undefined;
     throw err;
