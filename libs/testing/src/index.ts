@@ -13,3 +13,4 @@ export * from './warm-up';
 export * from './eventually';
 export * from './chat-message-checks';
 export * from './nats-cluster';
+export * from './ios-device';

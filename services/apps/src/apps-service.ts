@@ -30,6 +30,8 @@ import { testerGroupModel } from './data/tester-group.model';
 import { TesterGroupsRepository } from './data/tester-groups.repository';
 import { testerModel } from './data/tester.model';
 import { TestersRepository } from './data/testers.repository';
+import { testerDeviceModel } from './data/tester-device.model';
+import { TesterDevicesRepository } from './data/tester-devices.repository';
 
 export interface RunningAppsService {
   port: number;
@@ -99,7 +101,7 @@ const APPS_READ_ONLY = new Set([
 /** Wires the apps service on the service skeleton: database, events, users client, gRPC. main.ts and the component tests both start it here. */
 export async function startAppsService(config: AppsConfig, logger: Logger, metrics?: Metrics, options: { shutdown?: ShutdownRegistry } = {}): Promise<RunningAppsService> {
   return startService({ name: 'apps', config, logger, metrics, shutdown: options.shutdown }, async (service) => {
-    const { connection, appDocs, schemeDocs, channelDocs, collaboratorDocs, treeDocs, groupDocs, testerDocs, accessDocs } = await service.connectMongo((c) => ({
+    const { connection, appDocs, schemeDocs, channelDocs, collaboratorDocs, treeDocs, groupDocs, testerDocs, accessDocs, deviceDocs } = await service.connectMongo((c) => ({
       appDocs: appModel(c),
       schemeDocs: schemeModel(c),
       channelDocs: channelModel(c),
@@ -108,6 +110,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
       groupDocs: testerGroupModel(c),
       testerDocs: testerModel(c),
       accessDocs: testerAccessModels(c),
+      deviceDocs: testerDeviceModel(c),
     }));
     const events = await service.startEvents({ outboxOf: [appDocs, schemeDocs, channelDocs, testerDocs] });
     const { relay } = events;
@@ -123,6 +126,7 @@ export async function startAppsService(config: AppsConfig, logger: Logger, metri
       testerGroups: new TesterGroupsRepository(connection, groupDocs),
       testers: new TestersRepository(connection, testerDocs),
       testerAccess: new TesterAccessRepository(connection, accessDocs),
+      testerDevices: new TesterDevicesRepository(connection, deviceDocs),
       testerSignInTtlMs: config.TESTER_SIGN_IN_TTL_MS,
       testerSessionTtlMs: config.TESTER_SESSION_TTL_MS,
       onEventsRecorded: () => relay.poke(),

@@ -234,4 +234,101 @@ describe('tester groups and tester access (apps service over gRPC)', () => {
     await expect(client.requestTesterSignIn({ email: 'stranger@example.com' })).resolves.toEqual({});
     await expect(client.requestTesterSignIn({ email: 'not an address' })).rejects.toBeInstanceOf(InvalidArgument);
   });
+
+  describe('iOS devices', () => {
+    const UDID = '00008030-001A2C3E0E38802E';
+    const OLD_UDID = 'a'.repeat(40);
+
+    it('when a live session registers a device, then it is the tester\'s, named by its model until renamed, and registering it again keeps one device and its name', async () => {
+      const { owner, app, ios } = await appWithChannels();
+      const group = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Devices', channelIds: [ios.id] });
+      await client.addTesters({ actor: owner, appId: app.id, groupId: group.id, emails: ['jane@example.com'], linkBase: LINK_BASE });
+      const secret = await signIn(app.id, 'jane@example.com');
+      const { sessionId } = await client.authenticateTester({ secret, sessionId: 0 });
+
+      // iOS 16 and later send the family alone as the device's name: the model says more.
+      const first = await client.registerTesterDevice({ sessionId, udid: UDID, product: 'iPhone15,2', osVersion: '21A329', name: 'iPhone' });
+      expect(first).toMatchObject({ email: 'jane@example.com', udid: UDID, product: 'iPhone15,2', osVersion: '21A329', name: 'iPhone (iPhone15,2)' });
+      const renamed = await client.renameTesterDevice({ secret, deviceId: first.id, name: "  Jane's iPhone 15 " });
+      expect(renamed.name).toBe("Jane's iPhone 15");
+      const again = await client.registerTesterDevice({ sessionId, udid: UDID, product: 'iPhone15,2', osVersion: '22A3354', name: 'iPhone' });
+      expect(again).toMatchObject({ id: first.id, name: "Jane's iPhone 15", osVersion: '22A3354' });
+      const ipad = await client.registerTesterDevice({ sessionId, udid: OLD_UDID, product: 'iPad8,1', osVersion: '20G75', name: 'Studio iPad' });
+      expect(ipad.name).toBe('Studio iPad');
+      expect((await client.listTesterDevices({ secret, sessionId: 0 })).devices.map((d) => d.udid)).toEqual([UDID, OLD_UDID]);
+      expect((await client.listTesterDevices({ secret: '', sessionId })).devices).toHaveLength(2);
+    });
+
+    it('when the UDID, model or name is not one, the session is unknown, or the device is another tester\'s, then nothing changes', async () => {
+      const { owner, app, ios } = await appWithChannels();
+      const group = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Bad devices', channelIds: [ios.id] });
+      await client.addTesters({ actor: owner, appId: app.id, groupId: group.id, emails: ['a@example.com, b@example.com'], linkBase: LINK_BASE });
+      const [a, b] = [await signIn(app.id, 'a@example.com'), await signIn(app.id, 'b@example.com')];
+      const { sessionId } = await client.authenticateTester({ secret: a, sessionId: 0 });
+      for (const udid of ['', 'not-a-udid', `${UDID}'; drop`, 'g'.repeat(40)]) {
+        await expect(client.registerTesterDevice({ sessionId, udid, product: 'iPhone15,2', osVersion: '21A329', name: '' })).rejects.toBeInstanceOf(InvalidArgument);
+      }
+      await expect(client.registerTesterDevice({ sessionId, udid: UDID, product: '<script>', osVersion: '21A329', name: '' })).rejects.toBeInstanceOf(InvalidArgument);
+      await expect(client.registerTesterDevice({ sessionId: 0, udid: UDID, product: 'iPhone15,2', osVersion: '', name: '' })).rejects.toBeInstanceOf(Unauthenticated);
+      await expect(client.registerTesterDevice({ sessionId: 999_999_999, udid: UDID, product: 'iPhone15,2', osVersion: '', name: '' })).rejects.toBeInstanceOf(Unauthenticated);
+
+      const device = await client.registerTesterDevice({ sessionId, udid: UDID, product: 'iPhone15,2', osVersion: '21A329', name: '' });
+      await expect(client.renameTesterDevice({ secret: a, deviceId: device.id, name: ' ' })).rejects.toBeInstanceOf(InvalidArgument);
+      await expect(client.renameTesterDevice({ secret: a, deviceId: device.id, name: 'x'.repeat(61) })).rejects.toBeInstanceOf(InvalidArgument);
+      await expect(client.renameTesterDevice({ secret: a, deviceId: device.id, name: 'a\u0000b' })).rejects.toBeInstanceOf(InvalidArgument);
+      await expect(client.renameTesterDevice({ secret: b, deviceId: device.id, name: 'Mine now' })).rejects.toBeInstanceOf(NotFound);
+      await expect(client.removeTesterDevice({ secret: b, deviceId: device.id })).rejects.toBeInstanceOf(NotFound);
+      await expect(client.removeTesterDevice({ secret: 'nobody', deviceId: device.id })).rejects.toBeInstanceOf(Unauthenticated);
+      expect((await client.listTesterDevices({ secret: a, sessionId: 0 })).devices).toEqual([expect.objectContaining({ id: device.id, name: 'iPhone (iPhone15,2)' })]);
+      expect((await client.listTesterDevices({ secret: b, sessionId: 0 })).devices).toEqual([]);
+    });
+
+    it('when a tester has 20 devices, then a 21st is refused but one of the 20 registers again', async () => {
+      const { owner, app, ios } = await appWithChannels();
+      const group = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Lab', channelIds: [ios.id] });
+      await client.addTesters({ actor: owner, appId: app.id, groupId: group.id, emails: ['lab@example.com'], linkBase: LINK_BASE });
+      const { sessionId } = await client.authenticateTester({ secret: await signIn(app.id, 'lab@example.com'), sessionId: 0 });
+      const udid = (i: number) => `00008030-${String(i).padStart(16, '0')}`;
+      for (let i = 0; i < 20; i++) await client.registerTesterDevice({ sessionId, udid: udid(i), product: 'iPhone15,2', osVersion: '', name: '' });
+      await expect(client.registerTesterDevice({ sessionId, udid: udid(20), product: 'iPhone15,2', osVersion: '', name: '' })).rejects.toBeInstanceOf(FailedPrecondition);
+      await expect(client.registerTesterDevice({ sessionId, udid: udid(3), product: 'iPhone15,3', osVersion: '', name: '' })).resolves.toMatchObject({ product: 'iPhone15,3' });
+    });
+
+    it("when an app's admin lists a channel's testers' devices, then they are those of every group opening it (unsubscribed included), others are refused, and a tester removed from every group loses their devices", async () => {
+      const { owner, app, ios, android } = await appWithChannels();
+      const opening = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Opening', channelIds: [ios.id] });
+      const elsewhere = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Elsewhere', channelIds: [android.id] });
+      await client.addTesters({ actor: owner, appId: app.id, groupId: opening.id, emails: ['in@example.com, muted@example.com'], linkBase: LINK_BASE });
+      await client.addTesters({ actor: owner, appId: app.id, groupId: elsewhere.id, emails: ['out@example.com'], linkBase: LINK_BASE });
+      const muted = (await client.getTesterGroup({ actor: owner, appId: app.id, groupId: opening.id })).testers.find((t) => t.email === 'muted@example.com')!;
+      const [key] = (await client.listChannelTesters({ channelId: ios.id })).testers.filter((t) => t.testerId === muted.id).map((t) => t.unsubscribeKey);
+      await client.unsubscribeTester({ testerId: muted.id, key: key! });
+      const register = async (email: string, udid: string) => {
+        const { sessionId } = await client.authenticateTester({ secret: await signIn(app.id, email), sessionId: 0 });
+        return client.registerTesterDevice({ sessionId, udid, product: 'iPhone15,2', osVersion: '', name: '' });
+      };
+      await register('in@example.com', '00008030-0000000000000001');
+      await register('muted@example.com', '00008030-0000000000000002');
+      await register('out@example.com', '00008030-0000000000000003');
+
+      const listed = await client.listChannelTesterDevices({ actor: owner, channelId: ios.id });
+      expect(listed.channelSlug).toBe(ios.slug);
+      expect(listed.devices.map((d) => [d.email, d.udid]).sort()).toEqual([
+        ['in@example.com', '00008030-0000000000000001'],
+        ['muted@example.com', '00008030-0000000000000002'],
+      ]);
+      const developer = await newUser();
+      await client.addCollaborator({ actor: owner, appId: app.id, userId: developer.userId, role: 'developer' });
+      await expect(client.listChannelTesterDevices({ actor: developer, channelId: ios.id })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.listChannelTesterDevices({ actor: await newUser(), channelId: ios.id })).rejects.toBeInstanceOf(PermissionDenied);
+      await expect(client.listChannelTesterDevices({ actor: owner, channelId: 999_999_999 })).rejects.toBeInstanceOf(NotFound);
+
+      const tester = (await client.getTesterGroup({ actor: owner, appId: app.id, groupId: opening.id })).testers.find((t) => t.email === 'in@example.com')!;
+      await client.removeTester({ actor: owner, appId: app.id, groupId: opening.id, testerId: tester.id });
+      expect((await client.listChannelTesterDevices({ actor: owner, channelId: ios.id })).devices.map((d) => d.email)).toEqual(['muted@example.com']);
+      // Back in a group, the address starts with no device: the old ones went with the last membership.
+      await client.addTesters({ actor: owner, appId: app.id, groupId: opening.id, emails: ['in@example.com'], linkBase: LINK_BASE });
+      expect((await client.listTesterDevices({ secret: await signIn(app.id, 'in@example.com'), sessionId: 0 })).devices).toEqual([]);
+    });
+  });
 });

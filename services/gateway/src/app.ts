@@ -1,4 +1,5 @@
 import express, { Express } from 'express';
+import type { DeviceEnrolment } from './features/devices/device-enrolment';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import type { ServiceClients } from './clients/service-clients';
@@ -52,10 +53,12 @@ export interface AppOptions {
   appPages?: CachedAppPages;
   /** Every write through the API to the audit log (absent: not recorded, as in tests without NATS). */
   audit?: { publisher: AuditPublisher; operations: OperationIndex };
+  /** iOS device registration (`/udid`): the challenge's signer and the profile's, when configured. */
+  devices?: DeviceEnrolment;
 }
 
 /** The HTTP edge: request context, bodies, token auth, routes, one error handler. */
-export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, trustedProxies = [], releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit, appPages }: AppOptions): Express {
+export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBaseUrl, trustedProxies = [], releases, install, signInLimiter, singleSignOn, consoleDir, metrics, audit, appPages, devices }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   // req.ip, req.protocol and req.host read X-Forwarded-* only from a trusted proxy (proxy-addr's
@@ -87,7 +90,7 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(symbolsRoutes(clients, releases));
   app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
   // The operations declared once (operations/catalogue.ts), each with its own token check.
-  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl, signInLimiter, ssoOnly: singleSignOn?.ssoOnly === true, ...(appPages ? { appPages } : {}) }));
+  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl, signInLimiter, ssoOnly: singleSignOn?.ssoOnly === true, ...(appPages ? { appPages } : {}), ...(devices ? { devices } : {}) }));
 
   app.use('/api', apiNotFound);
   // Last: every path nothing above answered is a page of the console.

@@ -97,6 +97,15 @@ const schema = z.object({
    */
   INSTALL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
+   * The `/udid` profile (iOS device registration) is signed with this certificate (PEM file: the
+   * certificate, then its chain) and key (PEM file), so iOS shows it as verified; unset, it is
+   * unsigned ("Not Verified", and it works the same).
+   */
+  UDID_PROFILE_CERT: z.string().min(1).optional(),
+  UDID_PROFILE_KEY: z.string().min(1).optional(),
+  /** The organisation iOS names on the `/udid` profile. */
+  UDID_PROFILE_ORGANISATION: z.string().min(1).max(100).default('Hangar'),
+  /**
    * Console sign-in attempts allowed per email and per client address in one window,
    * counted in NATS KV across replicas; past them 429 with Retry-After.
    */

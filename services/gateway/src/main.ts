@@ -32,6 +32,8 @@ import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
 import { compileTrustedProxies } from './http/trusted-proxies';
 import { singleSignOnOf } from './oidc/single-sign-on';
+import { profileSignerFrom } from './features/devices/device-enrolment';
+import { SignedTokens } from './install/signed-tokens';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -72,6 +74,8 @@ async function main(): Promise<void> {
   });
   if (!config.INSTALL_SECRET) logger.warn('INSTALL_SECRET is not set: install-page unlocks end when this process restarts and do not carry across replicas');
   const installSecret = config.INSTALL_SECRET ?? randomBytes(32).toString('base64url');
+  // A certificate that does not load stops the start, as any bad setting does: better than a profile iOS calls unverified.
+  const profileSigner = await profileSignerFrom(config.UDID_PROFILE_CERT, config.UDID_PROFILE_KEY);
   const storage = await openStorage(config, metrics);
   // Records stay a day past expiry, so late requests are told 410 Gone rather than 404.
   const uploadRecords = await UploadRecords.open(bus.nc, config.NATS_SUBJECT_PREFIX, config.RESUMABLE_UPLOAD_EXPIRY_MS + 24 * 3600 * 1000);
@@ -123,6 +127,11 @@ async function main(): Promise<void> {
       unlockTtlSeconds: config.UNLOCK_TTL_SECONDS,
       countDownload: downloads?.count,
       unlockAttempts: { counter: attempts, rule: { name: 'unlock', maxFailures: config.UNLOCK_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS } },
+    },
+    devices: {
+      tokens: new SignedTokens(installSecret),
+      organisation: config.UDID_PROFILE_ORGANISATION,
+      ...(profileSigner ? { profileSigner } : {}),
     },
     signInLimiter,
     singleSignOn,

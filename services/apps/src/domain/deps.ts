@@ -4,6 +4,7 @@ import type { ChannelsRepository } from '../data/channels.repository';
 import type { CollaboratorsRepository } from '../data/collaborators.repository';
 import type { SchemesRepository } from '../data/schemes.repository';
 import type { TesterAccessRepository } from '../data/tester-access.repository';
+import type { TesterDevicesRepository } from '../data/tester-devices.repository';
 import type { TesterGroupsRepository } from '../data/tester-groups.repository';
 import type { TestersRepository } from '../data/testers.repository';
 
@@ -31,6 +32,8 @@ export interface AppsDeps {
   testers: TestersRepository;
   /** Join links, sign-in links and tester sessions (their secrets' digests). */
   testerAccess: TesterAccessRepository;
+  /** Testers' registered iOS devices. */
+  testerDevices: TesterDevicesRepository;
   /** How long an invitation's sign-in link works (TESTER_SIGN_IN_TTL_MS). */
   testerSignInTtlMs: number;
   testerSessionTtlMs: number;

@@ -114,10 +114,12 @@ export function invitation(testerId: number, group: TesterGroupDocument) {
   return createEnvelope('tester.invited', { tester_id: testerId, group_id: group._id, app_id: group.appId }, 'apps');
 }
 
-/** Addresses that are in no group any more lose their sessions and unused sign-in links, at once. */
+/** Addresses that are in no group any more lose their sessions and unused sign-in links at once, and their devices. */
 async function endAccessOfUngrouped(deps: AppsDeps, emails: string[]): Promise<void> {
   for (const email of emails) {
-    if ((await deps.testers.listByEmail(email)).length === 0) await deps.testerAccess.endAccessOf(email);
+    if ((await deps.testers.listByEmail(email)).length > 0) continue;
+    await deps.testerAccess.endAccessOf(email);
+    await deps.testerDevices.removeAllOf(email);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { apps } from '@hangar/proto';
 import type { JoinLinkDocument } from '../data/tester-access.model';
+import type { TesterDeviceDocument } from '../data/tester-device.model';
 import type { TesterDocument } from '../data/tester.model';
 import { requireActor } from '../domain/actor';
 import type { AppsDeps } from '../domain/deps';
@@ -27,6 +28,7 @@ import {
   requestTesterSignIn,
   unsubscribeTester,
 } from '../domain/tester-access';
+import { listChannelTesterDevices, listTesterDevices, registerTesterDevice, removeTesterDevice, renameTesterDevice } from '../domain/tester-devices';
 
 /** The tester RPCs: no cache holds what they write (apps-service.ts leaves them unbumped). */
 export const TESTER_RPCS = [
@@ -49,6 +51,11 @@ export const TESTER_RPCS = [
   'recordTesterDownload',
   'listChannelTesters',
   'unsubscribeTester',
+  'registerTesterDevice',
+  'listTesterDevices',
+  'renameTesterDevice',
+  'removeTesterDevice',
+  'listChannelTesterDevices',
 ] as const satisfies readonly (keyof apps.AppsServiceImplementation)[];
 
 type TesterRpcs = Pick<apps.AppsServiceImplementation, (typeof TESTER_RPCS)[number]>;
@@ -128,6 +135,24 @@ export function testerHandlers(deps: AppsDeps): TesterRpcs {
       await unsubscribeTester(deps, req.testerId, req.key);
       return {};
     },
+
+    async registerTesterDevice(req) {
+      return toDevice(await registerTesterDevice(deps, req.sessionId, { udid: req.udid, product: req.product, osVersion: req.osVersion }, req.name));
+    },
+    async listTesterDevices(req) {
+      return { devices: (await listTesterDevices(deps, req.secret, req.sessionId)).map(toDevice) };
+    },
+    async renameTesterDevice(req) {
+      return toDevice(await renameTesterDevice(deps, req.secret, req.deviceId, req.name));
+    },
+    async removeTesterDevice(req) {
+      await removeTesterDevice(deps, req.secret, req.deviceId);
+      return {};
+    },
+    async listChannelTesterDevices(req) {
+      const { slug, devices } = await listChannelTesterDevices(deps, requireActor(req.actor), req.channelId);
+      return { channelSlug: slug, devices: devices.map(toDevice) };
+    },
   };
 }
 
@@ -152,6 +177,19 @@ function toTester(tester: TesterDocument): apps.Tester {
     joinedAtMs: tester.joinedAt?.getTime() ?? 0,
     lastDownloadReleaseId: tester.lastDownloadReleaseId ?? 0,
     lastDownloadAtMs: tester.lastDownloadAt?.getTime() ?? 0,
+  };
+}
+
+function toDevice(device: TesterDeviceDocument): apps.TesterDevice {
+  return {
+    id: device._id,
+    email: device.email,
+    udid: device.udid,
+    product: device.product,
+    osVersion: device.osVersion,
+    name: device.name,
+    createdAtMs: device.createdAt.getTime(),
+    updatedAtMs: device.updatedAt.getTime(),
   };
 }
 

@@ -11,8 +11,11 @@ export interface ReleaseLinks {
   channelPage: string;
 }
 
-/** What a tester sees for one build: who, what, when, what changed, and the button. */
-export function releasePage(release: releases.Release, links: ReleaseLinks): string {
+/**
+ * What a tester sees for one build: who, what, when, what changed, and the button. `leftOut`: the
+ * names of the signed-in tester's devices its provisioning profile does not list.
+ */
+export function releasePage(release: releases.Release, links: ReleaseLinks, leftOut: string[] = []): string {
   const ctx = release.context!;
   const isIos = release.platform === 'iOS';
   const facts: [string, string][] = [
@@ -53,6 +56,7 @@ export function releasePage(release: releases.Release, links: ReleaseLinks): str
   </div>
 </header>
 ${signingWarnings(release)}
+${leftOutWarning(leftOut)}
 <section class="actions" aria-label="Install">
   ${button}
   <figure class="qrcode"><img src="${escapeHtml(links.qrcode)}" alt="QR code linking to this page" width="192" height="192"><figcaption>Scan to open on a phone</figcaption></figure>
@@ -64,6 +68,13 @@ ${signingSection(release)}
 ${changelog}
 ${custom}`,
   );
+}
+
+/** Said before the button, so the install is not tried only to fail without a word (iOS says nothing useful). */
+function leftOutWarning(devices: string[]): string {
+  if (devices.length === 0) return '';
+  const names = devices.map(escapeHtml).join(devices.length === 2 ? ' and ' : ', ');
+  return `<section class="warning" role="alert" aria-labelledby="device-warning"><h2 id="device-warning"><i class="fa-solid fa-triangle-exclamation" aria-hidden="true"></i> This build won't install on ${names}</h2><p>Its provisioning profile does not list ${devices.length === 1 ? 'that device' : 'those devices'}: ask the app's team for a new build that includes ${devices.length === 1 ? 'it' : 'them'}. They can see your registered devices.</p></section>`;
 }
 
 /** A channel's builds, newest first, paginated. */

@@ -12,6 +12,8 @@ import { webhookOperations } from '../features/webhooks/webhooks.operations';
 import { testerAccessOperations } from '../features/testers/tester-access.operations';
 import { testerGroupOperations } from '../features/testers/tester-groups.operations';
 import { testerPageOperations } from '../features/testers/tester-pages.operations';
+import { deviceOperations } from '../features/devices/device.operations';
+import { devicePageOperations } from '../features/devices/device-pages.operations';
 import type { AnyOperation } from './declare';
 
 /**
@@ -34,4 +36,6 @@ export const DECLARED_OPERATIONS: readonly AnyOperation[] = [
   ...testerGroupOperations,
   ...testerAccessOperations,
   ...testerPageOperations,
+  ...deviceOperations,
+  ...devicePageOperations,
 ];

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
 import type { CachedAppPages } from '../clients/cached-app-pages';
+import type { DeviceEnrolment } from '../features/devices/device-enrolment';
 import type { SignInLimiter } from '../http/sign-in-limiter';
 import type { ServiceClients } from '../clients/service-clients';
 import type { TokenScope } from '../auth/token-scopes';
@@ -36,12 +37,14 @@ export interface OperationCall<Params extends Record<string, IdParam>, Body exte
   signInLimiter?: SignInLimiter;
   /** `OIDC_SSO_ONLY`: passwords sign in global admins only (the break-glass path). */
   ssoOnly?: boolean;
+  /** Signs the `/udid` profile's challenge (and the profile itself, when a certificate is configured). */
+  devices?: DeviceEnrolment;
   req: Request;
   res: Response;
 }
 
 /** What every handler has, whatever its operation's input: for helpers that several operations share. */
-export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'appPages' | 'signInLimiter' | 'ssoOnly' | 'req' | 'res'>;
+export type CallContext = Pick<OperationCall<Record<string, IdParam>, TProperties>, 'clients' | 'publicBaseUrl' | 'appPages' | 'signInLimiter' | 'ssoOnly' | 'devices' | 'req' | 'res'>;
 
 /**
  * One HTTP operation, declared once: the express route, the check of its input, its token scopes,

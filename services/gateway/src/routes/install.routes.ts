@@ -16,6 +16,7 @@ import { TooManyAttempts } from '../limits/too-many-attempts';
 import { SignedTokens } from '../install/signed-tokens';
 import { sendInstallPage } from '../install/page-headers';
 import { testerBySessionId, testerOf } from '../features/testers/tester-session';
+import { devicesLeftOut, listedProfile } from '../features/devices/device-fit';
 import { ReleasesRouteOptions, sendDownload } from './releases.routes';
 
 export interface InstallRouteOptions extends Pick<ReleasesRouteOptions, 'downloadRedirect' | 'storage'> {
@@ -84,6 +85,13 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
     return { open: releaseId !== undefined && signed === `release:${releaseId}` };
   }
 
+  /** The names of the signed-in tester's devices an ad hoc or development build will not install on. */
+  async function testerDevicesLeftOut(tester: apps.TesterIdentity | undefined, release: releases.Release): Promise<string[]> {
+    if (!tester || !listedProfile(release)) return [];
+    const { devices } = await clients.apps.listTesterDevices({ secret: '', sessionId: tester.sessionId });
+    return devicesLeftOut(release, devices).map((d) => d.name);
+  }
+
   /** A download by a tester is theirs: the state an app's admins see (off the answer's path). */
   function countTesterDownload(tester: apps.TesterIdentity | undefined, channelId: number, releaseId: number): void {
     if (tester) void clients.apps.recordTesterDownload({ email: tester.email, channelId, releaseId }).catch(() => undefined);
@@ -128,12 +136,16 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
         200,
         // No debug files here: a mapping de-obfuscates the app for anyone with the link;
         // collaborators find them in the console and the API.
-        releasePage(release, {
-          icon: `${api}/icon`,
-          qrcode: `${api}/qrcode?size=384`,
-          install,
-          channelPage: `${base(req)}/channels/${encodeURIComponent(channel.slug)}`,
-        }),
+        releasePage(
+          release,
+          {
+            icon: `${api}/icon`,
+            qrcode: `${api}/qrcode?size=384`,
+            install,
+            channelPage: `${base(req)}/channels/${encodeURIComponent(channel.slug)}`,
+          },
+          await testerDevicesLeftOut(tester, release),
+        ),
       );
     }),
   );

@@ -3,7 +3,7 @@ import { Unauthenticated } from '@hangar/errors';
 import { NO_TOKEN, errors, ok, ref } from '../../openapi/openapi-parts';
 import { operation } from '../../operations/declare';
 import { clearTesterCookie, readTesterCookie, testerOf } from './tester-session';
-import { testerView } from './tester-view';
+import { presentTesterView, testerView } from './tester-view';
 
 const TAG = 'Testers';
 /** The same answer whether or not the address is a tester: nobody learns who is. */
@@ -53,7 +53,7 @@ export const testerAccessOperations = [
     path: '/api/tester',
     operationId: 'getTesterView',
     tag: TAG,
-    summary: "The signed-in tester's channels and their newest builds",
+    summary: "The signed-in tester's channels, their newest builds, and the tester's registered devices",
     scopes: null,
     params: {},
     responses: { '200': ok('The tester view', ref('TesterView')), ...errors(401, 503) },
@@ -62,7 +62,7 @@ export const testerAccessOperations = [
       const tester = await testerOf(clients, req);
       if (!tester) throw new Unauthenticated('Not signed in as a tester: open the sign-in link of your invitation');
       res.setHeader('Cache-Control', 'no-store');
-      res.json(await testerView(clients, tester));
+      res.json(presentTesterView(await testerView(clients, tester)));
     },
   }),
   operation({

@@ -125,7 +125,7 @@ export const testerPageOperations = [
       const tester = await testerOf(clients, req);
       if (tester) {
         const view = await testerView(clients, tester);
-        return sendInstallPage(res, 200, testerHomePage(view.email, view.channels));
+        return sendInstallPage(res, 200, testerHomePage(view));
       }
       const ended = readTesterCookie(req) !== undefined;
       sendInstallPage(res, ended ? 401 : 200, testerSignInPage(ended ? 'Your tester session has ended. Enter your address for a new sign-in link.' : undefined));

@@ -1,14 +1,19 @@
 import { escapeHtml, layout } from '../../install/html';
-import type { TesterViewChannel } from './tester-view';
+import type { TesterView } from './tester-view';
 
 const PLATFORM_ICONS: Record<string, string> = { ios: 'fa-brands fa-apple', macos: 'fa-brands fa-apple', android: 'fa-brands fa-android', windows: 'fa-brands fa-windows', linux: 'fa-brands fa-linux' };
 
-/** The signed-in tester's builds, channel by channel, each linking to its install page. */
-export function testerHomePage(email: string, channels: TesterViewChannel[]): string {
-  const sections = channels
+/** The signed-in tester's builds, channel by channel, each linking to its install page; their devices below. */
+export function testerHomePage(view: TesterView): string {
+  const deviceName = new Map(view.devices.map((d) => [d.id, d.name]));
+  const sections = view.channels
     .map((channel) => {
       const builds = channel.builds
-        .map((b) => `<li><a href="${escapeHtml(b.install_page)}"><span class="version">${escapeHtml(b.release_version)} (${escapeHtml(b.build_version)})</span> <span class="muted">${escapeHtml(b.created_at.slice(0, 10))}</span></a></li>`)
+        .map((b) => {
+          const leftOut = b.left_out_devices.map((id) => deviceName.get(id) ?? '').filter(Boolean);
+          const warning = leftOut.length ? ` <span class="not-for-device"><i class="fa-solid fa-triangle-exclamation" aria-hidden="true"></i> won't install on ${escapeHtml(leftOut.join(', '))}</span>` : '';
+          return `<li><a href="${escapeHtml(b.install_page)}"><span class="version">${escapeHtml(b.release_version)} (${escapeHtml(b.build_version)})</span> <span class="muted">${escapeHtml(b.created_at.slice(0, 10))}</span></a>${warning}</li>`;
+        })
         .join('');
       const icon = PLATFORM_ICONS[channel.device_type] ?? 'fa-solid fa-box';
       return `<section aria-labelledby="channel-${channel.channel_id}"><h2 id="channel-${channel.channel_id}"><i class="${icon}" aria-hidden="true"></i> ${escapeHtml(channel.app_name)} · ${escapeHtml(channel.name)}</h2>${
@@ -16,10 +21,19 @@ export function testerHomePage(email: string, channels: TesterViewChannel[]): st
       }</section>`;
     })
     .join('\n');
+  const hasIos = view.channels.some((c) => c.device_type === 'ios');
+  const devices = view.devices.length
+    ? `<section aria-labelledby="devices"><h2 id="devices"><i class="fa-solid fa-mobile-screen" aria-hidden="true"></i> Your devices</h2><ul class="devices">${view.devices
+        .map((d) => `<li>${escapeHtml(d.name)} <span class="muted">${escapeHtml(d.product)}</span></li>`)
+        .join('')}</ul><p><a href="/tester/devices">Manage your devices</a></p></section>`
+    : hasIos
+      ? '<section aria-labelledby="devices"><h2 id="devices"><i class="fa-solid fa-mobile-screen" aria-hidden="true"></i> Your devices</h2><p>Ad hoc builds install only on the devices they were made for. <a href="/udid">Register this iPhone or iPad</a> (open this page on it) to see which builds will install on it, and so that the next build includes it.</p></section>'
+      : '';
   return layout(
     'Your builds',
-    `<header><h1>Your builds</h1><p class="muted">Signed in as ${escapeHtml(email)}</p></header>
+    `<header><h1>Your builds</h1><p class="muted">Signed in as ${escapeHtml(view.email)}</p></header>
 ${sections || '<p>None of your groups has a channel yet.</p>'}
+${devices}
 <form method="post" action="/tester/sign-out"><button type="submit" class="button secondary">Sign out</button></form>`,
   );
 }

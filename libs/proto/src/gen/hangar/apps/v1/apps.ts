@@ -528,6 +528,55 @@ export interface UnsubscribeTesterRequest {
   key: string;
 }
 
+export interface TesterDevice {
+  id: number;
+  email: string;
+  udid: string;
+  /** Apple's model identifier (iPhone15,2). */
+  product: string;
+  /** The OS build the device reported (21A329). */
+  osVersion: string;
+  name: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface TesterDeviceList {
+  devices: TesterDevice[];
+}
+
+export interface RegisterTesterDeviceRequest {
+  /** The session the profile's challenge was signed for. */
+  sessionId: number;
+  udid: string;
+  product: string;
+  osVersion: string;
+  /** The device's own name, when it sent one: the first name of a new device. */
+  name: string;
+}
+
+export interface RenameTesterDeviceRequest {
+  secret: string;
+  deviceId: number;
+  name: string;
+}
+
+export interface TesterDeviceRef {
+  secret: string;
+  deviceId: number;
+}
+
+export interface ListChannelTesterDevicesRequest {
+  actor?: Actor | undefined;
+  channelId: number;
+}
+
+export interface ChannelTesterDevices {
+  /** The channel key: for the gateway's read of its newest build. */
+  channelSlug: string;
+  devices: TesterDevice[];
+}
+
 function createBaseApp(): App {
   return { id: 0, name: "", schemes: [], collaborators: [], createdAtMs: 0 };
 }
@@ -7892,6 +7941,706 @@ export const UnsubscribeTesterRequest: MessageFns<UnsubscribeTesterRequest> = {
   },
 };
 
+function createBaseTesterDevice(): TesterDevice {
+  return { id: 0, email: "", udid: "", product: "", osVersion: "", name: "", createdAtMs: 0, updatedAtMs: 0 };
+}
+
+export const TesterDevice: MessageFns<TesterDevice> = {
+  encode(message: TesterDevice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.udid !== "") {
+      writer.uint32(26).string(message.udid);
+    }
+    if (message.product !== "") {
+      writer.uint32(34).string(message.product);
+    }
+    if (message.osVersion !== "") {
+      writer.uint32(42).string(message.osVersion);
+    }
+    if (message.name !== "") {
+      writer.uint32(50).string(message.name);
+    }
+    if (message.createdAtMs !== 0) {
+      writer.uint32(56).int64(message.createdAtMs);
+    }
+    if (message.updatedAtMs !== 0) {
+      writer.uint32(64).int64(message.updatedAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterDevice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterDevice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.udid = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.product = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.osVersion = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.createdAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.updatedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterDevice {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      udid: isSet(object.udid) ? globalThis.String(object.udid) : "",
+      product: isSet(object.product) ? globalThis.String(object.product) : "",
+      osVersion: isSet(object.osVersion)
+        ? globalThis.String(object.osVersion)
+        : isSet(object.os_version)
+        ? globalThis.String(object.os_version)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      createdAtMs: isSet(object.createdAtMs)
+        ? globalThis.Number(object.createdAtMs)
+        : isSet(object.created_at_ms)
+        ? globalThis.Number(object.created_at_ms)
+        : 0,
+      updatedAtMs: isSet(object.updatedAtMs)
+        ? globalThis.Number(object.updatedAtMs)
+        : isSet(object.updated_at_ms)
+        ? globalThis.Number(object.updated_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterDevice): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.udid !== "") {
+      obj.udid = message.udid;
+    }
+    if (message.product !== "") {
+      obj.product = message.product;
+    }
+    if (message.osVersion !== "") {
+      obj.osVersion = message.osVersion;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.createdAtMs !== 0) {
+      obj.createdAtMs = Math.round(message.createdAtMs);
+    }
+    if (message.updatedAtMs !== 0) {
+      obj.updatedAtMs = Math.round(message.updatedAtMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterDeviceList(): TesterDeviceList {
+  return { devices: [] };
+}
+
+export const TesterDeviceList: MessageFns<TesterDeviceList> = {
+  encode(message: TesterDeviceList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.devices) {
+      TesterDevice.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterDeviceList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterDeviceList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.devices.push(TesterDevice.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterDeviceList {
+    return {
+      devices: globalThis.Array.isArray(object?.devices)
+        ? object.devices.map((e: any) => TesterDevice.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: TesterDeviceList): unknown {
+    const obj: any = {};
+    if (message.devices?.length) {
+      obj.devices = message.devices.map((e) => TesterDevice.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseRegisterTesterDeviceRequest(): RegisterTesterDeviceRequest {
+  return { sessionId: 0, udid: "", product: "", osVersion: "", name: "" };
+}
+
+export const RegisterTesterDeviceRequest: MessageFns<RegisterTesterDeviceRequest> = {
+  encode(message: RegisterTesterDeviceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== 0) {
+      writer.uint32(8).int64(message.sessionId);
+    }
+    if (message.udid !== "") {
+      writer.uint32(18).string(message.udid);
+    }
+    if (message.product !== "") {
+      writer.uint32(26).string(message.product);
+    }
+    if (message.osVersion !== "") {
+      writer.uint32(34).string(message.osVersion);
+    }
+    if (message.name !== "") {
+      writer.uint32(42).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterTesterDeviceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterTesterDeviceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.udid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.product = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.osVersion = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegisterTesterDeviceRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+      udid: isSet(object.udid) ? globalThis.String(object.udid) : "",
+      product: isSet(object.product) ? globalThis.String(object.product) : "",
+      osVersion: isSet(object.osVersion)
+        ? globalThis.String(object.osVersion)
+        : isSet(object.os_version)
+        ? globalThis.String(object.os_version)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: RegisterTesterDeviceRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    if (message.udid !== "") {
+      obj.udid = message.udid;
+    }
+    if (message.product !== "") {
+      obj.product = message.product;
+    }
+    if (message.osVersion !== "") {
+      obj.osVersion = message.osVersion;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+};
+
+function createBaseRenameTesterDeviceRequest(): RenameTesterDeviceRequest {
+  return { secret: "", deviceId: 0, name: "" };
+}
+
+export const RenameTesterDeviceRequest: MessageFns<RenameTesterDeviceRequest> = {
+  encode(message: RenameTesterDeviceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.deviceId !== 0) {
+      writer.uint32(16).int64(message.deviceId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameTesterDeviceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameTesterDeviceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deviceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenameTesterDeviceRequest {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      deviceId: isSet(object.deviceId)
+        ? globalThis.Number(object.deviceId)
+        : isSet(object.device_id)
+        ? globalThis.Number(object.device_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: RenameTesterDeviceRequest): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.deviceId !== 0) {
+      obj.deviceId = Math.round(message.deviceId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+};
+
+function createBaseTesterDeviceRef(): TesterDeviceRef {
+  return { secret: "", deviceId: 0 };
+}
+
+export const TesterDeviceRef: MessageFns<TesterDeviceRef> = {
+  encode(message: TesterDeviceRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.deviceId !== 0) {
+      writer.uint32(16).int64(message.deviceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TesterDeviceRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTesterDeviceRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deviceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TesterDeviceRef {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      deviceId: isSet(object.deviceId)
+        ? globalThis.Number(object.deviceId)
+        : isSet(object.device_id)
+        ? globalThis.Number(object.device_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TesterDeviceRef): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.deviceId !== 0) {
+      obj.deviceId = Math.round(message.deviceId);
+    }
+    return obj;
+  },
+};
+
+function createBaseListChannelTesterDevicesRequest(): ListChannelTesterDevicesRequest {
+  return { actor: undefined, channelId: 0 };
+}
+
+export const ListChannelTesterDevicesRequest: MessageFns<ListChannelTesterDevicesRequest> = {
+  encode(message: ListChannelTesterDevicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.channelId !== 0) {
+      writer.uint32(16).int64(message.channelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChannelTesterDevicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChannelTesterDevicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.channelId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChannelTesterDevicesRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      channelId: isSet(object.channelId)
+        ? globalThis.Number(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.Number(object.channel_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListChannelTesterDevicesRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.channelId !== 0) {
+      obj.channelId = Math.round(message.channelId);
+    }
+    return obj;
+  },
+};
+
+function createBaseChannelTesterDevices(): ChannelTesterDevices {
+  return { channelSlug: "", devices: [] };
+}
+
+export const ChannelTesterDevices: MessageFns<ChannelTesterDevices> = {
+  encode(message: ChannelTesterDevices, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelSlug !== "") {
+      writer.uint32(10).string(message.channelSlug);
+    }
+    for (const v of message.devices) {
+      TesterDevice.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChannelTesterDevices {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannelTesterDevices();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelSlug = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.devices.push(TesterDevice.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChannelTesterDevices {
+    return {
+      channelSlug: isSet(object.channelSlug)
+        ? globalThis.String(object.channelSlug)
+        : isSet(object.channel_slug)
+        ? globalThis.String(object.channel_slug)
+        : "",
+      devices: globalThis.Array.isArray(object?.devices)
+        ? object.devices.map((e: any) => TesterDevice.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ChannelTesterDevices): unknown {
+    const obj: any = {};
+    if (message.channelSlug !== "") {
+      obj.channelSlug = message.channelSlug;
+    }
+    if (message.devices?.length) {
+      obj.devices = message.devices.map((e) => TesterDevice.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /**
  * The App -> Scheme -> Channel tree and collaborators, and the permission
  * checks every other service asks this service to make.
@@ -8306,6 +9055,51 @@ export const AppsServiceDefinition = {
       options: {},
     },
     /**
+     * iOS devices a tester registered through the /udid profile. The gateway checked the device's
+     * signed answer; the session its challenge names must still be live.
+     */
+    registerTesterDevice: {
+      name: "RegisterTesterDevice",
+      requestType: RegisterTesterDeviceRequest as typeof RegisterTesterDeviceRequest,
+      requestStream: false,
+      responseType: TesterDevice as typeof TesterDevice,
+      responseStream: false,
+      options: {},
+    },
+    listTesterDevices: {
+      name: "ListTesterDevices",
+      requestType: TesterSecret as typeof TesterSecret,
+      requestStream: false,
+      responseType: TesterDeviceList as typeof TesterDeviceList,
+      responseStream: false,
+      options: {},
+    },
+    renameTesterDevice: {
+      name: "RenameTesterDevice",
+      requestType: RenameTesterDeviceRequest as typeof RenameTesterDeviceRequest,
+      requestStream: false,
+      responseType: TesterDevice as typeof TesterDevice,
+      responseStream: false,
+      options: {},
+    },
+    removeTesterDevice: {
+      name: "RemoveTesterDevice",
+      requestType: TesterDeviceRef as typeof TesterDeviceRef,
+      requestStream: false,
+      responseType: Empty as typeof Empty,
+      responseStream: false,
+      options: {},
+    },
+    /** For an app's admins: the devices of everyone in a group opening the channel. */
+    listChannelTesterDevices: {
+      name: "ListChannelTesterDevices",
+      requestType: ListChannelTesterDevicesRequest as typeof ListChannelTesterDevicesRequest,
+      requestStream: false,
+      responseType: ChannelTesterDevices as typeof ChannelTesterDevices,
+      responseStream: false,
+      options: {},
+    },
+    /**
      * The one-time move of webhooks into the webhooks service: every
      * webhook, delivery and attempt record this service kept before, streamed;
      * nothing once they are dropped. Only the webhooks service calls these.
@@ -8433,6 +9227,22 @@ export interface AppsServiceImplementation<CallContextExt = {}> {
   /** A tester downloaded a build of one of their channels (the state admins see). */
   recordTesterDownload(request: RecordTesterDownloadRequest, context: CallContext & CallContextExt): Promise<Empty>;
   /**
+   * iOS devices a tester registered through the /udid profile. The gateway checked the device's
+   * signed answer; the session its challenge names must still be live.
+   */
+  registerTesterDevice(
+    request: RegisterTesterDeviceRequest,
+    context: CallContext & CallContextExt,
+  ): Promise<TesterDevice>;
+  listTesterDevices(request: TesterSecret, context: CallContext & CallContextExt): Promise<TesterDeviceList>;
+  renameTesterDevice(request: RenameTesterDeviceRequest, context: CallContext & CallContextExt): Promise<TesterDevice>;
+  removeTesterDevice(request: TesterDeviceRef, context: CallContext & CallContextExt): Promise<Empty>;
+  /** For an app's admins: the devices of everyone in a group opening the channel. */
+  listChannelTesterDevices(
+    request: ListChannelTesterDevicesRequest,
+    context: CallContext & CallContextExt,
+  ): Promise<ChannelTesterDevices>;
+  /**
    * The one-time move of webhooks into the webhooks service: every
    * webhook, delivery and attempt record this service kept before, streamed;
    * nothing once they are dropped. Only the webhooks service calls these.
@@ -8550,6 +9360,22 @@ export interface AppsServiceClient<CallOptionsExt = {}> {
   unsubscribeTester(request: UnsubscribeTesterRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
   /** A tester downloaded a build of one of their channels (the state admins see). */
   recordTesterDownload(request: RecordTesterDownloadRequest, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /**
+   * iOS devices a tester registered through the /udid profile. The gateway checked the device's
+   * signed answer; the session its challenge names must still be live.
+   */
+  registerTesterDevice(
+    request: RegisterTesterDeviceRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<TesterDevice>;
+  listTesterDevices(request: TesterSecret, options?: CallOptions & CallOptionsExt): Promise<TesterDeviceList>;
+  renameTesterDevice(request: RenameTesterDeviceRequest, options?: CallOptions & CallOptionsExt): Promise<TesterDevice>;
+  removeTesterDevice(request: TesterDeviceRef, options?: CallOptions & CallOptionsExt): Promise<Empty>;
+  /** For an app's admins: the devices of everyone in a group opening the channel. */
+  listChannelTesterDevices(
+    request: ListChannelTesterDevicesRequest,
+    options?: CallOptions & CallOptionsExt,
+  ): Promise<ChannelTesterDevices>;
   /**
    * The one-time move of webhooks into the webhooks service: every
    * webhook, delivery and attempt record this service kept before, streamed;
