@@ -6,7 +6,22 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { cliHome, runCli } from './cli-runner';
 import { DESKTOP, PHONE, launchChromium, lookAt, signIn } from './console/console-browser';
-import { ApiClient, ApiResponse, RunningHangar, apiClient, startGatewayReplica, createUserWithToken, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import {
+  ApiClient,
+  ApiResponse,
+  RunningHangar,
+  TestDevice,
+  apiClient,
+  startGatewayReplica,
+  createUserWithToken,
+  eventuallyValue,
+  fixturesDir,
+  makeTestDevice,
+  signedDeviceAnswer,
+  startHangar,
+  uniqueName,
+  verifiedCmsContent,
+} from '@hangar/testing';
 
 /**
  * Testers without accounts, end to end: an app admin makes a group that opens a
@@ -19,6 +34,7 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
   let hangar: RunningHangar;
   let api: ApiClient;
   let smtp: SMTPServer;
+  let profileSigning: TestDevice;
   const inbox: ParsedMail[] = [];
 
   beforeAll(async () => {
@@ -33,7 +49,16 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.address() as AddressInfo;
-    hangar = await startHangar({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Hangar <builds@example.com>' });
+    // The /udid profile is signed with a certificate of a test CA, the device's answers with another's.
+    profileSigning = makeTestDevice('Hangar Test Profiles');
+    fs.writeFileSync(path.join(profileSigning.dir, 'chain.pem'), fs.readFileSync(profileSigning.certificate, 'utf8') + fs.readFileSync(profileSigning.caCertificate, 'utf8'));
+    hangar = await startHangar({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'Hangar <builds@example.com>',
+      UDID_PROFILE_CERT: path.join(profileSigning.dir, 'chain.pem'),
+      UDID_PROFILE_KEY: profileSigning.key,
+      UDID_PROFILE_ORGANISATION: 'Acme QA',
+    });
     api = apiClient(hangar.baseUrl);
   }, 240_000);
 
@@ -291,6 +316,125 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       const heard = await uploadBuild();
       await buildMailTo('ken@example.com', heard);
       expect(buildMails('ken@example.com', silent)).toEqual([]);
+    });
+  });
+
+  describe('iOS devices', () => {
+    let iosRelease: { id: number; profileUdids: string[] };
+    let iosChannelId: number;
+    let iosAppId: number;
+    let cookie: string;
+    let phone: TestDevice;
+
+    beforeAll(async () => {
+      phone = makeTestDevice('Test iPhone');
+      const uploaded = await api('POST', '/api/apps/upload', {
+        token: hangar.adminToken,
+        form: { name: uniqueName('Ad hoc App'), password: 'open-sesame' },
+        files: { file: { data: fs.readFileSync(path.join(fixturesDir(), 'apps', 'iphone.ipa')), fileName: 'iphone.ipa' } },
+      });
+      expect(uploaded.status).toBe(201);
+      iosRelease = { id: uploaded.body.id, profileUdids: uploaded.body.signing.profile.devices };
+      expect(uploaded.body.signing.profile).toMatchObject({ type: 'development', devices_count: 100 });
+      iosAppId = uploaded.body.app.id;
+      iosChannelId = (await api('GET', `/api/apps/${iosAppId}`, { token: hangar.adminToken })).body.schemes[0].channels[0].id;
+      const group = await api('POST', `/api/apps/${iosAppId}/tester_groups`, { token: hangar.adminToken, json: { name: 'iOS QA', channel_ids: [iosChannelId] } });
+      await api('POST', `/api/apps/${iosAppId}/tester_groups/${group.body.id}/testers`, { token: hangar.adminToken, json: { emails: 'ios@example.com' } });
+      cookie = cookieOf(await fetch(signInLinkIn(await mailTo('ios@example.com')), { redirect: 'manual' }));
+    }, 60_000);
+
+    /** The signed profile as a tester's Safari downloads it: its register URL and challenge, after openssl checked its signature. */
+    async function downloadProfile(): Promise<{ url: string; challenge: string }> {
+      const res = await fetch(`${hangar.baseUrl}/udid/profile.mobileconfig`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/x-apple-aspen-config');
+      const profile = verifiedCmsContent(Buffer.from(await res.arrayBuffer()), profileSigning.dir).toString('utf8');
+      expect(profile).toMatch(/<key>PayloadType<\/key>\s*<string>Profile Service<\/string>/);
+      expect(profile).toMatch(/<key>PayloadOrganization<\/key>\s*<string>Acme QA<\/string>/);
+      return { url: /<key>URL<\/key>\s*<string>([^<]+)<\/string>/.exec(profile)![1]!, challenge: /<key>Challenge<\/key>\s*<string>([^<]+)<\/string>/.exec(profile)![1]! };
+    }
+
+    const postAnswer = (url: string, body: Buffer) => fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/pkcs7-signature' }, redirect: 'manual' });
+
+    it('when a tester installs the /udid profile, then the device\'s signed answer registers it, Safari lands on their devices, and each build says whether it installs on it', async () => {
+      const page = await fetch(`${hangar.baseUrl}/udid`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('href="/udid/profile.mobileconfig"');
+      expect(await (await fetch(`${hangar.baseUrl}/udid`)).text()).toContain('Sign in as a tester on this device first');
+      expect((await fetch(`${hangar.baseUrl}/udid/profile.mobileconfig`)).status).toBe(401);
+
+      const { url, challenge } = await downloadProfile();
+      expect(url).toBe(`${hangar.baseUrl}/udid/register?t=${encodeURIComponent(challenge)}`);
+      const listedUdid = iosRelease.profileUdids[0]!;
+      const newUdid = '00008030-00AA00BB00CC00DD';
+      expect(iosRelease.profileUdids.map((u) => u.toLowerCase())).not.toContain(newUdid.toLowerCase());
+
+      // A forged answer, another profile's challenge, and an answer echoing a different challenge register nothing.
+      const answer = signedDeviceAnswer(phone, { UDID: newUdid, PRODUCT: 'iPhone15,2', VERSION: '21A329', DEVICE_NAME: 'iPhone', CHALLENGE: challenge });
+      const forged = Buffer.from(answer);
+      forged[forged.indexOf(Buffer.from('21A329'))] = 0x33;
+      expect((await postAnswer(url, forged)).status).toBe(400);
+      expect((await postAnswer(`${hangar.baseUrl}/udid/register?t=udid:1.9999999999.x`, answer)).status).toBe(401);
+      const echoingAnother = signedDeviceAnswer(phone, { UDID: newUdid, PRODUCT: 'iPhone15,2', VERSION: '21A329', CHALLENGE: 'another' });
+      expect((await postAnswer(url, echoingAnother)).status).toBe(401);
+      expect((await postAnswer(url, Buffer.from('not cms'))).status).toBe(400);
+      expect((await api('GET', '/api/tester', { headers: { cookie } })).body.devices).toEqual([]);
+
+      const registered = await postAnswer(url, answer);
+      expect(registered.status).toBe(301);
+      const location = registered.headers.get('location')!;
+      expect(location).toMatch(/^\/tester\/devices\?registered=\d+$/);
+      const outId = Number(location.split('=')[1]);
+      const second = await postAnswer(url, signedDeviceAnswer(phone, { UDID: listedUdid, PRODUCT: 'iPad8,1', VERSION: '20G75', DEVICE_NAME: 'Studio iPad', CHALLENGE: challenge }));
+      expect(second.status).toBe(301);
+      const inId = Number(second.headers.get('location')!.split('=')[1]);
+
+      // The tester names the new phone, then their builds say which device each leaves out.
+      const renamed = await api('PATCH', `/api/tester/devices/${outId}`, { headers: { cookie }, json: { name: "Jane's iPhone 15" } });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ id: outId, name: "Jane's iPhone 15", udid: newUdid, product: 'iPhone15,2', os_version: '21A329' });
+      expect((await api('PATCH', `/api/tester/devices/${outId}`, { json: { name: 'x' } })).status).toBe(401);
+      const view = await api('GET', '/api/tester', { headers: { cookie } });
+      expect(view.body.devices.map((d: { id: number; name: string }) => [d.id, d.name])).toEqual([
+        [outId, "Jane's iPhone 15"],
+        [inId, 'Studio iPad'],
+      ]);
+      expect(view.body.channels[0].builds).toEqual([expect.objectContaining({ id: iosRelease.id, left_out_devices: [outId] })]);
+
+      const devicesPage = await (await fetch(`${hangar.baseUrl}/tester/devices?registered=${outId}`, { headers: { cookie } })).text();
+      expect(devicesPage).toContain('Registered. Give it a name you will recognise.');
+      expect(devicesPage).toMatch(new RegExp(`device-${outId}[\\s\\S]*won't install: not made for this device[\\s\\S]*device-${inId}[\\s\\S]*installs`));
+
+      // The build's page warns before the install is tried, naming the device; without the phone it would not.
+      const releasePage = await (await fetch(`${hangar.baseUrl}/releases/${iosRelease.id}`, { headers: { cookie } })).text();
+      expect(releasePage).toContain("This build won't install on Jane&#39;s iPhone 15");
+      expect(releasePage).not.toContain('Studio iPad');
+
+      // The app's admin sees the device the newest build leaves out, with Apple's list file.
+      const listed = await api('GET', `/api/channels/${iosChannelId}/tester_devices`, { token: hangar.adminToken });
+      expect(listed.status).toBe(200);
+      expect(listed.body).toMatchObject({ latest_build: { id: iosRelease.id, profile_lists_devices: true }, missing: 1 });
+      expect(listed.body.devices.map((d: { udid: string; in_latest_build: string; tester_email: string }) => [d.udid, d.in_latest_build, d.tester_email])).toEqual([
+        [newUdid, 'out', 'ios@example.com'],
+        [listedUdid, 'in', 'ios@example.com'],
+      ]);
+      expect(listed.body.apple_device_list).toBe(`Device ID\tDevice Name\tDevice Platform\n${newUdid}\tJane's iPhone 15\tios\n`);
+
+      // Removed from the page's form; the challenge was in no log.
+      const removed = await fetch(`${hangar.baseUrl}/tester/devices/${inId}/remove`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+      expect(removed.status).toBe(303);
+      expect((await api('GET', '/api/tester', { headers: { cookie } })).body.devices.map((d: { id: number }) => d.id)).toEqual([outId]);
+      expect((await api('DELETE', `/api/tester/devices/${inId}`, { headers: { cookie } })).status).toBe(404);
+      const mac = challenge.split('.')[2]!;
+      for (const name of ['gateway', 'apps']) expect(hangar.logOf(name)).not.toContain(mac);
+    });
+
+    it('when a developer of the app, or a stranger, asks for its channel\'s devices, then it is refused', async () => {
+      const developer = await createUserWithToken(api, hangar.adminToken, 'devices-dev', 'developer');
+      expect((await api('GET', `/api/channels/${iosChannelId}/tester_devices`, { token: developer.token })).status).toBe(403);
+      await api('POST', `/api/apps/${iosAppId}/collaborators`, { token: hangar.adminToken, json: { user_id: developer.id, role: 'developer' } });
+      expect((await api('GET', `/api/channels/${iosChannelId}/tester_devices`, { token: developer.token })).status).toBe(403);
+      expect((await api('GET', `/api/channels/${iosChannelId}/tester_devices`)).status).toBe(401);
     });
   });
 
