@@ -420,6 +420,20 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       ]);
       expect(listed.body.apple_device_list).toBe(`Device ID\tDevice Name\tDevice Platform\n${newUdid}\tJane's iPhone 15\tios\n`);
 
+      // The CLI prints the same, and with --missing Apple's file alone.
+      const home = cliHome();
+      try {
+        const env = { ...home.env, HANGAR_URL: hangar.baseUrl, HANGAR_TOKEN: hangar.adminToken };
+        const table = await runCli(['testers', 'devices', '--channel', String(iosChannelId)], env);
+        expect([table.code, table.stderr]).toEqual([0, '']);
+        expect(table.stdout).toMatch(new RegExp(`Jane's iPhone 15\\s+iPhone15,2\\s+ios@example\\.com\\s+${newUdid}\\s+out`));
+        expect(table.stdout).toContain(`build ${iosRelease.id} (1.2.3 5) leaves out 1; --missing prints them for Apple`);
+        const file = await runCli(['testers', 'devices', '--channel', String(iosChannelId), '--missing'], env);
+        expect([file.code, file.stdout]).toEqual([0, listed.body.apple_device_list]);
+      } finally {
+        home.remove();
+      }
+
       // Removed from the page's form; the challenge was in no log.
       const removed = await fetch(`${hangar.baseUrl}/tester/devices/${inId}/remove`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
       expect(removed.status).toBe(303);
@@ -427,6 +441,37 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       expect((await api('DELETE', `/api/tester/devices/${inId}`, { headers: { cookie } })).status).toBe(404);
       const mac = challenge.split('.')[2]!;
       for (const name of ['gateway', 'apps']) expect(hangar.logOf(name)).not.toContain(mac);
+    });
+
+    it("when the admin opens the app's testers and the tester their devices and the build on a phone, then each sees the device the build leaves out; each page axe-clean at phone and desktop sizes", async () => {
+      const browser = await launchChromium();
+      try {
+        const admin = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+        await signIn(admin, hangar.baseUrl, 'admin@e2e.test', hangar.adminPassword);
+        await admin.goto(`${hangar.baseUrl}/apps/${iosAppId}/settings`);
+        const panel = admin.locator('article', { has: admin.getByRole('heading', { name: /^Devices · / }) });
+        await panel.getByRole('cell', { name: /Jane's iPhone 15/ }).waitFor();
+        await panel.getByText('leaves out 1 of 1 device').waitFor();
+        await panel.getByRole('button', { name: `Copy the device list of channel ${iosChannelId}` }).waitFor();
+        await panel.scrollIntoViewIfNeeded();
+        await lookAt(admin, 'settings-tester-devices');
+
+        const context = await browser.newContext({ viewport: PHONE });
+        const [name, value] = cookie.split('=') as [string, string];
+        await context.addCookies([{ name, value, url: hangar.baseUrl }]);
+        const tester = await context.newPage();
+        await tester.goto(`${hangar.baseUrl}/tester/devices`);
+        await tester.getByRole('heading', { name: "Jane's iPhone 15" }).waitFor();
+        await lookAt(tester, 'tester-devices');
+        await tester.goto(`${hangar.baseUrl}/releases/${iosRelease.id}`);
+        await tester.getByRole('heading', { name: "This build won't install on Jane's iPhone 15" }).waitFor();
+        await lookAt(tester, 'tester-release-left-out');
+        await tester.goto(`${hangar.baseUrl}/udid`);
+        await tester.getByRole('link', { name: 'Download profile' }).waitFor();
+        await lookAt(tester, 'tester-udid');
+      } finally {
+        await browser.close();
+      }
     });
 
     it('when a developer of the app, or a stranger, asks for its channel\'s devices, then it is refused', async () => {

@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channels/{id}/tester_devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Channel id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** The devices of the channel's testers, and which of them its newest build's provisioning profile leaves out (with Apple's device list file of those) */
+        get: operations["listChannelTesterDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/debug_files": {
         parameters: {
             query?: never;
@@ -942,7 +962,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in tester's channels and their newest builds */
+        /** The signed-in tester's channels, their newest builds, and the tester's registered devices */
         get: operations["getTesterView"];
         put?: never;
         post?: never;
@@ -950,6 +970,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/tester/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the signed-in tester's devices */
+        delete: operations["removeTesterDevice"];
+        options?: never;
+        head?: never;
+        /** Name one of the signed-in tester's devices */
+        patch: operations["renameTesterDevice"];
         trace?: never;
     };
     "/api/tester/join": {
@@ -1621,6 +1662,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tester/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in tester's devices: each one's name, model and UDID, and which of their newest ad hoc builds install on it */
+        get: operations["testerDevicesPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tester/devices/{id}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Name a device (the form of the devices page) */
+        post: operations["renameDeviceByPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tester/devices/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a device (the form of the devices page) */
+        post: operations["removeDeviceByPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tester/join": {
         parameters: {
             query?: never;
@@ -1686,6 +1784,57 @@ export interface paths {
         put?: never;
         /** No more new-build e-mails to this tester of this group (one-click, RFC 8058, too) */
         post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/udid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Register an iPhone or iPad: what the profile does, and its download (a tester session is needed) */
+        get: operations["udidPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/udid/profile.mobileconfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile that makes the device send its UDID, model and iOS version (signed when UDID_PROFILE_CERT is set) */
+        get: operations["udidProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/udid/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where the device posts its signed attributes: stored under the tester the profile's challenge names, then Safari opens the devices page */
+        post: operations["registerDevice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1805,6 +1954,39 @@ export interface components {
             has_password: boolean;
             name: string;
             slug: string;
+        };
+        ChannelTesterDevice: {
+            id: number;
+            /**
+             * @description `unknown`: the profile lists more devices than are kept; null: the newest build does not restrict installs by device (or there is none)
+             * @enum {string|null}
+             */
+            in_latest_build: "in" | "out" | "unknown" | null;
+            name: string;
+            os_version: string;
+            product: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            registered_at: string;
+            tester_email: string;
+            udid: string;
+        };
+        ChannelTesterDevices: {
+            /** @description The devices left out, in the file Apple's developer portal takes (Devices → Register Multiple Devices): tab-separated, with its header */
+            apple_device_list: string;
+            devices: components["schemas"]["ChannelTesterDevice"][];
+            /** @description The channel's newest build; null when it has none */
+            latest_build: {
+                build_version: string;
+                id: number;
+                /** @description An ad hoc or development build: installs only on the devices its profile lists */
+                profile_lists_devices: boolean;
+                release_version: string;
+            } | null;
+            /** @description Devices the newest build leaves out */
+            missing: number;
         };
         Collaborator: {
             email: string;
@@ -2319,6 +2501,23 @@ export interface components {
              */
             state: "invited" | "joined";
         };
+        TesterDevice: {
+            id: number;
+            /** @description Given by the tester (at first the model) */
+            name: string;
+            /** @description The iOS build the device reported */
+            os_version: string;
+            /** @description Apple's model identifier, `iPhone15,2` */
+            product: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds and offset, in the token user's time zone (UTC without a token).
+             */
+            registered_at: string;
+            /** @description In the channel list of an app's admins only */
+            tester_email?: string;
+            udid: string;
+        };
         TesterGroup: {
             app_id: number;
             channel_ids: number[];
@@ -2349,12 +2548,15 @@ export interface components {
                     id: number;
                     /** @description A path of the install pages */
                     install_page: string;
+                    /** @description The tester's devices this ad hoc or development build's provisioning profile does not list: it will not install on them */
+                    left_out_devices: number[];
                     release_version: string;
                 }[];
                 channel_id: number;
                 device_type: string;
                 name: string;
             }[];
+            devices: components["schemas"]["TesterDevice"][];
             email: string;
         };
         /** @description A personal access token, without its value. */
@@ -4125,6 +4327,35 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listChannelTesterDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Channel id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The devices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelTesterDevices"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listDebugFiles: {
         parameters: {
             query: {
@@ -5575,6 +5806,76 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeTesterDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyAttempts"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    renameTesterDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 60 characters */
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description At most 60 characters */
+                    name: string;
+                };
+                "multipart/form-data": {
+                    /** @description At most 60 characters */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The device */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TesterDevice"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyAttempts"];
             503: components["responses"]["Unavailable"];
         };
@@ -7343,6 +7644,136 @@ export interface operations {
             429: components["responses"]["TooManyAttempts"];
         };
     };
+    testerDevicesPage: {
+        parameters: {
+            query?: {
+                /** @description The device just registered (a notice asks to name it) */
+                registered?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The devices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Not signed in as a tester: the sign-in form */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
+    renameDeviceByPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+                "multipart/form-data": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To `/tester/devices` */
+            303: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in as a tester */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description Not a name, or not your device: the page again */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
+    removeDeviceByPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To `/tester/devices` */
+            303: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in as a tester */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description Not your device: the page again */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
     joinTesterGroupPage: {
         parameters: {
             query: {
@@ -7573,6 +8004,112 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+        };
+    };
+    udidPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    udidProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Profile Service payload; CMS-signed when a certificate is configured */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-apple-aspen-config": unknown;
+                };
+            };
+            /** @description Not signed in as a tester: the sign-in form */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
+    registerDevice: {
+        parameters: {
+            query: {
+                /** @description The profile's challenge (signed for the tester's session) */
+                t: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pkcs7-signature": string;
+            };
+        };
+        responses: {
+            /** @description Registered: to `/tester/devices?registered=<id>` (iOS opens it in Safari) */
+            301: {
+                headers: {
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a device answer: no CMS SignedData, a signature that does not verify, no UDID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description The profile's challenge expired, or the tester's session ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description Larger than a device answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            429: components["responses"]["TooManyAttempts"];
         };
     };
     getVersion: {

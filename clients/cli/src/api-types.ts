@@ -13,4 +13,5 @@ export type DebugFile = Schemas['DebugFile'];
 export type User = Schemas['User'];
 export type TesterGroup = Schemas['TesterGroup'];
 export type TestersAdded = Schemas['TestersAdded'];
+export type ChannelTesterDevices = Schemas['ChannelTesterDevices'];
 export type DirectUpload = paths['/api/direct_uploads']['post']['responses']['201']['content']['application/json'];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
-import type { TesterGroup, TestersAdded } from '../api-types';
+import type { ChannelTesterDevices, TesterGroup, TestersAdded } from '../api-types';
 import type { ApiClient } from '../api-client';
 import { CliError, EXIT, action, apiClientFor, printJson } from '../command-context';
 import { table } from './releases.command';
@@ -81,6 +81,44 @@ Examples:
     );
 }
 
+interface DevicesFlags {
+  channel: string;
+  missing?: boolean;
+  json?: boolean;
+}
+
+function devices(): Command {
+  return new Command('devices')
+    .summary("a channel's testers' iOS devices, and those its newest build leaves out")
+    .requiredOption('--channel <id>', 'the channel')
+    .option('--missing', "print only the devices the newest build leaves out, as Apple's device list file (Devices → Register Multiple Devices)")
+    .option('--json', "print the server's answer as JSON")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ hangar testers devices --channel 7
+  $ hangar testers devices --channel 7 --missing > devices.txt`,
+    )
+    .action(
+      action(async (flags: DevicesFlags, cmd: Command) => {
+        if (!/^[1-9]\d*$/.test(flags.channel)) throw new CliError('--channel must be a channel id (a whole number above 0)', EXIT.usage);
+        const answer = await apiClientFor(cmd).get<ChannelTesterDevices>(`/api/channels/${flags.channel}/tester_devices`);
+        if (flags.json) return printJson(answer);
+        // The file alone on standard output, so it can be redirected and uploaded as it is.
+        if (flags.missing) return void process.stdout.write(answer.apple_device_list);
+        if (!answer.devices.length) return void process.stdout.write(`no tester of channel ${flags.channel} has registered a device\n`);
+        const build = answer.latest_build;
+        const rows = [['ID', 'NAME', 'MODEL', 'TESTER', 'UDID', 'NEWEST BUILD']];
+        for (const d of answer.devices) rows.push([String(d.id), d.name, d.product || '-', d.tester_email, d.udid, d.in_latest_build ?? '-']);
+        process.stdout.write(`${table(rows)}\n`);
+        process.stdout.write(
+          !build ? 'no build yet\n' : build.profile_lists_devices ? `build ${build.id} (${build.release_version} ${build.build_version}) leaves out ${answer.missing}; --missing prints them for Apple\n` : `build ${build.id} installs on any device\n`,
+        );
+      }),
+    );
+}
+
 export function testersCommand(): Command {
-  return new Command('testers').summary("an app's tester groups: list them, invite testers").addCommand(list()).addCommand(add());
+  return new Command('testers').summary("an app's tester groups: list them, invite testers, their devices").addCommand(list()).addCommand(add()).addCommand(devices());
 }

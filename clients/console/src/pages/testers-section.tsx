@@ -7,6 +7,7 @@ import { Field, formValues } from '../ui/field';
 import { ErrorNote, Show } from '../ui/states';
 import { Time } from '../ui/time';
 import { useAction } from '../ui/use-action';
+import { TesterDevicesPanel } from './tester-devices-panel';
 
 type App = Schemas['App'];
 type TesterGroup = Schemas['TesterGroup'];
@@ -15,7 +16,7 @@ type TesterGroup = Schemas['TesterGroup'];
 export function TestersSection({ app }: { app: App }) {
   const path = { app_id: String(app.id) };
   const groups = useApi(() => must(api.GET('/api/apps/{app_id}/tester_groups', { params: { path } })), [app.id]);
-  const channels = app.schemes.flatMap((s) => s.channels.map((c) => ({ id: c.id, label: `${s.name} · ${c.name}` })));
+  const channels = app.schemes.flatMap((s) => s.channels.map((c) => ({ id: c.id, label: `${s.name} · ${c.name}`, ios: c.device_type === 'ios' })));
   const create = useAction((name: string, channelIds: number[]) => must(api.POST('/api/apps/{app_id}/tester_groups', { params: { path }, body: { name, channel_ids: channelIds } })));
   return (
     <section aria-labelledby="testers-heading" class="panel">
@@ -44,6 +45,13 @@ export function TestersSection({ app }: { app: App }) {
         </button>
       </form>
       {create.error && <ErrorNote error={create.error} />}
+      <Show state={groups} what="tester groups">
+        {(list) => {
+          // The iOS channels some group opens: where testers' devices and ad hoc builds meet.
+          const opened = new Set(list.flatMap((g) => g.channel_ids));
+          return channels.filter((c) => c.ios && opened.has(c.id)).map((c) => <TesterDevicesPanel key={c.id} channelId={c.id} label={c.label} />);
+        }}
+      </Show>
     </section>
   );
 }

@@ -23,7 +23,7 @@ export function testerHomePage(view: TesterView): string {
     .join('\n');
   const hasIos = view.channels.some((c) => c.device_type === 'ios');
   const devices = view.devices.length
-    ? `<section aria-labelledby="devices"><h2 id="devices"><i class="fa-solid fa-mobile-screen" aria-hidden="true"></i> Your devices</h2><ul class="devices">${view.devices
+    ? `<section aria-labelledby="devices"><h2 id="devices"><i class="fa-solid fa-mobile-screen" aria-hidden="true"></i> Your devices</h2><ul class="my-devices">${view.devices
         .map((d) => `<li>${escapeHtml(d.name)} <span class="muted">${escapeHtml(d.product)}</span></li>`)
         .join('')}</ul><p><a href="/tester/devices">Manage your devices</a></p></section>`
     : hasIos
