@@ -292,6 +292,16 @@ const ROUTES: Record<string, RouteCase> = {
   unsubscribePage: { access: OPEN, ok: 200, page: true, query: () => ({ tester: '1', key: 'any' }) },
   unsubscribe: { access: OPEN, ok: 404, page: true, urlencoded: () => ({ tester: '999999', key: 'not-its-key' }) },
   joinTesterGroupByPage: { access: OPEN, ok: 202, page: true, writes: ['testerGroup'], urlencoded: (f) => ({ token: f.joinToken, email: 'page-joiner@example.com' }) },
+  // iOS devices: a tester's own (their cookie), and an app's admins' list of a channel's; the /udid pages read no token.
+  renameTesterDevice: { access: { kind: 'testerCookie' }, ok: 200, params: () => ({ id: 1 }), form: () => ({ name: 'Phone' }) },
+  removeTesterDevice: { access: { kind: 'testerCookie' }, ok: 204, params: () => ({ id: 1 }) },
+  listChannelTesterDevices: { access: app('admin'), ok: 200, params: (f) => ({ id: f.channelId }) },
+  udidPage: { access: OPEN, ok: 200, page: true },
+  udidProfile: { access: OPEN, ok: 401, page: true },
+  registerDevice: { access: OPEN, ok: 401, page: true, query: () => ({ t: 'not-a-challenge' }) },
+  testerDevicesPage: { access: OPEN, ok: 401, page: true },
+  renameDeviceByPage: { access: OPEN, ok: 401, page: true, params: () => ({ id: 1 }), urlencoded: () => ({ name: 'Phone' }) },
+  removeDeviceByPage: { access: OPEN, ok: 401, page: true, params: () => ({ id: 1 }) },
 
   // Install pages and files: for testers' browsers and phones, no token read.
   getReleaseIcon: { access: OPEN, ok: 200, params: (f) => ({ id: f.releaseId }) },
