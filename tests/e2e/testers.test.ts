@@ -385,6 +385,8 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       const location = registered.headers.get('location')!;
       expect(location).toMatch(/^\/tester\/devices\?registered=\d+$/);
       const outId = Number(location.split('=')[1]);
+      // The same phone installing the profile again is the same device.
+      expect((await postAnswer(url, answer)).headers.get('location')).toBe(location);
       const second = await postAnswer(url, signedDeviceAnswer(phone, { UDID: listedUdid, PRODUCT: 'iPad8,1', VERSION: '20G75', DEVICE_NAME: 'Studio iPad', CHALLENGE: challenge }));
       expect(second.status).toBe(301);
       const inId = Number(second.headers.get('location')!.split('=')[1]);
