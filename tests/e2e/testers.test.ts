@@ -36,11 +36,17 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
   let smtp: SMTPServer;
   let profileSigning: TestDevice;
   const inbox: ParsedMail[] = [];
+  const refuseOnce = new Set<string>();
 
   beforeAll(async () => {
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
+      // An address named in `refuseOnce` is refused once (452, as a full mailbox or a greylist says).
+      onRcptTo(address, _session, callback) {
+        if (!refuseOnce.delete(address.address)) return callback();
+        callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 452 }));
+      },
       onData(stream, _session, callback) {
         simpleParser(stream)
           .then((mail) => inbox.push(mail))
@@ -304,6 +310,18 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       const next = await uploadBuild();
       await buildMailTo('ken@example.com', next);
       expect(buildMails('carol@example.com', next)).toEqual([]);
+    });
+
+    it("when the SMTP server refuses one tester's e-mail, then the event comes back and sends that one alone: nobody gets two", async () => {
+      refuseOnce.add('ken@example.com');
+      const releaseId = await uploadBuild({ changelog: 'Second try' });
+      await buildMailTo('ken@example.com', releaseId);
+      expect(refuseOnce.size).toBe(0);
+      // The next build's e-mail: the redelivered event was handled to its end before it.
+      await buildMailTo('ken@example.com', await uploadBuild());
+      const recipients = inbox.filter((m) => (m.text ?? '').includes(`/releases/${releaseId}`)).map((m) => JSON.stringify(m.to));
+      expect(recipients.length).toBeGreaterThan(1);
+      expect(new Set(recipients).size).toBe(recipients.length);
     });
 
     it("when the scheme's new-build callout is off, then nobody is e-mailed", async () => {

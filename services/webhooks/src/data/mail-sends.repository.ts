@@ -1,24 +1,29 @@
 import { isDuplicateKeyError } from '@hangar/mongo';
-import type { MailSendModel } from './mail-send.model';
+import type { MailSendDocument, MailSendModel } from './mail-send.model';
 
 const keyOf = (releaseId: number, email: string) => `${releaseId}:${email}`;
 
 export class MailSendsRepository {
   constructor(private readonly sends: MailSendModel) {}
 
-  /** True when this address still needs this release's e-mail (never sent; a send that failed or was cut off is sent again). */
-  async needsSending(releaseId: number, email: string): Promise<boolean> {
-    const found = await this.sends.findOne({ _id: keyOf(releaseId, email) }).lean<{ sentAt?: Date }>();
-    if (found) return !found.sentAt;
-    try {
-      await this.sends.create({ _id: keyOf(releaseId, email), releaseId });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-    return true;
+  /** The addresses this release's e-mail went to already (a redelivered event skips them). */
+  async sentTo(releaseId: number): Promise<Set<string>> {
+    const sent = await this.sends.find({ releaseId }, { _id: 1, sentAt: 1 }).lean<Pick<MailSendDocument, '_id' | 'sentAt'>[]>();
+    const prefix = `${releaseId}:`;
+    return new Set(sent.filter((s) => s.sentAt).map((s) => s._id.slice(prefix.length)));
   }
 
-  async markSent(releaseId: number, email: string): Promise<void> {
-    await this.sends.updateOne({ _id: keyOf(releaseId, email) }, { $set: { sentAt: new Date() } });
+  /** Records sends SMTP took (one unordered insert); one recorded already stays as it is. */
+  async recordSent(releaseId: number, emails: readonly string[], at = new Date()): Promise<void> {
+    if (emails.length === 0) return;
+    const docs = emails.map((email) => ({ _id: keyOf(releaseId, email), releaseId, sentAt: at, createdAt: at }));
+    try {
+      // The driver's own insert: one command, no per-document validation (the fields are ours).
+      await (this.sends.collection as unknown as { insertMany(docs: object[], options: { ordered: boolean }): Promise<unknown> }).insertMany(docs, { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const errors = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { code?: number }[];
+      if (errors.length === 0 || !errors.every((e) => isDuplicateKeyError(e))) throw err;
+    }
   }
 }

@@ -50,9 +50,9 @@ export function newBuildMailConsumer(deps: NewBuildMailDeps): EventHandler<'rele
       const qrCodes = new Map<string, Promise<Buffer>>();
       const qrCodeOf = (url: string) => qrCodes.get(url) ?? qrCodes.set(url, QRCode.toBuffer(url, { type: 'png', width: 320, margin: 2, errorCorrectionLevel: 'M' })).get(url)!;
       const failures: unknown[] = [];
+      const alreadySent = await deps.sends.sentTo(releaseId);
 
       const sendTo = async (tester: apps.ChannelTester) => {
-        if (!(await deps.sends.needsSending(releaseId, tester.email))) return;
         const origin = base(deps.publicBaseUrl ?? tester.linkBase);
         const installPageUrl = `${origin}/releases/${releaseId}`;
         // A protected channel's page asks a browser without the tester's cookie for the password:
@@ -71,11 +71,14 @@ export function newBuildMailConsumer(deps: NewBuildMailDeps): EventHandler<'rele
           qrCode: await qrCodeOf(installPageUrl),
         });
         await deps.transport.send(mail);
-        await deps.sends.markSent(releaseId, tester.email);
       };
 
-      for (let i = 0; i < testers.length; i += deps.concurrency) {
-        const results = await Promise.allSettled(testers.slice(i, i + deps.concurrency).map(sendTo));
+      const unsent = testers.filter((t) => !alreadySent.has(t.email));
+      for (let i = 0; i < unsent.length; i += deps.concurrency) {
+        const batch = unsent.slice(i, i + deps.concurrency);
+        const results = await Promise.allSettled(batch.map(sendTo));
+        // What SMTP took is recorded before anything is retried: a redelivery sends only the rest.
+        await deps.sends.recordSent(releaseId, batch.filter((_, j) => results[j]!.status === 'fulfilled').map((t) => t.email));
         for (const r of results) if (r.status === 'rejected') failures.push(r.reason);
       }
       if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of ${testers.length} new-build e-mails of release ${releaseId} were not sent`);
