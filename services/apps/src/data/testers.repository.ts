@@ -13,10 +13,10 @@ export class TestersRepository {
   /**
    * A new membership of `email` in the group, with its tester.invited (the id is taken
    * first so the event can name it). Null when the address is in the group already: the
-   * unique (groupId, email) index decides a race of two invitations.
+   * unique (groupId, email) index decides, a race of two invitations too. Callers look for
+   * members first (one query for a whole list): a number taken for a duplicate is a gap.
    */
   async add(appId: number, groupId: number, email: string, linkBase: string, invited: (testerId: number) => Envelope): Promise<TesterDocument | null> {
-    if (await this.testers.exists({ groupId, email })) return null;
     const id = await nextSequence(this.connection, 'testers');
     try {
       const created = await this.testers.create({ _id: id, appId, groupId, email, state: 'invited', invitedAt: new Date(), linkBase, unsubscribeKey: randomBase62(24), ...newOutbox(invited(id)) });

@@ -29,6 +29,9 @@ function channelIdsIn(value: number[] | string | undefined): number[] {
   });
 }
 
+/** Adding a list of 1,000 addresses writes 1,000 memberships (about 3 queries each). */
+const ADD_TESTERS_DEADLINE_MS = 120_000;
+
 const app = { app_id: idParam('App id') };
 const group = { app_id: idParam('App id'), group_id: idParam('Tester group id') };
 
@@ -124,7 +127,8 @@ export const testerGroupOperations = [
     responses: { '201': ok('Added', ref('TestersAdded')), ...errors(...WRITE_WITH_TOKEN) },
     async handle({ params, body, clients, publicBaseUrl: configured, req, res }) {
       const emails = body.emails === undefined ? [] : typeof body.emails === 'string' ? [body.emails] : body.emails;
-      const result = await clients.apps.addTesters({ actor: actorOf(req), appId: params.app_id, groupId: params.group_id, emails, linkBase: publicBaseUrl(req, configured) });
+      // Up to 1,000 memberships in one call: more time than a single record's call gets.
+      const result = await clients.apps.addTesters({ actor: actorOf(req), appId: params.app_id, groupId: params.group_id, emails, linkBase: publicBaseUrl(req, configured) }, { deadline: ADD_TESTERS_DEADLINE_MS });
       res.status(201).json({ added: result.added.map(presentTester), already_members: result.alreadyMembers });
     },
   }),
