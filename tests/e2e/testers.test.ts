@@ -503,7 +503,7 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     });
   });
 
-  it('when an admin invites in the console and the tester follows the e-mail on a phone, then the tester opens the build; removed, they are locked out; each page axe-clean at phone and desktop sizes', async () => {
+  it('when an admin invites in the console and the tester follows the e-mail on a phone, then the tester opens the build and, notified of the next, opens that one; removed, they are locked out; each page axe-clean at phone and desktop sizes', async () => {
     const browser = await launchChromium();
     try {
       const admin = await (await browser.newContext({ viewport: DESKTOP })).newPage();
@@ -527,6 +527,19 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       await tester.getByRole('link', { name: /1\.2\.3 \(5\)/ }).first().click();
       await tester.getByRole('link', { name: /Download/ }).waitFor();
       await lookAt(tester, 'tester-release');
+
+      // Notified of the next build: its e-mail's Install button (a single-use sign-in link on this
+      // protected channel) opens the new build's page on the phone.
+      const next = await api('POST', '/api/apps/upload', {
+        token: hangar.adminToken,
+        form: { channel_key: channelKey, changelog: 'Ready for the phone' },
+        files: { file: { data: fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk')), fileName: 'android.apk' } },
+      });
+      expect(next.status).toBe(201);
+      const newBuildMail = (await eventuallyValue(() => inbox.find((m) => JSON.stringify(m.to ?? '').includes('phone@example.com') && (m.text ?? '').includes(`/releases/${next.body.id}`)), (m) => m !== undefined, { timeoutMs: 20_000 }))!;
+      await tester.goto(/Install it: (\S+)/.exec(newBuildMail.text!)![1]!);
+      await tester.waitForURL(`${hangar.baseUrl}/releases/${next.body.id}`);
+      await tester.getByText('Ready for the phone').waitFor();
 
       await group.getByRole('button', { name: 'Remove phone@example.com' }).click();
       await group.getByRole('cell', { name: 'phone@example.com', exact: true }).waitFor({ state: 'detached' });
