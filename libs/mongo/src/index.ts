@@ -5,3 +5,4 @@ export * from './job-turns';
 export * from './query-log';
 export * from './find-each';
 export * from './installation-record';
+export * from './insert-new';

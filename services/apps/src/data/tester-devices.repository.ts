@@ -46,9 +46,9 @@ export class TesterDevicesRepository {
     return this.devices.countDocuments({ email });
   }
 
-  /** False when the address has no such device. */
-  async rename(email: string, id: number, name: string): Promise<boolean> {
-    return (await this.devices.updateOne({ _id: id, email }, { $set: { name } })).matchedCount === 1;
+  /** The device renamed; null when the address has no such device. */
+  rename(email: string, id: number, name: string): Promise<TesterDeviceDocument | null> {
+    return this.devices.findOneAndUpdate({ _id: id, email }, { $set: { name } }, { new: true }).lean<TesterDeviceDocument>();
   }
 
   async remove(email: string, id: number): Promise<boolean> {

@@ -18,6 +18,8 @@ export const DEVICE_NAME_MAX = 60;
 const UDID_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{8}-[0-9a-f]{16}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/i;
 const PRODUCT_PATTERN = /^[A-Za-z][A-Za-z0-9,]{0,39}$/;
 const OS_VERSION_PATTERN = /^[A-Za-z0-9.]{0,20}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 export interface DeviceReport {
   udid: string;
@@ -35,15 +37,17 @@ export function validateDeviceReport(report: DeviceReport): DeviceReport {
 export function validateDeviceName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw InvalidArgument.field('name', "can't be blank");
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw InvalidArgument.field('name', 'has a control character');
+  if (CONTROL_CHARACTER.test(trimmed)) throw InvalidArgument.field('name', 'has a control character');
   if (trimmed.length > DEVICE_NAME_MAX) throw InvalidArgument.field('name', `is too long (at most ${DEVICE_NAME_MAX} characters)`);
   return trimmed;
 }
 
+/** `iPhone` of `iPhone15,2`. */
+const familyOf = (product: string): string | undefined => /^[A-Za-z]+/.exec(product)?.[0];
+
 /** Until the tester names it: the model's family and identifier (`iPhone (iPhone15,2)`). */
 function defaultName(product: string): string {
-  const family = /^[A-Za-z]+/.exec(product)?.[0];
+  const family = familyOf(product);
   return family && family !== product ? `${family} (${product})` : product || 'iOS device';
 }
 
@@ -62,7 +66,7 @@ export async function registerTesterDevice(deps: AppsDeps, sessionId: number, re
   }
   // The device's own name when it is one (iOS 16 and later send only the model's family), else the model.
   const own = reportedName.trim();
-  const name = own && own !== /^[A-Za-z]+/.exec(device.product)?.[0] && !/[\u0000-\u001f\u007f]/.test(own) ? own.slice(0, DEVICE_NAME_MAX) : defaultName(device.product);
+  const name = own && own !== familyOf(device.product) && !CONTROL_CHARACTER.test(own) ? own.slice(0, DEVICE_NAME_MAX) : defaultName(device.product);
   return deps.testerDevices.register(email, device, name);
 }
 
@@ -74,8 +78,9 @@ export async function listTesterDevices(deps: AppsDeps, secret: string, sessionI
 
 export async function renameTesterDevice(deps: AppsDeps, secret: string, deviceId: number, name: string): Promise<TesterDeviceDocument> {
   const { email } = await authenticateTester(deps, secret);
-  if (!(await deps.testerDevices.rename(email, deviceId, validateDeviceName(name)))) throw new NotFound('You have no such device');
-  return (await deps.testerDevices.listByEmail(email)).find((d) => d._id === deviceId)!;
+  const renamed = await deps.testerDevices.rename(email, deviceId, validateDeviceName(name));
+  if (!renamed) throw new NotFound('You have no such device');
+  return renamed;
 }
 
 export async function removeTesterDevice(deps: AppsDeps, secret: string, deviceId: number): Promise<void> {

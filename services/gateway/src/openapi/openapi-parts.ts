@@ -73,6 +73,10 @@ export const READ_WITH_KEY: ErrorStatus[] = [401, 404, 422, 503];
 export const UPLOAD_WITH_TOKEN: ErrorStatus[] = [...WRITE_WITH_TOKEN, 507];
 
 export const NO_TOKEN: Operation['security'] = [];
+/** A tester's session cookie (`hangar_tester`), the only credential of the tester's operations. */
+export const TESTER_COOKIE = [{ tester: [] }];
+/** A browser page's answer (the install and tester pages): HTML, no schema. */
+export const htmlPage = (description: string) => ({ description, content: { 'text/html': {} } });
 /** Console routes about the session itself: only the session cookie is read. */
 export const SESSION_ONLY: Operation['security'] = [{ session: [] }];
 /** channel_key routes: open, but a token, when sent, is checked and sets the time zone. */

@@ -87,9 +87,10 @@ export function installRoutes(clients: ServiceClients, options: InstallRouteOpti
 
   /** The names of the signed-in tester's devices an ad hoc or development build will not install on. */
   async function testerDevicesLeftOut(tester: apps.TesterIdentity | undefined, release: releases.Release): Promise<string[]> {
-    if (!tester || !listedProfile(release)) return [];
+    const profile = tester ? listedProfile(release) : null;
+    if (!tester || !profile) return [];
     const { devices } = await clients.apps.listTesterDevices({ secret: '', sessionId: tester.sessionId });
-    return devicesLeftOut(release, devices).map((d) => d.name);
+    return devicesLeftOut(profile, devices).map((d) => d.name);
   }
 
   /** A download by a tester is theirs: the state an app's admins see (off the answer's path). */

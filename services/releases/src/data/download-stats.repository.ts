@@ -1,5 +1,5 @@
 import { Envelope, withEvents } from '@hangar/events';
-import { isDuplicateKeyError } from '@hangar/mongo';
+import { insertNew } from '@hangar/mongo';
 import type { DownloadDayDocument, DownloadStatsModels, DownloadTotalDocument, DownloadUniquesDocument } from './download-stats.model';
 
 const LEGACY_CLIENT_CLAIMS = 'download_clients';
@@ -35,7 +35,7 @@ export class DownloadStatsRepository {
 
   /** Of these messages, the ones claimed now: the others were counted (or taken) before. */
   async claimMessages(messages: { id: string; day: string }[]): Promise<Set<string>> {
-    return this.insertEach(this.models.claims, messages.map((m) => ({ _id: m.id, day: m.day })));
+    return insertNew(this.models.claims, messages.map((m) => ({ _id: m.id, day: m.day })));
   }
 
   /** Gives claims back (messages not counted after all), one delete by id each. */
@@ -98,22 +98,6 @@ export class DownloadStatsRepository {
     const db = this.models.days.db.db!;
     const present = await db.listCollections({ name: LEGACY_CLIENT_CLAIMS }, { nameOnly: true }).toArray();
     if (present.length > 0) await db.dropCollection(LEGACY_CLIENT_CLAIMS).catch(() => undefined);
-  }
-
-  /** Inserts each document (one unordered insertMany); answers the ids inserted, duplicates refused. */
-  private async insertEach<I extends string | number>(model: { collection: { insertMany(docs: any[], options: { ordered: boolean }): Promise<unknown> } }, docs: { _id: I }[]): Promise<Set<I>> {
-    if (docs.length === 0) return new Set();
-    const inserted = new Set(docs.map((d) => d._id));
-    try {
-      await model.collection.insertMany(docs, { ordered: false });
-    } catch (err) {
-      // Duplicates are the answer; anything else is a failure of the whole batch (retried).
-      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-      const errors = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { index: number; code?: number }[];
-      if (errors.length === 0 || !errors.every((e) => isDuplicateKeyError(e))) throw err;
-      for (const e of errors) inserted.delete(docs[e.index]!._id);
-    }
-    return inserted;
   }
 }
 

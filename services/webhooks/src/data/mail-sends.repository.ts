@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@hangar/mongo';
+import { insertNew } from '@hangar/mongo';
 import type { MailSendDocument, MailSendModel } from './mail-send.model';
 
 const keyOf = (releaseId: number, email: string) => `${releaseId}:${email}`;
@@ -15,15 +15,6 @@ export class MailSendsRepository {
 
   /** Records sends SMTP took (one unordered insert); one recorded already stays as it is. */
   async recordSent(releaseId: number, emails: readonly string[], at = new Date()): Promise<void> {
-    if (emails.length === 0) return;
-    const docs = emails.map((email) => ({ _id: keyOf(releaseId, email), releaseId, sentAt: at, createdAt: at }));
-    try {
-      // The driver's own insert: one command, no per-document validation (the fields are ours).
-      await (this.sends.collection as unknown as { insertMany(docs: object[], options: { ordered: boolean }): Promise<unknown> }).insertMany(docs, { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-      const errors = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { code?: number }[];
-      if (errors.length === 0 || !errors.every((e) => isDuplicateKeyError(e))) throw err;
-    }
+    await insertNew(this.sends, emails.map((email) => ({ _id: keyOf(releaseId, email), releaseId, sentAt: at, createdAt: at })));
   }
 }

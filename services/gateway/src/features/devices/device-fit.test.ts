@@ -26,9 +26,9 @@ describe('whether a build installs on a registered device', () => {
     const device = [{ udid: '00008030-0000000000000001', name: 'x' }];
     for (const release of [build({ type: 'enterprise' }), build({ type: 'app_store', devices: [], devicesCount: 0 }), build({ provisionsAllDevices: true }), build({}, 'Android'), build(null)]) {
       expect(listedProfile(release)).toBeNull();
-      expect(devicesLeftOut(release, device)).toEqual([]);
+      expect(devicesLeftOut(listedProfile(release), device)).toEqual([]);
     }
-    expect(devicesLeftOut(build({}), device)).toEqual(device);
+    expect(devicesLeftOut(listedProfile(build({})), device)).toEqual(device);
   });
 
   it("when devices are left out, then Apple's list file has its header and one tab-separated line each, names flattened and cut to 50", () => {

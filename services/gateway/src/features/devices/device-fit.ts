@@ -29,8 +29,7 @@ export function deviceFit(profile: ListedProfile, udid: string): DeviceFit {
 }
 
 /** The devices a build's profile certainly leaves out (none for a build that does not restrict by device). */
-export function devicesLeftOut<D extends { udid: string }>(release: Pick<releases.Release, 'platform' | 'metadataJson'>, devices: readonly D[]): D[] {
-  const profile = listedProfile(release);
+export function devicesLeftOut<D extends { udid: string }>(profile: ListedProfile | null, devices: readonly D[]): D[] {
   return profile ? devices.filter((d) => deviceFit(profile, d.udid) === 'out') : [];
 }
 

@@ -1,11 +1,12 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import type { ServiceClients } from '../../clients/service-clients';
 import { Type } from '@sinclair/typebox';
 import { isDomainError, Unavailable } from '@hangar/errors';
 import { publicBaseUrl } from '../../http/base-url';
 import { queryText } from '../../http/input';
 import { messagePage } from '../../install/pages';
 import { sendInstallPage } from '../../install/page-headers';
-import { NO_TOKEN, query } from '../../openapi/openapi-parts';
+import { NO_TOKEN, TESTER_COOKIE, htmlPage, query } from '../../openapi/openapi-parts';
 import { idParam, operation } from '../../operations/declare';
 import { readAnswerBody, sessionOfChallenge, signChallenge, type DeviceEnrolment } from './device-enrolment';
 import { readDeviceAnswer } from './device-answer';
@@ -16,8 +17,6 @@ import { testerSignInPage } from '../testers/tester-pages';
 import { testerView } from '../testers/tester-view';
 
 const TAG = 'Testers';
-const PAGE = { content: { 'text/html': {} } };
-const page = (description: string) => ({ description, ...PAGE });
 const device = { id: idParam('Device id') };
 
 function enrolmentOf(devices: DeviceEnrolment | undefined): DeviceEnrolment {
@@ -53,7 +52,7 @@ export const devicePageOperations = [
     scopes: null,
     params: {},
     page: true,
-    responses: { '200': page('The page') },
+    responses: { '200': htmlPage('The page') },
     openApi: { security: NO_TOKEN },
     async handle({ clients, req, res }) {
       sendInstallPage(res, 200, udidPage((await testerOf(clients, req)) !== undefined));
@@ -70,9 +69,9 @@ export const devicePageOperations = [
     page: true,
     responses: {
       '200': { description: 'A Profile Service payload; CMS-signed when a certificate is configured', content: { 'application/x-apple-aspen-config': {} } },
-      '401': page('Not signed in as a tester: the sign-in form'),
+      '401': htmlPage('Not signed in as a tester: the sign-in form'),
     },
-    openApi: { security: [{ tester: [] }] },
+    openApi: { security: TESTER_COOKIE },
     async handle({ clients, devices, publicBaseUrl: configured, req, res }) {
       const enrolment = enrolmentOf(devices);
       const tester = await testerOf(clients, req);
@@ -97,9 +96,9 @@ export const devicePageOperations = [
     page: true,
     responses: {
       '301': { description: 'Registered: to `/tester/devices?registered=<id>` (iOS opens it in Safari)', headers: { Location: { required: true, schema: { type: 'string' } } } },
-      '400': page('Not a device answer: no CMS SignedData, a signature that does not verify, no UDID'),
-      '401': page("The profile's challenge expired, or the tester's session ended"),
-      '413': page('Larger than a device answer'),
+      '400': htmlPage('Not a device answer: no CMS SignedData, a signature that does not verify, no UDID'),
+      '401': htmlPage("The profile's challenge expired, or the tester's session ended"),
+      '413': htmlPage('Larger than a device answer'),
     },
     openApi: {
       security: NO_TOKEN,
@@ -134,8 +133,8 @@ export const devicePageOperations = [
     scopes: null,
     params: {},
     page: true,
-    responses: { '200': page('The devices'), '401': page('Not signed in as a tester: the sign-in form') },
-    openApi: { security: [{ tester: [] }], parameters: [query('registered', 'The device just registered (a notice asks to name it)')] },
+    responses: { '200': htmlPage('The devices'), '401': htmlPage('Not signed in as a tester: the sign-in form') },
+    openApi: { security: TESTER_COOKIE, parameters: [query('registered', 'The device just registered (a notice asks to name it)')] },
     async handle({ clients, req, res }) {
       const tester = await testerOf(clients, req);
       if (!tester) return sendInstallPage(res, 401, SIGNED_OUT());
@@ -153,8 +152,8 @@ export const devicePageOperations = [
     params: device,
     page: true,
     body: { fields: { name: Type.String() }, required: ['name'] },
-    responses: { '303': { description: 'To `/tester/devices`', headers: { Location: { required: true, schema: { type: 'string' } } } }, '401': page('Not signed in as a tester'), '422': page('Not a name, or not your device: the page again') },
-    openApi: { security: [{ tester: [] }] },
+    responses: { '303': { description: 'To `/tester/devices`', headers: { Location: { required: true, schema: { type: 'string' } } } }, '401': htmlPage('Not signed in as a tester'), '422': htmlPage('Not a name, or not your device: the page again') },
+    openApi: { security: TESTER_COOKIE },
     handle: ({ body, clients, params, req, res }) =>
       devicePageWrite(clients, req, res, () => clients.apps.renameTesterDevice({ secret: readTesterCookie(req) ?? '', deviceId: params.id, name: body.name ?? '' })),
   }),
@@ -167,14 +166,14 @@ export const devicePageOperations = [
     scopes: null,
     params: device,
     page: true,
-    responses: { '303': { description: 'To `/tester/devices`', headers: { Location: { required: true, schema: { type: 'string' } } } }, '401': page('Not signed in as a tester'), '422': page('Not your device: the page again') },
-    openApi: { security: [{ tester: [] }] },
+    responses: { '303': { description: 'To `/tester/devices`', headers: { Location: { required: true, schema: { type: 'string' } } } }, '401': htmlPage('Not signed in as a tester'), '422': htmlPage('Not your device: the page again') },
+    openApi: { security: TESTER_COOKIE },
     handle: ({ clients, params, req, res }) => devicePageWrite(clients, req, res, () => clients.apps.removeTesterDevice({ secret: readTesterCookie(req) ?? '', deviceId: params.id })),
   }),
 ];
 
 /** A form of the devices page: the write, then the page again (a refusal shown on it). */
-async function devicePageWrite(clients: Parameters<typeof testerOf>[0], req: Parameters<typeof testerOf>[1], res: Response, write: () => Promise<unknown>): Promise<void> {
+async function devicePageWrite(clients: ServiceClients, req: Request, res: Response, write: () => Promise<unknown>): Promise<void> {
   const tester = await testerOf(clients, req);
   if (!tester) return sendInstallPage(res, 401, SIGNED_OUT());
   await refusedOnDevicesPage(res, async (problem) => devicesPage(await testerView(clients, tester), 0, problem), async () => {

@@ -2,14 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { Unauthenticated } from '@hangar/errors';
 import { READ } from '../../auth/token-scopes';
 import { actorOf } from '../../http/authenticate.middleware';
-import { READ_WITH_TOKEN, errors, ok, ref } from '../../openapi/openapi-parts';
+import { READ_WITH_TOKEN, TESTER_COOKIE, errors, ok, ref } from '../../openapi/openapi-parts';
 import { idParam, operation } from '../../operations/declare';
 import { readTesterCookie } from '../testers/tester-session';
 import { appleDeviceList, deviceFit, listedProfile } from './device-fit';
 import { presentDevice } from './device.presenter';
 
 const TAG = 'Testers';
-const TESTER_COOKIE_SECURITY = [{ tester: [] }];
 const device = { id: idParam('Device id') };
 
 function testerSecret(req: Parameters<typeof readTesterCookie>[0]): string {
@@ -30,7 +29,7 @@ export const deviceOperations = [
     params: device,
     body: { fields: { name: Type.String({ description: 'At most 60 characters' }) }, required: ['name'] },
     responses: { '200': ok('The device', ref('TesterDevice')), ...errors(401, 404, 422, 503) },
-    openApi: { security: TESTER_COOKIE_SECURITY },
+    openApi: { security: TESTER_COOKIE },
     async handle({ body, clients, params, req, res }) {
       res.json(presentDevice(await clients.apps.renameTesterDevice({ secret: testerSecret(req), deviceId: params.id, name: body.name ?? '' })));
     },
@@ -44,7 +43,7 @@ export const deviceOperations = [
     scopes: null,
     params: device,
     responses: { '204': { description: 'Removed' }, ...errors(401, 404, 503) },
-    openApi: { security: TESTER_COOKIE_SECURITY },
+    openApi: { security: TESTER_COOKIE },
     async handle({ clients, params, req, res }) {
       await clients.apps.removeTesterDevice({ secret: testerSecret(req), deviceId: params.id });
       res.status(204).end();

@@ -9,11 +9,14 @@ const OID = {
   signingTime: '1.2.840.113549.1.9.5',
 };
 
+/** OpenSSL's names of the curves WebCrypto signs with, and WebCrypto's. */
+const EC_CURVES: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
+
 /**
  * Signs the `/udid` profile (a CMS SignedData around the plist, as `openssl smime -sign` makes it),
  * so iOS shows it as "Verified" with the organisation's name instead of "Not Verified". Made from
  * UDID_PROFILE_CERT (PEM: the certificate, then its chain) and UDID_PROFILE_KEY (PEM, PKCS#8 or
- * PKCS#1; RSA or EC P-256).
+ * PKCS#1; RSA, or EC on P-256, P-384 or P-521).
  */
 export class ProfileSigner {
   private constructor(
@@ -28,13 +31,9 @@ export class ProfileSigner {
     const privateKey = createPrivateKey(keyPem);
     if (!new X509Certificate(pems[0]!).checkPrivateKey(privateKey)) throw new Error('UDID_PROFILE_KEY is not the key of the first certificate of UDID_PROFILE_CERT');
     const pkcs8 = privateKey.export({ format: 'der', type: 'pkcs8' });
-    const algorithm =
-      privateKey.asymmetricKeyType === 'rsa'
-        ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
-        : privateKey.asymmetricKeyType === 'ec'
-          ? { name: 'ECDSA', namedCurve: privateKey.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? 'P-256' : 'P-384' }
-          : undefined;
-    if (!algorithm) throw new Error('UDID_PROFILE_KEY must be an RSA or EC key');
+    const curve = EC_CURVES[privateKey.asymmetricKeyDetails?.namedCurve ?? ''];
+    const algorithm = privateKey.asymmetricKeyType === 'rsa' ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } : curve ? { name: 'ECDSA', namedCurve: curve } : undefined;
+    if (!algorithm) throw new Error('UDID_PROFILE_KEY must be an RSA key or an EC key on P-256, P-384 or P-521');
     const key = await webcrypto.subtle.importKey('pkcs8', pkcs8, algorithm, false, ['sign']);
     return new ProfileSigner(certificates, key);
   }

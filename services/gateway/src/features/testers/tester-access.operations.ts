@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Unauthenticated } from '@hangar/errors';
-import { NO_TOKEN, errors, ok, ref } from '../../openapi/openapi-parts';
+import { NO_TOKEN, TESTER_COOKIE, errors, ok, ref } from '../../openapi/openapi-parts';
 import { operation } from '../../operations/declare';
 import { clearTesterCookie, readTesterCookie, testerOf } from './tester-session';
 import { presentTesterView, testerView } from './tester-view';
@@ -8,7 +8,6 @@ import { presentTesterView, testerView } from './tester-view';
 const TAG = 'Testers';
 /** The same answer whether or not the address is a tester: nobody learns who is. */
 const MAIL_ON_ITS_WAY = { message: 'If the address belongs to a tester, a sign-in link is on its way to it.' };
-const TESTER_COOKIE_SECURITY = [{ tester: [] }];
 
 /**
  * The tester's side of the API: joining by a group's link, asking for a sign-in link, the tester
@@ -57,7 +56,7 @@ export const testerAccessOperations = [
     scopes: null,
     params: {},
     responses: { '200': ok('The tester view', ref('TesterView')), ...errors(401, 503) },
-    openApi: { security: TESTER_COOKIE_SECURITY },
+    openApi: { security: TESTER_COOKIE },
     async handle({ clients, req, res }) {
       const tester = await testerOf(clients, req);
       if (!tester) throw new Unauthenticated('Not signed in as a tester: open the sign-in link of your invitation');
@@ -74,7 +73,7 @@ export const testerAccessOperations = [
     scopes: null,
     params: {},
     responses: { '204': { description: 'Signed out' }, ...errors(503) },
-    openApi: { security: TESTER_COOKIE_SECURITY },
+    openApi: { security: TESTER_COOKIE },
     async handle({ clients, req, res }) {
       const secret = readTesterCookie(req);
       if (secret) await clients.apps.endTesterSession({ secret, sessionId: 0 });

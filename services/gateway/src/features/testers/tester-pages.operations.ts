@@ -4,7 +4,7 @@ import { isDomainError } from '@hangar/errors';
 import { queryText } from '../../http/input';
 import { localPath } from '../../http/local-path';
 import { sendInstallPage } from '../../install/page-headers';
-import { NO_TOKEN, query } from '../../openapi/openapi-parts';
+import { NO_TOKEN, htmlPage, query } from '../../openapi/openapi-parts';
 import { operation } from '../../operations/declare';
 import { messagePage } from '../../install/pages';
 import { checkYourMailPage, joinPage, testerHomePage, testerSignInPage, unsubscribePage } from './tester-pages';
@@ -13,8 +13,6 @@ import { testerView } from './tester-view';
 
 const TAG = 'Testers';
 
-const PAGE = { content: { 'text/html': {} } };
-const page = (description: string) => ({ description, ...PAGE });
 
 /** A refusal the tester can act on (a used link, a full join link, a bad address) is a page saying so; an outage stays the error handler's 503. */
 async function refusedAsPage(res: Response, status: number, pageOf: (message: string) => string, work: () => Promise<void>): Promise<void> {
@@ -41,7 +39,7 @@ export const testerPageOperations = [
     scopes: null,
     params: {},
     page: true,
-    responses: { '200': page('The confirmation form') },
+    responses: { '200': htmlPage('The confirmation form') },
     openApi: { security: NO_TOKEN, parameters: [query('tester', 'The tester (membership) id', true), query('key', 'Its unsubscribe key', true)] },
     async handle({ req, res }) {
       sendInstallPage(res, 200, unsubscribePage(queryText(req, 'tester') ?? '', queryText(req, 'key') ?? ''));
@@ -57,7 +55,7 @@ export const testerPageOperations = [
     params: {},
     page: true,
     body: { fields: { tester: Type.String(), key: Type.String() }, required: ['tester', 'key'] },
-    responses: { '200': page('Unsubscribed'), '404': page('An unknown link') },
+    responses: { '200': htmlPage('Unsubscribed'), '404': htmlPage('An unknown link') },
     openApi: { security: NO_TOKEN },
     handle: ({ body, clients, req, res }) =>
       refusedAsPage(res, 404, (message) => messagePage('Not found', message), async () => {
@@ -79,7 +77,7 @@ export const testerPageOperations = [
     page: true,
     responses: {
       '303': { description: 'Signed in: to `next`, else `/tester`, with the cookie', headers: { Location: { required: true, schema: { type: 'string' } }, 'Set-Cookie': { required: true, schema: { type: 'string' } } } },
-      '401': page('The link was used, expired or never existed: the form to ask for a new one'),
+      '401': htmlPage('The link was used, expired or never existed: the form to ask for a new one'),
     },
     openApi: {
       security: NO_TOKEN,
@@ -102,7 +100,7 @@ export const testerPageOperations = [
     params: {},
     page: true,
     body: { fields: { email: Type.String() }, required: ['email'] },
-    responses: { '202': page('Check your e-mail'), '422': page('Not an address: the form again') },
+    responses: { '202': htmlPage('Check your e-mail'), '422': htmlPage('Not an address: the form again') },
     openApi: { security: NO_TOKEN },
     handle: ({ body, clients, res }) =>
       refusedAsPage(res, 422, testerSignInPage, async () => {
@@ -119,7 +117,7 @@ export const testerPageOperations = [
     scopes: null,
     params: {},
     page: true,
-    responses: { '200': page('The builds, or the sign-in form'), '401': page('The session ended (removed, signed out, expired): the sign-in form') },
+    responses: { '200': htmlPage('The builds, or the sign-in form'), '401': htmlPage('The session ended (removed, signed out, expired): the sign-in form') },
     openApi: { security: NO_TOKEN },
     async handle({ clients, req, res }) {
       const tester = await testerOf(clients, req);
@@ -158,7 +156,7 @@ export const testerPageOperations = [
     scopes: null,
     params: {},
     page: true,
-    responses: { '200': page('The form') },
+    responses: { '200': htmlPage('The form') },
     openApi: { security: NO_TOKEN, parameters: [query('token', "The join link's secret", true)] },
     async handle({ req, res }) {
       sendInstallPage(res, 200, joinPage(queryText(req, 'token') ?? ''));
@@ -174,7 +172,7 @@ export const testerPageOperations = [
     params: {},
     page: true,
     body: { fields: { token: Type.String(), email: Type.String() }, required: ['token', 'email'] },
-    responses: { '202': page('Check your e-mail'), '422': page('The link is unknown, expired or full, or the address is not one: the form again') },
+    responses: { '202': htmlPage('Check your e-mail'), '422': htmlPage('The link is unknown, expired or full, or the address is not one: the form again') },
     openApi: { security: NO_TOKEN },
     handle: ({ body, clients, res }) =>
       refusedAsPage(res, 422, (message) => joinPage(body.token ?? '', message), async () => {
