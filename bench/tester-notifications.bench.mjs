@@ -2,13 +2,15 @@
 // Telling a big tester group of a new build (#36's bench): does a group of 10,000 testers slow
 // the upload's answer, and how long until every one of them has the e-mail?
 //
-// One installation, a local SMTP server (smtp-server) counting what arrives. A: BENCH_UPLOADS
-// uploads into a channel no group opens (the answer alone). Then a group opening it gets
-// BENCH_TESTERS testers (1,000 per request; each is mailed an invitation, whose delivery is timed).
-// B: as many uploads into the group's channel, each build's e-mails all received before the next:
-// the answer of an upload whose testers are told. C: one more build there, and while its e-mails
-// go out, uploads into a channel nobody is told of: what a mail burst costs other requests on the
-// same cores. Prints the three medians, B/A and C/A, and per build how long its e-mails took.
+// One installation, a local SMTP server (smtp-server) counting what arrives. A0: BENCH_UPLOADS
+// uploads on the fresh installation, before any tester exists (a reference). Then a group opening
+// one channel gets BENCH_TESTERS testers (1,000 per request; each is mailed an invitation, whose
+// delivery is timed). Then BENCH_UPLOADS rounds of A: an upload into a channel of the same app that
+// no group opens, and B: an upload into the group's channel, its e-mails all received before the
+// next round — so A and B meet the same database and the same aftermath of the last burst, and B/A
+// is what telling 10,000 testers costs the answer. C: one more build there, and while its e-mails
+// go out, uploads into the channel nobody is told of: what a mail burst costs other requests on
+// the same cores. Prints the medians, B/A, C/A and B/A0, and per build how long its e-mails took.
 //   node bench/tester-notifications.bench.mjs
 //   BENCH_TESTERS=2000 BENCH_UPLOADS=3 node bench/tester-notifications.bench.mjs
 import { execFileSync } from 'node:child_process';
@@ -89,10 +91,11 @@ try {
   // A channel of the same app that no group opens: uploads into it tell nobody.
   const quiet = await api('POST', `/api/schemes/${app.schemes[0].id}/channels`, { name: 'Quiet', device_type: 'android' });
   await timedUpload(channelKey); // warm
+  await timedUpload(quiet.slug);
 
-  // A: the answer with nobody to tell.
-  const alone = [];
-  for (let i = 0; i < UPLOADS; i++) alone.push(await timedUpload(channelKey));
+  // A0: the answer on the fresh installation, nobody to tell (a reference for what 10,000 testers in the database cost).
+  const fresh = [];
+  for (let i = 0; i < UPLOADS; i++) fresh.push(await timedUpload(channelKey));
 
   const group = await api('POST', `/api/apps/${first.app.id}/tester_groups`, { name: 'Bench', channel_ids: [channelId] });
   const invitedFrom = Date.now();
@@ -105,10 +108,12 @@ try {
   while (received.invitations < TESTERS && Date.now() < invitationsDeadline) await sleep(200);
   const invitationsMs = received.lastInvitationAt - invitedFrom;
 
-  // B: the answer of an upload whose 10,000 testers are told (its e-mails go after the answer, from the outbox);
-  // each build's e-mails all received before the next upload.
+  // Rounds of A (nobody to tell) and B (its 10,000 testers told; the e-mails go after the answer,
+  // from the outbox), each B's e-mails all received before the next round.
+  const alone = [];
   const withGroup = [];
   for (let i = 0; i < UPLOADS; i++) {
+    alone.push(await timedUpload(quiet.slug));
     const upload = await timedUpload(channelKey);
     withGroup.push(upload);
     await allMailed([upload]);
@@ -123,8 +128,9 @@ try {
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   const list = (arm) => arm.map((u) => u.ms.toFixed(0)).join(', ');
   console.log(`\nTester notifications: ${TESTERS} testers in one group, ${UPLOADS} uploads per arm; ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${load}`);
-  console.log(`  A upload answer, nobody to tell:                      median ${medianMs(alone).toFixed(0)} ms  (${list(alone)})`);
-  console.log(`  B upload answer, its ${TESTERS} testers told:          median ${medianMs(withGroup).toFixed(0)} ms  (${list(withGroup)})  B/A ${(medianMs(withGroup) / medianMs(alone)).toFixed(2)}x`);
+  console.log(`  A0 upload answer, fresh installation, no testers:    median ${medianMs(fresh).toFixed(0)} ms  (${list(fresh)})`);
+  console.log(`  A upload answer, nobody to tell (rounds with B):      median ${medianMs(alone).toFixed(0)} ms  (${list(alone)})`);
+  console.log(`  B upload answer, its ${TESTERS} testers told:          median ${medianMs(withGroup).toFixed(0)} ms  (${list(withGroup)})  B/A ${(medianMs(withGroup) / medianMs(alone)).toFixed(2)}x, B/A0 ${(medianMs(withGroup) / medianMs(fresh)).toFixed(2)}x`);
   console.log(`  C upload answer while a build's e-mails go out:       median ${medianMs(sharing).toFixed(0)} ms  (${list(sharing)})  C/A ${(medianMs(sharing) / medianMs(alone)).toFixed(2)}x`);
   console.log(`  ${TESTERS} testers added in ${addedMs} ms; ${received.invitations} of their ${TESTERS} invitations received, the last ${invitationsMs} ms after the first request`);
   for (const u of [...withGroup, trigger]) console.log(`  ${mailedLine(u)}`);
