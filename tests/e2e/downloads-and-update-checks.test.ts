@@ -255,7 +255,7 @@ describe('downloads counted and in-app update checks over HTTP', () => {
 
     it('when a held answer is served before express, then it is the answer express gave, byte for byte, with the same headers', async () => {
       // A channel key's first check teaches its channel id, the second is held, later ones are
-      // answered from memory before express (routes/update-check.fast-path.ts) — on each gateway.
+      // answered from memory before express (features/update-checks/update-check.fast-path.ts) — on each gateway.
       const question = { release_version: '1.9', build_version: '3' };
       const answers = [];
       for (let i = 0; i < 2 + 2 * hangar.replicas; i++) answers.push(await check(question, { 'x-request-id': `parity-${i}` }));

@@ -1068,7 +1068,10 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The upload, the last segment of its URL */
+                id: string;
+            };
             cookie?: never;
         };
         get?: never;
@@ -6031,7 +6034,7 @@ export interface operations {
                 "Tus-Resumable": "1.0.0";
             };
             path: {
-                /** @description The upload */
+                /** @description The upload, the last segment of its URL */
                 id: string;
             };
             cookie?: never;
@@ -6101,7 +6104,7 @@ export interface operations {
                 "Upload-Offset": string;
             };
             path: {
-                /** @description The upload */
+                /** @description The upload, the last segment of its URL */
                 id: string;
             };
             cookie?: never;

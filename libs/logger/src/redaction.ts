@@ -105,7 +105,7 @@ type Shape = (segments: string[]) => number | undefined;
  * the index (in the segments after the prefix) of the credential, -1 for a
  * shape with none, undefined for a path of no route's shape (all of it is
  * redacted then). Segments compare decoded and in any case, as express matches.
- * services/gateway/src/routes/symbols.routes.ts, install.routes.ts.
+ * services/gateway/src/features/symbols/, features/install/.
  */
 const CREDENTIAL_SEGMENTS: Record<string, Shape> = {
   // /debuginfod/buildid/<id>/<kind>, /debuginfod/<credential>/buildid/<id>/<kind>

@@ -12,22 +12,20 @@ import { rememberCaller } from './http/caller-context';
 import type { AuditPublisher } from './audit/audit-publisher';
 import { recordWrites } from './audit/record-writes.middleware';
 import type { OperationIndex } from './auth/operation-of';
-import { openApiRoutes } from './routes/openapi.routes';
+import { openApiDocument } from './openapi/openapi';
 import type { CachedAppPages } from './clients/cached-app-pages';
-import { InstallRouteOptions, installRoutes } from './routes/install.routes';
-import { ReleasesRouteOptions, releasesRoutes } from './routes/releases.routes';
-import { debugFileUploadRoutes, debugFilesRoutes } from './routes/debug-files.routes';
-import { SingleSignOn, oidcRoutes } from './oidc/oidc.routes';
+import { installAssets } from './http/install-assets';
+import { InstallAccess, type InstallSettings } from './features/install/install-access';
+import type { StoredFiles } from './features/releases/stored-files';
+import type { SingleSignOn } from './oidc/single-sign-on';
 import type { SignInLimiter } from './http/sign-in-limiter';
-import { VersionInfo, systemRoutes } from './routes/system.routes';
-import { symbolsRoutes } from './routes/symbols.routes';
-import { teardownRoutes } from './routes/teardown.routes';
-import { tusRoutes } from './uploads/tus.routes';
-import { UpdateCheckRouteOptions, updateCheckRoutes } from './routes/update-check.routes';
+import { HealthProbe } from './features/system/health-probe';
+import type { VersionInfo } from './features/system/system.operations';
+import { symbolServerFallbacks } from './features/symbols/symbol-server-fallbacks';
+import { tusProtocol, tusRefusals } from './features/uploads/tus-protocol';
 import { consoleRoutes } from './http/console-static';
-import { directUploadRoutes } from './uploads/direct.routes';
-import { DECLARED_OPERATIONS } from './operations/catalogue';
-import { mountOperations } from './operations/mount';
+import { DECLARED_OPERATIONS, FIRST_MOUNTED } from './operations/catalogue';
+import { mountOperations, streamingOperations } from './operations/mount';
 
 
 export interface AppOptions {
@@ -39,8 +37,8 @@ export interface AppOptions {
   /** `TRUSTED_PROXIES`: the peers whose X-Forwarded-* are believed (none when empty). */
   trustedProxies?: string[];
   /** Uploads, downloads and their storage. */
-  releases: Omit<ReleasesRouteOptions, 'publicBaseUrl'> & Pick<UpdateCheckRouteOptions, 'updateChecks' | 'refused'>;
-  install: Pick<InstallRouteOptions, 'secret' | 'unlockTtlSeconds' | 'countDownload' | 'unlockAttempts'>;
+  releases: StoredFiles;
+  install: InstallSettings;
   /** The console's built files, served at `/`; absent: only the API and install pages. */
   consoleDir?: string;
   /** Counts console sign-in attempts across replicas. */
@@ -70,27 +68,19 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(rememberCaller);
   app.use(refuseNulInPath);
   if (audit) app.use(recordWrites(audit.publisher, audit.operations));
+  const system = { versionInfo, health: new HealthProbe(clients), openApiJson: JSON.stringify(openApiDocument(versionInfo.version)) };
+  const operationDependencies = { clients, system, files: releases, install: new InstallAccess(clients, install), publicBaseUrl, signInLimiter, ssoOnly: singleSignOn?.ssoOnly === true, ...(singleSignOn ? { singleSignOn } : {}), ...(appPages ? { appPages } : {}), ...(devices ? { devices } : {}) };
   // The route every installed build polls: first, so no other router is walked for it.
-  app.use(updateCheckRoutes(clients, { publicBaseUrl, updateChecks: releases.updateChecks, refused: releases.refused }));
-  app.use(systemRoutes(clients, versionInfo));
-  app.use(openApiRoutes(versionInfo.version));
-  // Streams the archives of uploads and replacements: before the body parsers.
-  app.use(debugFileUploadRoutes(clients, { ...releases, publicBaseUrl }));
-  // Resumable uploads read their own bodies (tus), so they come before the body parsers too.
-  if (releases.uploads) app.use(tusRoutes(clients, releases.uploads, { publicBaseUrl }));
-  app.use('/api', parseBodies({ maxBodyBytes, streamingPaths: new Set(['/apps/upload', '/debug_files/upload', '/teardown']) }));
+  app.use(mountOperations(FIRST_MOUNTED, operationDependencies));
+  // tus's own checks of every request under /api/uploads, before the body parsers.
+  if (releases.uploads) app.use(tusProtocol(releases.uploads));
+  app.use('/api', parseBodies({ maxBodyBytes, streams: streamingOperations(DECLARED_OPERATIONS) }));
 
-  // Before the apps routes: its static paths (upload, versions, latest,
-  // version_exist) must not be taken for an app id. It checks tokens per route.
-  app.use(installRoutes(clients, { ...install, storage: releases.storage, downloadRedirect: releases.downloadRedirect, publicBaseUrl }));
-  app.use(releasesRoutes(clients, { ...releases, publicBaseUrl }));
-  if (releases.uploads) app.use(directUploadRoutes(clients, releases.uploads, { urlTtlSeconds: Math.ceil((releases.uploadUrlTtlMs ?? 24 * 3600 * 1000) / 1000) }));
-  app.use(teardownRoutes(clients, { ...releases, publicBaseUrl }));
-  app.use(debugFilesRoutes(clients, { ...releases, publicBaseUrl }));
-  app.use(symbolsRoutes(clients, releases));
-  app.use(oidcRoutes(clients, singleSignOn, { publicBaseUrl }));
+  app.use(installAssets());
   // The operations declared once (operations/catalogue.ts), each with its own token check.
-  app.use(mountOperations(DECLARED_OPERATIONS, { clients, publicBaseUrl, signInLimiter, ssoOnly: singleSignOn?.ssoOnly === true, ...(appPages ? { appPages } : {}), ...(devices ? { devices } : {}) }));
+  app.use(mountOperations(DECLARED_OPERATIONS.filter((declared) => !FIRST_MOUNTED.includes(declared)), operationDependencies));
+  app.use(symbolServerFallbacks());
+  app.use(tusRefusals());
 
   app.use('/api', apiNotFound);
   // Last: every path nothing above answered is a page of the console.

@@ -9,7 +9,7 @@ import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
 import { CachedAppPages } from './clients/cached-app-pages';
 import { CachedUpdateChecks } from './clients/cached-update-checks';
-import { withUpdateCheckFastPath } from './routes/update-check.fast-path';
+import { withUpdateCheckFastPath } from './features/update-checks/update-check.fast-path';
 import { connectEventBus, ensureAuditStream } from '@hangar/events';
 import { AuditPublisher } from './audit/audit-publisher';
 import { AuditSpool } from './audit/audit-spool';
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     consoleDir: builtConsole(config.CONSOLE_DIR),
     metrics,
   });
-  // Held update checks are answered before express (routes/update-check.fast-path.ts).
+  // Held update checks are answered before express (features/update-checks/update-check.fast-path.ts).
   const server = createServer(updateChecks ? withUpdateCheckFastPath(app, { updateChecks, logger, publicBaseUrl: config.PUBLIC_BASE_URL, trustProxy: compileTrustedProxies(config.TRUSTED_PROXIES), metrics, refused: refusedChannelKeys }) : app);
   // Idle keep-alive connections outlive the clients' own idle timeouts (and a
   // load balancer's 60 s), so a client never writes into a socket the server

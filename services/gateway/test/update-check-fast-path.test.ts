@@ -9,7 +9,7 @@ import type { releases } from '@hangar/proto';
 import { testInfrastructure, uniqueName } from '@hangar/testing';
 import { CachedUpdateChecks } from '../src/clients/cached-update-checks';
 import { presentUpdateCheck } from '../src/presenters/release.presenter';
-import { withUpdateCheckFastPath } from '../src/routes/update-check.fast-path';
+import { withUpdateCheckFastPath } from '../src/features/update-checks/update-check.fast-path';
 
 /**
  * Which update checks the gateway answers before express, against real NATS

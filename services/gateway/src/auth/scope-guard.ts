@@ -2,13 +2,17 @@ import { PermissionDenied, Unauthenticated } from '@hangar/errors';
 import type { ServiceClients } from '../clients/service-clients';
 import { currentCaller } from '../http/caller-context';
 import type { OperationIndex } from './operation-of';
-import { ACCOUNT_OPERATIONS, ROUTE_SCOPES, isLimitedGrant } from './route-scopes';
+import { DECLARED_OPERATIONS } from '../operations/catalogue';
+import { isLimitedGrant } from './token-scopes';
+
+/** Each operation's token scopes and account rule, as declared (features/). */
+const DECLARED = new Map(DECLARED_OPERATIONS.map((declared) => [declared.operationId, declared]));
 
 type UsersClient = ServiceClients['users'];
 
 /**
  * The users client whose `authenticate` also holds a scoped token to the
- * scopes of the operation being called (auth/route-scopes.ts), and passes the
+ * scopes declared by the operation being called, and passes the
  * caller's address on as the token's last use. Every route that reads a
  * token resolves it through this call, so no route can forget the check. An
  * expired token is refused here too, should a cache still hold it.
@@ -21,7 +25,7 @@ export function guardingScopes(client: UsersClient, operations: OperationIndex):
     if (grant?.expiresAtMs && grant.expiresAtMs <= Date.now()) throw new Unauthenticated('The access token has expired');
     if (grant && grant.scopes.length > 0) {
       const operationId = operations.operationOf(caller.method, caller.path);
-      const needed = operationId ? ROUTE_SCOPES[operationId] : undefined;
+      const needed = operationId ? DECLARED.get(operationId)?.scopes : undefined;
       if (!needed || !needed.some((scope) => grant.scopes.includes(scope))) {
         throw new PermissionDenied(
           `This access token's scopes (${grant.scopes.join(', ')}) do not allow ${operationId ?? 'this request'}${needed ? `: it needs ${needed.join(' or ')}` : ''}`,
@@ -31,7 +35,7 @@ export function guardingScopes(client: UsersClient, operations: OperationIndex):
     if (grant && isLimitedGrant(grant)) {
       // Account management needs a session or an unlimited token.
       const match = operations.match(caller.method, caller.path);
-      const rule = match ? ACCOUNT_OPERATIONS[match.operationId] : undefined;
+      const rule = match ? DECLARED.get(match.operationId)?.account : undefined;
       const own = match?.params.id === 'me' || match?.params.id === String(user.id);
       if (rule === 'never' || (rule === 'own' && !own)) {
         throw new PermissionDenied(

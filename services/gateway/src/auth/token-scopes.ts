@@ -1,7 +1,6 @@
 /**
  * What a scoped personal access token needs for each operation of the HTTP
- * API: the scope sets operations name (declared operations, operations/, and
- * the table in auth/route-scopes.ts). The gateway enforces them
+ * API: the scope sets each operation declares (features/). The gateway enforces them
  * (auth/scope-guard.ts), the OpenAPI document shows them
  * (`x-hangar-scopes`) and docs/auth-matrix.md lists them. A token with any of an
  * operation's scopes may call it — and still needs its user's rights there.
@@ -26,3 +25,8 @@ export const UPLOAD: TokenScope[] = ['upload'];
 export const VERSION_CHECK: TokenScope[] = ['read', 'upload'];
 export const MANAGE: TokenScope[] = ['manage'];
 export const ADMIN: TokenScope[] = ['admin'];
+
+/** A token that may not manage accounts (an operation's `account` rule): app-limited, or scoped without `admin`. */
+export function isLimitedGrant(grant: { scopes: string[]; appIds: number[] } | undefined): boolean {
+  return !!grant && (grant.appIds.length > 0 || (grant.scopes.length > 0 && !grant.scopes.includes('admin')));
+}

@@ -7,7 +7,7 @@ import { TRUST_NOBODY, TrustProxy, fromTrustedProxy } from './trusted-proxies';
  * `PUBLIC_BASE_URL` when configured; else, when the peer is a trusted proxy
  * (`TRUSTED_PROXIES`), its X-Forwarded-Proto / -Host; else the request's own Host.
  * X-Forwarded-* from anyone else are ignored. Takes a plain request: update checks are
- * answered before express (routes/update-check.fast-path.ts), which pass `trust`;
+ * answered before express (features/update-checks/update-check.fast-path.ts), which pass `trust`;
  * express requests carry the app's own `trust proxy` setting.
  */
 export function publicBaseUrl(req: IncomingMessage, configured?: string, trust?: TrustProxy): string {

@@ -9,16 +9,16 @@ const MULTIPART_LIMITS = { fields: 200, fieldSize: 1024 * 1024, parts: 250 };
 /**
  * Accepts the three body encodings the contract allows — multipart/form-data
  * (what Zealot clients send), urlencoded and JSON — into `req.body` with the
- * same field names. Routes that stream files (uploads) read multipart
- * themselves and are skipped here.
+ * same field names. Operations that stream files (uploads) read multipart
+ * themselves and are skipped here (`streams`, from their declarations).
  */
-export function parseBodies({ maxBodyBytes, streamingPaths }: { maxBodyBytes: number; streamingPaths: Set<string> }) {
+export function parseBodies({ maxBodyBytes, streams }: { maxBodyBytes: number; streams: (method: string, path: string) => boolean }) {
   const json = express.json({ limit: maxBodyBytes });
   const urlencoded = express.urlencoded({ extended: false, limit: maxBodyBytes });
   return (req: Request, res: Response, next: NextFunction) => {
     const type = req.headers['content-type'] ?? '';
     if (/^multipart\/form-data/i.test(type)) {
-      if (streamingPaths.has(req.path)) return next();
+      if (streams(req.method, `${req.baseUrl}${req.path}`)) return next();
       return parseMultipartFields(req).then((fields) => {
         req.body = fields;
         next();

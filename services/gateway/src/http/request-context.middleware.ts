@@ -25,7 +25,7 @@ export function requestContext(logger: Logger) {
   };
 }
 
-/** The access-log line of an answered request, secrets taken out of its URL (also routes/update-check.fast-path.ts). */
+/** The access-log line of an answered request, secrets taken out of its URL (also features/update-checks/update-check.fast-path.ts). */
 export function logAnswered(logger: Logger, answered: { requestId: string; method: string; url: string; status: number; started: bigint }): void {
   if (!logger.isLevelEnabled('info')) return;
   const { requestId, method, url, status, started } = answered;

@@ -29,7 +29,7 @@ export function limitingFailedTokens(client: UsersClient, attempts: AttemptCount
 }
 
 /**
- * Symbol-server paths carry a channel key or a token (symbols.routes.ts tries
+ * Symbol-server paths carry a channel key or a token (features/symbols/ tries
  * it as a token first): a channel key there is no failed token.
  */
 function isCredentialInPath(operationId: string | undefined): boolean {

@@ -1,8 +1,22 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { GatewayConfig } from '../config';
-import type { SingleSignOn } from './oidc.routes';
 import { SignInStates } from './sign-in-states';
 import { CliGrants } from './cli-grants';
+import type { IdentityProvider } from './identity-provider';
+
+/** OpenID Connect sign-in, when an identity provider is configured: what its operations need (features/sessions/single-sign-on.operations.ts). */
+export interface SingleSignOn {
+  provider: IdentityProvider;
+  states: SignInStates;
+  cliGrants: CliGrants;
+  providerName: string;
+  /** The origin the provider sends browsers back to (else PUBLIC_BASE_URL, else the request's). */
+  redirectBaseUrl?: string;
+  defaultRole: string;
+  allowedDomains: string[];
+  ssoOnly: boolean;
+  stateTtlMs: number;
+}
 
 /** OpenID Connect sign-in from the config: undefined unless issuer, client id and secret are set (the schema wants all three or none). */
 export async function singleSignOnOf(config: GatewayConfig, nc: NatsConnection): Promise<SingleSignOn | undefined> {

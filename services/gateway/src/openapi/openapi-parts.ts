@@ -101,6 +101,39 @@ export function formBody(properties: Record<string, JsonSchema>, required: strin
   };
 }
 
+/** Uploads stream their file: multipart only, text fields before the file part are read first. */
+export function uploadBody(properties: Record<string, JsonSchema>, required: string[], description: string): RequestBody {
+  const finishing = {
+    upload_id: str('Instead of `file`: a complete resumable upload (`/api/uploads`) of the caller. Retried, it answers the build it already made.'),
+    sha256: str('With `upload_id`: the SHA-256 (hex) of the whole file as the client computed it; a mismatch discards the upload (422).'),
+  };
+  const finishSchema: JsonSchema = { type: 'object', properties: { token: str('The access token, when not in the header or query.'), ...properties, ...finishing }, required: [...required, 'upload_id'] };
+  return {
+    required: true,
+    description: `${description} Or finish a resumable upload: \`upload_id\` in place of \`file\`, in any of the three encodings.`,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: { token: str('The access token, when not in the header or query (send it before the file).'), ...properties, ...finishing, file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          required,
+        },
+      },
+      'application/json': { schema: finishSchema },
+      'application/x-www-form-urlencoded': { schema: finishSchema },
+    },
+  };
+}
+
+/** The answer to a conditional GET whose If-None-Match still names the content. */
+export const NOT_MODIFIED = { description: 'Not modified: the ETag sent in If-None-Match still names this content' };
+
+/** A file's answer: a redirect to storage, or its bytes through the gateway (DOWNLOAD_REDIRECT=false). */
+export const downloadResponses = (what: string, contentType: string): Operation['responses'] => ({
+  '200': { description: `${what}, streamed by the gateway (DOWNLOAD_REDIRECT=false)`, content: { [contentType]: {} } },
+  '302': { description: `Redirect to a short-lived storage URL of ${what}`, headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } },
+});
+
 export const DELETED = ok('Deleted', ref('Deleted'));
 
 /** A user's role, and a collaborator's on an app. */

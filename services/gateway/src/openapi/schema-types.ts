@@ -71,7 +71,7 @@ export interface Operation {
   responses: Record<string, Response | { $ref: string }>;
   /** [] = no token needed; absent = the document's default (a token). */
   security?: SecurityRequirement[];
-  /** The scopes of which a scoped token needs one (services/gateway/src/auth/route-scopes.ts); absent: no token is read. */
+  /** The scopes of which a scoped token needs one (declared with the operation); absent: no token is read. */
   'x-hangar-scopes'?: string[];
 }
 

@@ -4,8 +4,8 @@ import express from 'express';
 import { Type } from '@sinclair/typebox';
 import { createLogger } from '@hangar/logger';
 import { errorHandler } from '../http/error-handler';
-import { idParam, operation } from './declare';
-import { mountOperations } from './mount';
+import { idParam, operation, textParam } from './declare';
+import { mountOperations, streamingOperations } from './mount';
 
 /** The route a declaration mounts: ids read, bodies checked, other operations' names stepped aside for. */
 describe('a declared operation mounted on express', () => {
@@ -24,10 +24,27 @@ describe('a declared operation mounted on express', () => {
       res.json({ id: params.id, name: body.name ?? null });
     },
   });
+  // Who calls, settled three ways: by the handler, by a token when one is sent, or by the token check.
+  const byHandler = operation({
+    method: 'get',
+    path: '/api/teardowns/{name}',
+    operationId: 'getByName',
+    tag: 'Things',
+    summary: 'A thing by its name',
+    scopes: ['read'],
+    caller: 'handler',
+    params: { name: textParam('Its name') },
+    responses: {},
+    async handle({ params, req, res }) {
+      res.json({ name: params.name, user: req.user?.id ?? null });
+    },
+  });
+  const tokenIfSent = operation({ ...byHandler, path: '/api/optional/{name}', operationId: 'optional', caller: 'optional' });
+  const tokenNeeded = operation({ ...byHandler, path: '/api/needed/{name}', operationId: 'needed', caller: undefined });
   const logger = createLogger({ service: 'mount-test', level: 'fatal', destination: new Writable({ write: (_c, _e, d) => d() }) });
   const app = express();
   app.use(express.json());
-  app.use(mountOperations([declared], { clients: {} as never }));
+  app.use(mountOperations([declared, byHandler, tokenIfSent, tokenNeeded], { clients: { users: {} } as never, system: {} as never, files: {} as never, install: {} as never }));
   app.use((_req, res) => res.status(404).json({ error: 'Not found' }));
   app.use(errorHandler(logger));
   let base = '';
@@ -56,5 +73,29 @@ describe('a declared operation mounted on express', () => {
 
   it("when the path names another operation's place, then the route steps aside (404 here), not 422", async () => {
     expect(await put('/api/things/upload', {})).toEqual({ status: 404, body: { error: 'Not found' } });
+  });
+
+  it('when a path parameter is text, then the handler gets it as sent, decoded, whatever it looks like', async () => {
+    expect(await (await fetch(`${base}/api/teardowns/x%20y-1`)).json()).toEqual({ name: 'x y-1', user: null });
+  });
+
+  it('when the handler reads the caller itself, then no token is asked for before it; when a token is optional, none sent is no refusal', async () => {
+    expect((await fetch(`${base}/api/teardowns/a`)).status).toBe(200);
+    expect((await fetch(`${base}/api/optional/a`)).status).toBe(200);
+  });
+
+  it('when an operation with scopes says nothing of its caller, then a request without a token is refused (401) before the handler', async () => {
+    const res = await fetch(`${base}/api/needed/a`);
+    expect({ status: res.status, body: await res.json() }).toMatchObject({ status: 401, body: { error: expect.stringMatching(/token/i) } });
+  });
+});
+
+describe('the operations that stream their bodies', () => {
+  const upload = operation({ method: 'put', path: '/api/things/{id}', operationId: 'replaceThing', tag: 'Things', summary: 'Replace', scopes: null, streams: true, params: { id: idParam('Thing id') }, responses: {}, handle: async () => undefined });
+  const read = operation({ ...upload, method: 'get', operationId: 'getThing', streams: undefined });
+  const streams = streamingOperations([upload, read]);
+
+  it('when a request is for a streaming operation, by its method and any value in the path, then the parsers leave it; else not', () => {
+    expect([streams('PUT', '/api/things/7'), streams('PUT', '/api/things/x.y'), streams('GET', '/api/things/7'), streams('PUT', '/api/things/7/more'), streams('PUT', '/api/things')]).toEqual([true, true, false, false, false]);
   });
 });

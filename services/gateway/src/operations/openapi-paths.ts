@@ -11,7 +11,7 @@ export function pathItemsOf(operations: readonly AnyOperation[]): Record<string,
   for (const declared of operations) {
     // A `me` is no id: documented as text.
     const parameters = Object.entries(declared.params as Record<string, IdParam>).map(([name, param]) =>
-      param.kind === 'user' ? pathId(name, param.description, { type: 'string' }) : pathId(name, param.description),
+      param.kind === 'id' ? pathId(name, param.description) : pathId(name, param.description, param.schema ?? { type: 'string' }),
     );
     const item = (items[declared.path] ??= parameters.length > 0 ? { parameters } : {});
     if (JSON.stringify(item.parameters ?? []) !== JSON.stringify(parameters)) throw new Error(`${declared.operationId}: ${declared.path}'s parameters are described differently by another operation`);

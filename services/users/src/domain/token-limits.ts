@@ -3,7 +3,7 @@ import { FieldErrors, InvalidArgument } from '@hangar/errors';
 /**
  * What a personal access token may be limited to. A scope names a
  * kind of work; which routes each allows is the gateway's table
- * (services/gateway/src/auth/route-scopes.ts).
+ * (declared with each operation, services/gateway/src/features/).
  */
 export const TOKEN_SCOPES = ['read', 'upload', 'manage', 'admin'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

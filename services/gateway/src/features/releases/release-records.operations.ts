@@ -26,7 +26,7 @@ const RELEASE_EDIT_FIELDS = {
 const releaseId = { id: idParam('Release id') };
 
 /** A release with the links of its debug files (when the debug-files service answers), in the caller's time zone. */
-async function answerRelease({ clients, publicBaseUrl: base, req, res }: CallContext, release: releases.Release): Promise<void> {
+async function answerRelease({ clients, publicBaseUrl: base, req, res }: Pick<CallContext, 'clients' | 'publicBaseUrl' | 'req' | 'res'>, release: releases.Release): Promise<void> {
   const files = await linksIfAvailable(debugFilesOfReleases(clients, [release]));
   res.json(presentRelease(release, files?.get(release.id), publicBaseUrl(req, base), currentUser(req).timezone));
 }

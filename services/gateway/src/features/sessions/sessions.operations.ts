@@ -150,6 +150,7 @@ export const sessionOperations = [
     tag: 'Sessions',
     summary: "End one of the caller's sessions (takes effect at once)",
     scopes: ADMIN,
+    account: 'never',
     params: { id: idParam('Session id') },
     responses: { '200': DELETED_RESPONSE, ...errors(...READ_WITH_TOKEN) },
     async handle({ params, clients, req, res }) {
@@ -165,6 +166,7 @@ export const sessionOperations = [
     tag: 'Users',
     summary: "Change one's own password; every other session of the caller ends",
     scopes: ADMIN,
+    account: 'never',
     params: {},
     body: { fields: { current_password: Type.String(), password: Type.String({ description: 'The new password' }) }, required: ['current_password', 'password'] },
     responses: { '200': ok('Changed', ref('PasswordChanged')), ...errors(...WRITE_WITH_TOKEN) },

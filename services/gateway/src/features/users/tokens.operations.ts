@@ -27,6 +27,7 @@ export const tokenOperations = [
     tag: 'Tokens',
     summary: "A user's tokens (oneself or admin)",
     scopes: READ,
+    account: 'own',
     params: owner,
     responses: { '200': ok('Tokens, without their values', arrayOf(ref('Token'))), ...errors(...READ_WITH_TOKEN) },
     async handle({ params, clients, req, res }) {
@@ -41,6 +42,7 @@ export const tokenOperations = [
     tag: 'Tokens',
     summary: 'Create a token',
     scopes: ADMIN,
+    account: 'never',
     params: owner,
     body: { fields: TOKEN_FIELDS, required: ['name'] },
     responses: { '201': ok('The token, with its value this once', ref('CreatedToken')), ...errors(...WRITE_WITH_TOKEN) },
@@ -59,6 +61,7 @@ export const tokenOperations = [
     tag: 'Tokens',
     summary: 'Revoke a token (takes effect at once)',
     scopes: ADMIN,
+    account: 'never',
     params: { ...owner, token_id: idParam('Token id') },
     responses: { '200': DELETED_RESPONSE, ...errors(...READ_WITH_TOKEN) },
     async handle({ params, clients, req, res }) {

@@ -4,14 +4,14 @@ import { Logger, REQUEST_ID_HEADER, acceptRequestId } from '@hangar/logger';
 import { Metrics, httpServerMetrics } from '@hangar/metrics';
 import type { releases } from '@hangar/proto';
 import { continueTrace } from '@hangar/telemetry';
-import type { CachedUpdateChecks } from '../clients/cached-update-checks';
-import { publicBaseUrl } from '../http/base-url';
-import { TRUST_NOBODY, clientAddress, type TrustProxy } from '../http/trusted-proxies';
-import type { RecentlyRefused } from '../limits/refused-addresses';
-import { logAnswered } from '../http/request-context.middleware';
-import { readSessionCookie } from '../http/session-cookie';
-import { etagMatches, type RevalidatedBody } from '../http/revalidated';
-import { presentUpdateCheck } from '../presenters/release.presenter';
+import type { CachedUpdateChecks } from '../../clients/cached-update-checks';
+import { publicBaseUrl } from '../../http/base-url';
+import { TRUST_NOBODY, clientAddress, type TrustProxy } from '../../http/trusted-proxies';
+import type { RecentlyRefused } from '../../limits/refused-addresses';
+import { logAnswered } from '../../http/request-context.middleware';
+import { readSessionCookie } from '../../http/session-cookie';
+import { etagMatches, type RevalidatedBody } from '../../http/revalidated';
+import { presentUpdateCheck } from '../../presenters/release.presenter';
 
 export interface UpdateCheckFastPathOptions {
   updateChecks: CachedUpdateChecks;
