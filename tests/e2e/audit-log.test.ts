@@ -79,6 +79,16 @@ describe('the audit log', () => {
     expect((await api('GET', `/api/apps/${appId}`, { token: owner.token })).status).toBe(200);
   });
 
+  it('when a write is refused before its token is read (a body that does not parse, a tus request without Tus-Resumable), then it is recorded under its operation', async () => {
+    const malformed = await fetch(`${hangar.baseUrl}/api/apps/${appId}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    expect(malformed.status).toBe(400);
+    const refused = await entriesUntil(`app_id=${appId}&operation=updateApp`, (e) => e.status === 400);
+    expect(refused.find((e) => e.status === 400)).toMatchObject({ user_id: null, resource_ids: { id: String(appId) } });
+    const noVersion = await fetch(`${hangar.baseUrl}/api/uploads/${'x'.repeat(20)}`, { method: 'PATCH', headers: { authorization: `Bearer ${member.token}` } });
+    expect(noVersion.status).toBe(412);
+    await entriesUntil(`operation=appendUpload`, (e) => e.status === 412 && e.resource_ids?.id === 'x'.repeat(20));
+  });
+
   it("when an app's admin reads the log, then only with their app; a member and a non-admin without app_id are refused", async () => {
     await api('PUT', `/api/apps/${appId}`, { token: owner.token, form: { name: uniqueName('renamed') } });
     const own = await entriesUntil(`app_id=${appId}&operation=updateApp`, (e) => e.status === 200, owner.token);

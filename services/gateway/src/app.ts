@@ -3,7 +3,6 @@ import type { DeviceEnrolment } from './features/devices/device-enrolment';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import type { ServiceClients } from './clients/service-clients';
-import { parseBodies } from './http/body-parser.middleware';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { refuseNulInPath } from './http/nul-in-path.middleware';
 import { httpMetrics } from './http/metrics.middleware';
@@ -11,7 +10,6 @@ import { requestContext } from './http/request-context.middleware';
 import { rememberCaller } from './http/caller-context';
 import type { AuditPublisher } from './audit/audit-publisher';
 import { recordWrites } from './audit/record-writes.middleware';
-import type { OperationIndex } from './auth/operation-of';
 import { openApiDocument } from './openapi/openapi';
 import type { CachedAppPages } from './clients/cached-app-pages';
 import { installAssets } from './http/install-assets';
@@ -25,7 +23,7 @@ import { symbolServerFallbacks } from './features/symbols/symbol-server-fallback
 import { tusProtocol, tusRefusals } from './features/uploads/tus-protocol';
 import { consoleRoutes } from './http/console-static';
 import { DECLARED_OPERATIONS, FIRST_MOUNTED } from './operations/catalogue';
-import { mountOperations, streamingOperations } from './operations/mount';
+import { mountOperations } from './operations/mount';
 
 
 export interface AppOptions {
@@ -50,7 +48,7 @@ export interface AppOptions {
   /** Pages of the apps list kept rendered (absent: each is asked of the apps service). */
   appPages?: CachedAppPages;
   /** Every write through the API to the audit log (absent: not recorded, as in tests without NATS). */
-  audit?: { publisher: AuditPublisher; operations: OperationIndex };
+  audit?: { publisher: AuditPublisher };
   /** iOS device registration (`/udid`): the challenge's signer and the profile's, when configured. */
   devices?: DeviceEnrolment;
 }
@@ -67,20 +65,19 @@ export function createApp({ clients, logger, versionInfo, maxBodyBytes, publicBa
   app.use(requestContext(logger));
   app.use(rememberCaller);
   app.use(refuseNulInPath);
-  if (audit) app.use(recordWrites(audit.publisher, audit.operations));
+  if (audit) app.use(recordWrites(audit.publisher));
   const system = { versionInfo, health: new HealthProbe(clients), openApiJson: JSON.stringify(openApiDocument(versionInfo.version)) };
   const operationDependencies = { clients, system, files: releases, install: new InstallAccess(clients, install), publicBaseUrl, signInLimiter, ssoOnly: singleSignOn?.ssoOnly === true, ...(singleSignOn ? { singleSignOn } : {}), ...(appPages ? { appPages } : {}), ...(devices ? { devices } : {}) };
   // The route every installed build polls: first, so no other router is walked for it.
-  app.use(mountOperations(FIRST_MOUNTED, operationDependencies));
-  // tus's own checks of every request under /api/uploads, before the body parsers.
+  app.use(mountOperations(FIRST_MOUNTED, operationDependencies, { maxBodyBytes }));
+  // tus's headers on every answer under /api/uploads, and its OPTIONS.
   if (releases.uploads) app.use(tusProtocol(releases.uploads));
-  app.use('/api', parseBodies({ maxBodyBytes, streams: streamingOperations(DECLARED_OPERATIONS) }));
 
   app.use(installAssets());
   // The operations declared once (operations/catalogue.ts), each with its own token check.
-  app.use(mountOperations(DECLARED_OPERATIONS.filter((declared) => !FIRST_MOUNTED.includes(declared)), operationDependencies));
+  app.use(mountOperations(DECLARED_OPERATIONS.filter((declared) => !FIRST_MOUNTED.includes(declared)), operationDependencies, { maxBodyBytes }));
   app.use(symbolServerFallbacks());
-  app.use(tusRefusals());
+  app.use('/api/uploads', ...tusRefusals);
 
   app.use('/api', apiNotFound);
   // Last: every path nothing above answered is a page of the console.

@@ -22,13 +22,11 @@ import { DailySalt } from './downloads/daily-salt';
 import { SignInLimiter } from './http/sign-in-limiter';
 import { builtConsole } from './http/console-static';
 import { downloadCounter } from './downloads/download-counter';
-import { OperationIndex } from './auth/operation-of';
 import { guardingScopes } from './auth/scope-guard';
 import { limitingFailedTokens } from './limits/failed-token-limit';
 import { limitingFailedChannelKeys } from './limits/failed-channel-key-limit';
 import { RecentlyRefused } from './limits/refused-addresses';
 import { limitingRetraces } from './limits/retrace-limit';
-import { openApiDocument } from './openapi/openapi';
 import { SharedAttempts } from './limits/shared-attempts';
 import { compileTrustedProxies } from './http/trusted-proxies';
 import { singleSignOnOf } from './oidc/single-sign-on';
@@ -61,9 +59,8 @@ async function main(): Promise<void> {
   // Outside the token cache: scopes are judged per request, and only tokens
   // the users service refused are counted.
   const attempts = await SharedAttempts.open(bus.nc, config.NATS_SUBJECT_PREFIX, logger);
-  const operations = new OperationIndex(openApiDocument(config.HANGAR_VERSION).paths);
-  clients.users = guardingScopes(clients.users, operations);
-  clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, operations);
+  clients.users = guardingScopes(clients.users);
+  clients.users = limitingFailedTokens(clients.users, attempts, { name: 'token', maxFailures: config.TOKEN_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS });
   const refusedChannelKeys = new RecentlyRefused();
   Object.assign(clients, limitingFailedChannelKeys(clients, attempts, { name: 'channel-key', maxFailures: config.CHANNEL_KEY_MAX_FAILURES, windowMs: config.ATTEMPT_WINDOW_MS }, refusedChannelKeys));
   Object.assign(clients, limitingRetraces(clients, attempts, { name: 'retrace', maxFailures: config.RETRACE_MAX_CALLS, windowMs: config.RETRACE_WINDOW_MS }));
@@ -121,7 +118,7 @@ async function main(): Promise<void> {
       ...(updateChecks ? { updateChecks } : {}),
       refused: refusedChannelKeys,
     },
-    audit: { publisher: auditPublisher, operations },
+    audit: { publisher: auditPublisher },
     install: {
       secret: installSecret,
       unlockTtlSeconds: config.UNLOCK_TTL_SECONDS,

@@ -11,7 +11,7 @@ import { auditEntryOf } from '../src/audit/audit-entry';
 import { AuditPublisher } from '../src/audit/audit-publisher';
 import { AuditSpool } from '../src/audit/audit-spool';
 import { recordWrites } from '../src/audit/record-writes.middleware';
-import { OperationIndex } from '../src/auth/operation-of';
+import { rememberCaller, rememberOperation } from '../src/http/caller-context';
 
 /**
  * The gateway's side of the audit log against a real NATS: entries JetStream did not take are
@@ -111,11 +111,13 @@ describe('gateway: audit entries published', () => {
     const doomed = await connectEventBus(infra.natsUrl, 'audit-publisher-answer', logger);
     await doomed.nc.close();
     const publisher = new AuditPublisher(doomed.js, uniqueName('audit-answer'), logger, { spool: AuditSpool.open(dir, logger) });
-    const operations = new OperationIndex({ '/api/apps/{id}': { delete: { operationId: 'deleteApp' } } });
     let spooledWhenAnswered: string[] | undefined;
     const app = express();
-    app.use(recordWrites(publisher, operations));
-    app.delete('/api/apps/:id', (_req, res) => {
+    app.use(rememberCaller);
+    app.use(recordWrites(publisher));
+    app.delete('/api/apps/:id', (req, res) => {
+      // What a declared operation's route notes first (operations/mount.ts).
+      rememberOperation(req, 'deleteApp', { id: String(req.params.id) });
       res.status(200).json({ ok: true });
       // res.json has handed the answer to the socket: a gateway killed now must still have the entry.
       spooledWhenAnswered = spooledIds(dir);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { currentRequestId } from '@hangar/logger';
-import type { OperationIndex } from '../auth/operation-of';
+import { operationOf } from '../http/caller-context';
 import { afterAnswer } from '../http/after-answer';
 import { auditEntryOf } from './audit-entry';
 import { auditNoteOf } from './audit-note';
@@ -28,13 +28,11 @@ const RECORDED_GETS = new Set(['/api/sessions/oidc/callback']);
  * attempts are limited instead, limits/). A request the client abandoned is
  * recorded as 499.
  */
-export function recordWrites(publisher: AuditPublisher, operations: OperationIndex) {
+export function recordWrites(publisher: AuditPublisher) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!WRITES.has(req.method) && !(req.method === 'GET' && RECORDED_GETS.has(req.path))) return next();
-    // Documented /api operations only: an unknown path is a 404, not a write,
-    // and the install pages (/channels/…/unlock) are not the API.
-    const match = req.path.startsWith('/api/') ? operations.match(req.method, req.path) : undefined;
-    if (!match) return next();
+    // The install pages (/channels/…/unlock) are not the API.
+    if (!req.path.startsWith('/api/')) return next();
     const path = req.path;
     const requestId = currentRequestId() ?? '';
     // Read now: once the socket is gone (a refused upload answered with Connection: close),
@@ -50,7 +48,10 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
     const record = (status: number) => {
       if (recorded) return;
       recorded = true;
-      if (QUIET_WHEN_ALLOWED.has(match.operationId) && status < 400) return;
+      // Operations only: a request express routed to none is a 404, not a write.
+      const match = operationOf(req);
+      if (!match) return;
+      if (QUIET_WHEN_ALLOWED.has(match.id) && status < 400) return;
       const note = auditNoteOf(res);
       publisher.record(
         auditEntryOf({
@@ -58,7 +59,7 @@ export function recordWrites(publisher: AuditPublisher, operations: OperationInd
           ...(req.user ? { userId: req.user.id, tokenId: req.user.grant?.tokenId ?? 0 } : note.userId ? { userId: note.userId } : {}),
           notes: note.fields ?? {},
           ...(note.appId ? { appId: note.appId } : {}),
-          operationId: match.operationId,
+          operationId: match.id,
           method: req.method,
           path,
           params: match.params,

@@ -1,7 +1,6 @@
 import { PermissionDenied, Unauthenticated } from '@hangar/errors';
 import type { ServiceClients } from '../clients/service-clients';
 import { currentCaller } from '../http/caller-context';
-import type { OperationIndex } from './operation-of';
 import { DECLARED_OPERATIONS } from '../operations/catalogue';
 import { isLimitedGrant } from './token-scopes';
 
@@ -17,14 +16,14 @@ type UsersClient = ServiceClients['users'];
  * token resolves it through this call, so no route can forget the check. An
  * expired token is refused here too, should a cache still hold it.
  */
-export function guardingScopes(client: UsersClient, operations: OperationIndex): UsersClient {
+export function guardingScopes(client: UsersClient): UsersClient {
   const authenticate: UsersClient['authenticate'] = async (request, callOptions) => {
     const caller = currentCaller();
     const user = await client.authenticate({ ...request, address: caller.address }, callOptions);
     const grant = user.grant;
     if (grant?.expiresAtMs && grant.expiresAtMs <= Date.now()) throw new Unauthenticated('The access token has expired');
     if (grant && grant.scopes.length > 0) {
-      const operationId = operations.operationOf(caller.method, caller.path);
+      const operationId = caller.operation?.id;
       const needed = operationId ? DECLARED.get(operationId)?.scopes : undefined;
       if (!needed || !needed.some((scope) => grant.scopes.includes(scope))) {
         throw new PermissionDenied(
@@ -34,12 +33,12 @@ export function guardingScopes(client: UsersClient, operations: OperationIndex):
     }
     if (grant && isLimitedGrant(grant)) {
       // Account management needs a session or an unlimited token.
-      const match = operations.match(caller.method, caller.path);
-      const rule = match ? DECLARED.get(match.operationId)?.account : undefined;
+      const match = caller.operation;
+      const rule = match ? DECLARED.get(match.id)?.account : undefined;
       const own = match?.params.id === 'me' || match?.params.id === String(user.id);
       if (rule === 'never' || (rule === 'own' && !own)) {
         throw new PermissionDenied(
-          `This access token is limited (${describeLimits(grant)}): it cannot ${match!.operationId}; accounts and tokens are managed from a console session or an unlimited token`,
+          `This access token is limited (${describeLimits(grant)}): it cannot ${match!.id}; accounts and tokens are managed from a console session or an unlimited token`,
         );
       }
     }

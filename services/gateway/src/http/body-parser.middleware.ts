@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import express, { NextFunction, Request, Response } from 'express';
 import { MalformedRequest, PayloadTooLarge } from '@hangar/errors';
 import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@hangar/logger';
+import { operationOf } from './caller-context';
 import { checkDocumentedFields } from './documented-fields';
 
 const MULTIPART_LIMITS = { fields: 200, fieldSize: 1024 * 1024, parts: 250 };
@@ -9,16 +10,17 @@ const MULTIPART_LIMITS = { fields: 200, fieldSize: 1024 * 1024, parts: 250 };
 /**
  * Accepts the three body encodings the contract allows — multipart/form-data
  * (what Zealot clients send), urlencoded and JSON — into `req.body` with the
- * same field names. Operations that stream files (uploads) read multipart
- * themselves and are skipped here (`streams`, from their declarations).
+ * same field names: a step of each API operation's route, once express has
+ * found its operation (operations/mount.ts). An operation that streams files
+ * (an upload, `streams`) reads a multipart body itself: it is left unread here.
  */
-export function parseBodies({ maxBodyBytes, streams }: { maxBodyBytes: number; streams: (method: string, path: string) => boolean }) {
+export function parseBodies({ maxBodyBytes, streams }: { maxBodyBytes: number; streams: boolean }) {
   const json = express.json({ limit: maxBodyBytes });
   const urlencoded = express.urlencoded({ extended: false, limit: maxBodyBytes });
   return (req: Request, res: Response, next: NextFunction) => {
     const type = req.headers['content-type'] ?? '';
     if (/^multipart\/form-data/i.test(type)) {
-      if (streams(req.method, `${req.baseUrl}${req.path}`)) return next();
+      if (streams) return next();
       return parseMultipartFields(req).then((fields) => {
         req.body = fields;
         next();
@@ -45,7 +47,7 @@ function checked(req: Request, next: NextFunction, mediaType: string): NextFunct
     }
     if (mediaType) {
       try {
-        checkDocumentedFields(req.method, `${req.baseUrl}${req.path}`, mediaType, req.body);
+        checkDocumentedFields(operationOf(req)?.id, mediaType, req.body);
       } catch (refusal) {
         return next(refusal);
       }

@@ -6,6 +6,8 @@ export interface Caller {
   method: string;
   /** The whole path, as the client sent it (before any router strips a prefix). */
   path: string;
+  /** The declared operation express routed the request to, once it has (operations/mount.ts), with its path parameters as sent. */
+  operation?: { id: string; params: Record<string, string> };
 }
 
 /**
@@ -15,6 +17,8 @@ export interface Caller {
  * travels wherever its code runs.
  */
 const callers = new WeakMap<RequestContext, Caller>();
+/** The same callers by request: for what runs outside the request's context (an answer's 'close'). */
+const callersOfRequests = new WeakMap<Request, Caller>();
 /** How to get back into a request's scope from a callback outside it. */
 const scopes = new WeakMap<Request, <T>(fn: () => T) => T>();
 
@@ -26,10 +30,23 @@ const scopes = new WeakMap<Request, <T>(fn: () => T) => T>();
  * Runs after the request context middleware, inside the request's context.
  */
 export function rememberCaller(req: Request, _res: Response, next: NextFunction): void {
+  const caller: Caller = { address: req.ip ?? 'unknown', method: req.method, path: req.path };
   const context = currentContext();
-  if (context) callers.set(context, { address: req.ip ?? 'unknown', method: req.method, path: req.path });
+  if (context) callers.set(context, caller);
+  callersOfRequests.set(req, caller);
   scopes.set(req, captureScope());
   next();
+}
+
+/** Notes which declared operation the request was routed to: what its token's scopes, the failed-token count and the audit log judge it by. */
+export function rememberOperation(req: Request, id: string, params: Record<string, string>): void {
+  const caller = callersOfRequests.get(req);
+  if (caller) caller.operation = { id, params };
+}
+
+/** The operation `req` was routed to, if routing reached one. */
+export function operationOf(req: Request): Caller['operation'] {
+  return callersOfRequests.get(req)?.operation;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { FieldErrors, InvalidArgument, withArticle } from '@hangar/errors';
-import { OperationIndex } from '../auth/operation-of';
 import { openApiDocument } from '../openapi/openapi';
 
 type Schema = { type?: string | string[]; items?: Schema; properties?: Record<string, Schema> };
@@ -10,12 +9,10 @@ type Operation = { operationId?: string; requestBody?: { content?: Record<string
  * what the gateway holds a parsed JSON or urlencoded body to before any route reads it.
  */
 class DocumentedBodies {
-  readonly operations: OperationIndex;
   private readonly fields = new Map<string, Map<string, Record<string, Schema>>>();
 
   constructor() {
     const paths = openApiDocument('').paths as unknown as Record<string, Record<string, Operation>>;
-    this.operations = new OperationIndex(paths as never);
     for (const item of Object.values(paths)) {
       for (const operation of Object.values(item)) {
         if (!operation || typeof operation !== 'object' || !operation.operationId) continue;
@@ -45,10 +42,9 @@ const NESTED = new Set(['array', 'object']);
  * takes a token in the body — is text whatever the operation. Every problem is reported at once as a 422 in the
  * contract's shape, before any route reads the body.
  */
-export function checkDocumentedFields(method: string, path: string, mediaType: string, body: unknown): void {
+export function checkDocumentedFields(operationId: string | undefined, mediaType: string, body: unknown): void {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   documented ??= new DocumentedBodies();
-  const operationId = documented.operations.operationOf(method, path);
   const fields = operationId ? documented.of(operationId, mediaType) : {};
   const entry: FieldErrors = {};
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {

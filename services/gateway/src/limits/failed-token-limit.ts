@@ -1,5 +1,4 @@
 import { Unauthenticated } from '@hangar/errors';
-import type { OperationIndex } from '../auth/operation-of';
 import type { ServiceClients } from '../clients/service-clients';
 import { currentCaller } from '../http/caller-context';
 import type { AttemptCounter, AttemptRule } from './attempt-rule';
@@ -13,7 +12,7 @@ type UsersClient = ServiceClients['users'];
  * at), counted across replicas. Every route that reads a token goes through
  * this one call, so no route can be used to guess tokens faster.
  */
-export function limitingFailedTokens(client: UsersClient, attempts: AttemptCounter, rule: AttemptRule, operations: OperationIndex): UsersClient {
+export function limitingFailedTokens(client: UsersClient, attempts: AttemptCounter, rule: AttemptRule): UsersClient {
   const authenticate: UsersClient['authenticate'] = async (request, callOptions) => {
     const caller = currentCaller();
     const waitMs = await attempts.retryAfterMs(rule, caller.address);
@@ -21,7 +20,7 @@ export function limitingFailedTokens(client: UsersClient, attempts: AttemptCount
     try {
       return await client.authenticate(request, callOptions);
     } catch (err) {
-      if (err instanceof Unauthenticated && !isCredentialInPath(operations.operationOf(caller.method, caller.path))) await attempts.recordFailure(rule, caller.address);
+      if (err instanceof Unauthenticated && !isCredentialInPath(caller.operation?.id)) await attempts.recordFailure(rule, caller.address);
       throw err;
     }
   };

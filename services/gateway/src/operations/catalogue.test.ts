@@ -1,22 +1,39 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { isLimitedGrant } from '../auth/token-scopes';
-import { OperationIndex } from '../auth/operation-of';
+import { operationOf, rememberCaller } from '../http/caller-context';
 import { openApiDocument } from '../openapi/openapi';
 import type { Operation } from '../openapi/schema-types';
 import { DECLARED_OPERATIONS } from './catalogue';
-import { expressPath } from './mount';
+import type { AnyOperation } from './declare';
+import { expressPath, mountOperations } from './mount';
 
 /** What one declaration gives: the document's entry, its scopes, and the operation a request is matched to. */
 describe('operations declared once', () => {
   const document = openApiDocument('test');
-  const operations = new OperationIndex(document.paths as never);
+  // The real routes, in the real order, each answering the operation express routed it to and nothing else.
+  const routedTo = (declared: AnyOperation): AnyOperation => ({ ...declared, scopes: null, caller: undefined, before: [], handle: async ({ req, res }) => void res.json(operationOf(req) ?? null) });
+  const app = express();
+  app.use(rememberCaller);
+  app.use(mountOperations(DECLARED_OPERATIONS.map(routedTo), { clients: {} } as never, { maxBodyBytes: 1024 }));
+  app.use((_req, res) => void res.status(404).json(null));
+  const server = app.listen(0, '127.0.0.1');
+  beforeAll(() => new Promise((resolve) => server.once('listening', resolve)));
+  afterAll(() => server.close());
+  /** The operation a request is routed to, and the path parameters it is judged with. */
+  const operationOfRequest = async (method: string, path: string): Promise<string | undefined> => {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { method });
+    if (method === 'HEAD') return res.status === 200 ? 'getUploadOffset' : undefined;
+    return ((await res.json()) as { id: string } | null)?.id;
+  };
 
-  it.each(DECLARED_OPERATIONS.map((declared) => [declared.operationId, declared] as const))('%s is in the document and the request index as declared', (_id, declared) => {
+  it.each(DECLARED_OPERATIONS.map((declared) => [declared.operationId, declared] as const))('%s is in the document and routed to as declared', async (_id, declared) => {
     const entry = document.paths[declared.path]?.[declared.method] as Operation | undefined;
     expect(entry).toMatchObject({ operationId: declared.operationId, summary: declared.summary, tags: [declared.tag] });
     expect(entry!['x-hangar-scopes']).toEqual(declared.scopes ?? undefined);
-    // A request to the route express mounts is matched to the declared operation (scopes, audit).
+    // A request to the route express mounts is routed to the declared operation (scopes, audit), whatever came before it.
     const example = expressPath(declared.path).replace(/:[^/]+/g, '7');
-    expect(operations.operationOf(declared.method.toUpperCase(), example)).toBe(declared.operationId);
+    if (declared.method !== 'head') expect(await operationOfRequest(declared.method.toUpperCase(), example)).toBe(declared.operationId);
     // Its path parameters are documented on the path, each as the declaration names it.
     expect((document.paths[declared.path]!.parameters ?? []).map((p) => p.name)).toEqual(Object.keys(declared.params));
   });
@@ -50,16 +67,17 @@ describe('operations declared once', () => {
     expect(page['x-hangar-scopes']).toBeUndefined();
   });
 
-  it('when requests are matched to operations, then literal paths win over templates and HEAD of a GET is the GET', () => {
-    expect(operations.operationOf('GET', '/api/apps/versions')).toBe('listVersions');
-    expect(operations.operationOf('GET', '/api/apps/12')).toBe('getApp');
-    expect(operations.operationOf('POST', '/api/apps/upload')).toBe('uploadRelease');
-    expect(operations.operationOf('GET', '/api/users/me')).toBe('getMe');
-    expect(operations.operationOf('HEAD', '/api/uploads/abc')).toBe('getUploadOffset');
-    expect(operations.operationOf('HEAD', '/api/releases/3/icon')).toBe('getReleaseIcon');
-    expect(operations.operationOf('GET', '/symbols/app.pdb/ABC/app.pdb')).toBe('microsoftSymbolsWithToken');
-    expect(operations.operationOf('GET', '/symbols/key/app.pdb/ABC/app.pdb')).toBe('microsoftSymbolsWithCredentialInPath');
-    expect(operations.operationOf('GET', '/api/releases/3/manifest.plist')).toBe('getReleaseManifest');
-    expect(operations.operationOf('DELETE', '/api/nothing/here')).toBeUndefined();
+  it('when requests are routed, then literal paths win over templates and the path parameters are kept as sent', async () => {
+    expect(await operationOfRequest('GET', '/api/apps/versions')).toBe('listVersions');
+    expect(await operationOfRequest('GET', '/api/apps/12')).toBe('getApp');
+    expect(await operationOfRequest('POST', '/api/apps/upload')).toBe('uploadRelease');
+    expect(await operationOfRequest('GET', '/api/users/me')).toBe('getMe');
+    expect(await operationOfRequest('HEAD', '/api/uploads/abc')).toBe('getUploadOffset');
+    expect(await operationOfRequest('GET', '/symbols/app.pdb/ABC/app.pdb')).toBe('microsoftSymbolsWithToken');
+    expect(await operationOfRequest('GET', '/symbols/key/app.pdb/ABC/app.pdb')).toBe('microsoftSymbolsWithCredentialInPath');
+    expect(await operationOfRequest('GET', '/api/releases/3/manifest.plist')).toBe('getReleaseManifest');
+    expect(await operationOfRequest('DELETE', '/api/nothing/here')).toBeUndefined();
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/users/5/tokens`);
+    expect(await res.json()).toEqual({ id: 'listTokens', params: { id: '5' } });
   });
 });

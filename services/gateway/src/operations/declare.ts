@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
 import type { CachedAppPages } from '../clients/cached-app-pages';
 import type { DeviceEnrolment } from '../features/devices/device-enrolment';
@@ -82,6 +82,8 @@ export interface DeclaredOperation<Params extends Record<string, IdParam> = Reco
   caller?: 'optional' | 'handler';
   /** A multipart body is the handler's to stream (an upload): the body parsers leave it unread. */
   streams?: true;
+  /** Checks of the request before its token's (a protocol's own refusals, as tus's 412). */
+  before?: RequestHandler[];
   /**
    * Account management, which a limited token (app-limited, or scoped without `admin`) may not do
    * whatever its user's role, so it cannot outgrow its limits by changing the account's password,

@@ -10,7 +10,7 @@ import { type CallContext, operation, textParam } from '../../operations/declare
 import type { ResumableUploads } from '../../uploads/resumable-uploads';
 import { TusRefusal, formatUploadMetadata, parseByteCount, parseUploadChecksum, parseUploadConcat, parseUploadMetadata } from '../../uploads/tus-headers';
 import type { UploadPurpose, UploadRecord } from '../../uploads/upload-records';
-import { TUS_RESUMABLE_HEADER, UPLOAD_ID, tusRequestHeaders } from './tus-protocol';
+import { TUS_RESUMABLE_HEADER, UPLOAD_ID, requireTusVersion, tusRequestHeaders } from './tus-protocol';
 
 const TAG = 'Resumable uploads';
 const PURPOSES: readonly UploadPurpose[] = ['package', 'debug_file'];
@@ -157,6 +157,7 @@ export const resumableUploadOperations = [
     tag: TAG,
     summary: 'Begin a resumable upload (tus 1.0 creation)',
     scopes: UPLOAD,
+    before: [requireTusVersion],
     params: {},
     responses: {
       '201': {
@@ -223,6 +224,7 @@ export const resumableUploadOperations = [
     tag: TAG,
     summary: 'How much of an upload the server has (tus HEAD)',
     scopes: UPLOAD,
+    before: [requireTusVersion],
     params: uploadId,
     responses: {
       '200': {
@@ -256,6 +258,7 @@ export const resumableUploadOperations = [
     tag: TAG,
     summary: "Send bytes at the upload's offset (tus PATCH)",
     scopes: UPLOAD,
+    before: [requireTusVersion],
     params: uploadId,
     responses: {
       '204': { description: 'Kept; `Upload-Offset` is the new offset', headers: { 'Upload-Offset': { required: true, schema: { type: 'integer', minimum: 0 } } } },
@@ -286,6 +289,7 @@ export const resumableUploadOperations = [
     tag: TAG,
     summary: 'Abandon an upload and remove its bytes (tus termination)',
     scopes: UPLOAD,
+    before: [requireTusVersion],
     params: uploadId,
     responses: { '204': { description: 'Terminated' }, ...errors(401, 404, 410, 412, 503) },
     openApi: { parameters: tusRequestHeaders([]) },

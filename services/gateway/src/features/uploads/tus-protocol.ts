@@ -1,4 +1,4 @@
-import { NextFunction, Request, Response, Router } from 'express';
+import { ErrorRequestHandler, RequestHandler, Router } from 'express';
 import { isDomainError } from '@hangar/errors';
 import { sendError } from '../../http/error-handler';
 import type { Header, JsonSchema, Parameter } from '../../openapi/schema-types';
@@ -9,54 +9,51 @@ const UPLOADS = '/api/uploads';
 
 /**
  * What tus asks of every request under /api/uploads, before its operation: the protocol's headers
- * on every answer, `OPTIONS` answered with the server's extensions and limits, and any request
- * without `Tus-Resumable: 1.0.0` refused (412).
+ * on every answer, and `OPTIONS` answered with the server's extensions and limits.
  */
 export function tusProtocol(uploads: ResumableUploads): Router {
   const router = Router();
   router.use(UPLOADS, (req, res, next) => {
     setTusHeaders(res);
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Tus-Version', TUS_VERSION);
-      res.setHeader('Tus-Extension', TUS_EXTENSIONS.join(','));
-      res.setHeader('Tus-Max-Size', String(uploads.maxBytes));
-      res.setHeader('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','));
-      res.status(204).end();
-      return;
-    }
-    if (req.headers['tus-resumable'] !== TUS_VERSION) {
-      res.setHeader('Tus-Version', TUS_VERSION);
-      throw new TusRefusal(412, `Send Tus-Resumable: ${TUS_VERSION}`);
-    }
-    next();
+    if (req.method !== 'OPTIONS') return next();
+    res.setHeader('Tus-Version', TUS_VERSION);
+    res.setHeader('Tus-Extension', TUS_EXTENSIONS.join(','));
+    res.setHeader('Tus-Max-Size', String(uploads.maxBytes));
+    res.setHeader('Tus-Checksum-Algorithm', CHECKSUM_ALGORITHMS.join(','));
+    res.status(204).end();
   });
   return router;
 }
 
+/** A tus operation's first check (`before`, ahead of its token's): a request without `Tus-Resumable: 1.0.0` is refused (412). */
+export const requireTusVersion: RequestHandler = (req, res, next) => {
+  if (req.headers['tus-resumable'] === TUS_VERSION) return next();
+  res.setHeader('Tus-Version', TUS_VERSION);
+  next(new TusRefusal(412, `Send Tus-Resumable: ${TUS_VERSION}`));
+};
+
 /**
- * The refusals of tus operations, after them: a protocol refusal with its own status, and any
- * refusal of a request whose body is still coming answered with `Connection: close` (the rest of
- * the body is not read).
+ * The refusals of tus operations, after them (error handlers, app.ts mounts them at
+ * /api/uploads): a protocol refusal with its own status, and any refusal of a request whose body
+ * is still coming answered with `Connection: close` (the rest of the body is not read).
  */
-export function tusRefusals(): Router {
-  const router = Router();
-  router.use(UPLOADS, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+export const tusRefusals: ErrorRequestHandler[] = [
+  (err, req, res, next) => {
     if (!(err instanceof TusRefusal)) return next(err);
     if (res.headersSent) return next(err);
     // The request may still be sending a body we will not read: close after answering.
     if (!req.complete) res.setHeader('Connection', 'close');
     if (req.method === 'HEAD') return res.status(err.status).end();
     res.status(err.status).json({ error: err.message, ...(err.entry ? { entry: err.entry } : {}) });
-  });
-  router.use(UPLOADS, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+  },
+  (err, req, res, next) => {
     if (isDomainError(err) && !res.headersSent && !req.complete) {
       res.setHeader('Connection', 'close');
       return sendError(res, err);
     }
     next(err);
-  });
-  return router;
-}
+  },
+];
 
 /** tus request headers, as the document describes them; `Tus-Resumable` is on every request but OPTIONS. */
 export function tusRequestHeaders(names: string[]): Parameter[] {
