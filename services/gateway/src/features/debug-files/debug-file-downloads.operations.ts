@@ -1,30 +1,16 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { InvalidArgument } from '@hangar/errors';
-import type { debugFiles } from '@hangar/proto';
 import { READ } from '../../auth/token-scopes';
 import { queryText, readTextFields } from '../../http/input';
 import { OPTIONAL_TOKEN, READ_WITH_KEY, downloadResponses, errors, formBody, ok, param, query, ref, str } from '../../openapi/openapi-parts';
 import { idParam, operation } from '../../operations/declare';
-import type { StoredFiles } from '../releases/stored-files';
+import { sendStoredFile } from '../releases/stored-files';
 
 /** A query value that must be there, trimmed. */
 function trimmedQuery(req: Request, name: string): string {
   const value = queryText(req, name);
   if (!value?.trim()) throw InvalidArgument.field(name, "can't be blank");
   return value.trim();
-}
-
-/** A 302 to the archive in storage, or — storage not reachable by clients — its bytes through the gateway. */
-async function sendArchive(res: Response, download: debugFiles.DebugFileDownload, files: StoredFiles): Promise<void> {
-  if (files.downloadRedirect) {
-    res.redirect(302, download.url);
-    return;
-  }
-  const stream = await files.storage.getStream(download.objectKey);
-  res.setHeader('Content-Type', 'application/zip');
-  if (download.size) res.setHeader('Content-Length', String(download.size));
-  if (download.fileName) res.attachment(download.fileName);
-  stream.pipe(res);
 }
 
 /** Downloads and retrace of debug files (PRODUCT §5): the channel key is the credential, as crash tools hold it; a token, when sent, is checked. */
@@ -58,7 +44,7 @@ export const debugFileDownloadOperations = [
         id: 0,
         expiresInSeconds: 300,
       });
-      await sendArchive(res, download, files);
+      await sendStoredFile(res, { ...download, contentType: 'application/zip' }, files);
     },
   }),
   operation({
@@ -75,7 +61,7 @@ export const debugFileDownloadOperations = [
     // A file_url: this exact file, still only with its channel's key.
     async handle({ clients, files, params, req, res }) {
       const download = await clients.debugFiles.findDownload({ channelKey: trimmedQuery(req, 'channel_key'), releaseVersion: '', buildVersion: '', order: '', id: params.id, expiresInSeconds: 300 });
-      await sendArchive(res, download, files);
+      await sendStoredFile(res, { ...download, contentType: 'application/zip' }, files);
     },
   }),
   operation({

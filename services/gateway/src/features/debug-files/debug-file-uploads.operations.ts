@@ -6,8 +6,8 @@ import { linksIfAvailable, releasesOfDebugFiles } from '../../clients/build-link
 import { actorOf, authenticateTokenOrSession, currentUser, readToken } from '../../http/authenticate.middleware';
 import { publicBaseUrl } from '../../http/base-url';
 import { queryText, readTextFields } from '../../http/input';
-import { readSessionCookie } from '../../http/session-cookie';
-import { StreamedUpload, beforeTokenLimit, lingerAfterEarlyResponse, receiveUpload } from '../../http/streamed-upload';
+import { type StreamedUpload, lingerAfterEarlyResponse } from '../../http/streamed-upload';
+import { receiveCheckedUpload } from '../uploads/checked-upload';
 import { UPLOAD_WITH_TOKEN, errors, ok, ref, str, uploadBody } from '../../openapi/openapi-parts';
 import { type CallContext, idParam, operation } from '../../operations/declare';
 import { presentDebugFile } from '../../presenters/debug-file.presenter';
@@ -53,26 +53,8 @@ async function checkBeforeStoring(call: CallContext, raw: Record<string, unknown
 
 /** A multipart body with the archive, or with `upload_id` naming a finished resumable upload instead. */
 async function receiveOrFinish(call: CallContext): Promise<StreamedUpload> {
-  const { files, req, res } = call;
-  lingerAfterEarlyResponse(req, res);
-  const upload = await receiveUpload(req, {
-    storage: files.storage,
-    maxBytes: files.maxUploadBytes,
-    keyPrefix: 'debug-files',
-    onBytes: (bytes) => files.onUploadBytes?.('debug_file', bytes),
-    beforeFile: async (fields) => {
-      if (!readToken(req) && fields.token === undefined && !readSessionCookie(req)) return beforeTokenLimit(files.maxBytesBeforeToken);
-      await checkBeforeStoring(call, fields);
-    },
-  });
-  if (upload.file?.beforeToken) {
-    try {
-      await checkBeforeStoring(call, upload.fields);
-    } catch (err) {
-      await files.storage.delete(upload.file.objectKey).catch(() => undefined);
-      throw err;
-    }
-  }
+  lingerAfterEarlyResponse(call.req, call.res);
+  const upload = await receiveCheckedUpload(call, { keyPrefix: 'debug-files', kind: 'debug_file', check: (fields) => checkBeforeStoring(call, fields) });
   if (!upload.file) {
     await checkBeforeStoring(call, upload.fields);
     if (upload.fields.upload_id === undefined) throw InvalidArgument.field('file', "can't be blank");

@@ -15,7 +15,7 @@ import { presentDebugFile } from '../../presenters/debug-file.presenter';
 const zone = (req: Request) => req.user?.timezone;
 const debugFileId = { id: idParam('Debug file id') };
 
-/** A channel's debug files as records: listed, read, deleted (uploads, downloads and retrace stream, in routes/debug-files.routes.ts). */
+/** A channel's debug files as records: listed, read, deleted (uploads stream: debug-file-uploads.operations.ts; downloads and retrace: debug-file-downloads.operations.ts). */
 export const debugFileOperations = [
   operation({
     method: 'get',

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
 import { InvalidArgument, NotFound, Unauthenticated } from '@hangar/errors';
 import type { releases } from '@hangar/proto';
 import { publicBaseUrl } from '../../http/base-url';
@@ -9,29 +8,13 @@ import { iosManifest } from '../../install/ios-manifest';
 import { DEFAULT_ICON_SVG } from '../../presenters/default-icon';
 import { NOT_MODIFIED, NO_TOKEN, downloadResponses, errors, query } from '../../openapi/openapi-parts';
 import { idParam, operation } from '../../operations/declare';
-import type { StoredFiles } from '../releases/stored-files';
+import { sendStoredFile } from '../releases/stored-files';
 
 const QR_SIZE = { min: 64, max: 1024, fallback: 256 };
 const RELEASE_ID = idParam('Release id');
 const SIGNED_TOKEN = query('t', 'Signed download token from the release page');
 const PROTECTED = 'This channel is protected by a password: open the release page to unlock it';
 
-
-/**
- * A 302 to the presigned storage URL, or — when clients cannot reach the
- * storage (DOWNLOAD_REDIRECT=false) — the bytes streamed through the gateway.
- */
-export async function sendDownload(res: Response, download: releases.Download, files: Pick<StoredFiles, 'downloadRedirect' | 'storage'>): Promise<void> {
-  if (files.downloadRedirect) {
-    res.redirect(302, download.url);
-    return;
-  }
-  const stream = await files.storage.getStream(download.objectKey);
-  res.setHeader('Content-Type', download.contentType);
-  if (download.size) res.setHeader('Content-Length', String(download.size));
-  if (download.fileName) res.attachment(download.fileName);
-  stream.pipe(res);
-}
 
 /** What a release's page links to (no token): its package, the iOS manifest, its icon and QR code — behind the channel's password where it has one. */
 export const installFileOperations = [
@@ -91,7 +74,7 @@ export const installFileOperations = [
       const download = await clients.releases.getDownload({ releaseId: release.id, kind: 'package', expiresInSeconds: 300 });
       install.settings.countDownload?.(release.id, req);
       install.countTesterDownload(tester, release.context!.channel!.id, release.id);
-      await sendDownload(res, download, files);
+      await sendStoredFile(res, download, files);
     },
   }),
   operation({

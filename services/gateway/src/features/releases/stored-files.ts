@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import type { ObjectStorage } from '@hangar/storage';
 import type { CachedUpdateChecks } from '../../clients/cached-update-checks';
 import type { RecentlyRefused } from '../../limits/refused-addresses';
@@ -27,4 +28,30 @@ export interface StoredFiles {
    * through the limited client, which answers 429 while the limit holds (limits/refused-addresses.ts).
    */
   refused?: RecentlyRefused;
+}
+
+/** A file in storage as a download answers it: where it is, and what to call it. */
+export interface StoredDownload {
+  /** A short-lived presigned URL of the object. */
+  url: string;
+  objectKey: string;
+  size: number;
+  fileName: string;
+  contentType: string;
+}
+
+/**
+ * A 302 to the presigned storage URL, or — when clients cannot reach the
+ * storage (DOWNLOAD_REDIRECT=false) — the bytes streamed through the gateway.
+ */
+export async function sendStoredFile(res: Response, download: StoredDownload, files: Pick<StoredFiles, 'downloadRedirect' | 'storage'>): Promise<void> {
+  if (files.downloadRedirect) {
+    res.redirect(302, download.url);
+    return;
+  }
+  const stream = await files.storage.getStream(download.objectKey);
+  res.setHeader('Content-Type', download.contentType);
+  if (download.size) res.setHeader('Content-Length', String(download.size));
+  if (download.fileName) res.attachment(download.fileName);
+  stream.pipe(res);
 }

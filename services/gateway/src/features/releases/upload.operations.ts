@@ -7,8 +7,8 @@ import type { ServiceClients } from '../../clients/service-clients';
 import { actorOf, authenticateTokenOrSession, currentUser, readToken } from '../../http/authenticate.middleware';
 import { publicBaseUrl } from '../../http/base-url';
 import { readTextFields } from '../../http/input';
-import { readSessionCookie } from '../../http/session-cookie';
-import { beforeTokenLimit, lingerAfterEarlyResponse, receiveUpload } from '../../http/streamed-upload';
+import { lingerAfterEarlyResponse } from '../../http/streamed-upload';
+import { receiveCheckedUpload } from '../uploads/checked-upload';
 import { UPLOAD_WITH_TOKEN, errors, ok, ref, str, uploadBody } from '../../openapi/openapi-parts';
 import { type CallContext, operation } from '../../operations/declare';
 import { presentRelease } from '../../presenters/release.presenter';
@@ -141,32 +141,13 @@ export const uploadOperations = [
         await checkBeforeStoring(clients, req, body);
         throw InvalidArgument.field('file', "can't be blank: send the package as multipart/form-data");
       }
-      const upload = await receiveUpload(req, {
-        storage: files.storage,
-        maxBytes: files.maxUploadBytes,
-        keyPrefix: 'packages',
-        onBytes: (bytes) => files.onUploadBytes?.('package', bytes),
-        beforeFile: async (fields) => {
-          // No token yet (it may follow the file, as Zealot allows): the file is stored up to a much
-          // smaller limit and removed unless the token that comes turns out good.
-          if (!readToken(req) && fields.token === undefined && !readSessionCookie(req)) return beforeTokenLimit(files.maxBytesBeforeToken);
-          await checkBeforeStoring(clients, req, fields);
-        },
-      });
+      const upload = await receiveCheckedUpload(call, { keyPrefix: 'packages', kind: 'package', check: (fields) => checkBeforeStoring(clients, req, fields) });
       if (!upload.file) {
         if (upload.fields.upload_id !== undefined) return finishResumable(call, upload.fields);
         await checkBeforeStoring(clients, req, upload.fields);
         throw InvalidArgument.field('file', "can't be blank");
       }
       const { objectKey, size, sha256, fileName } = upload.file;
-      if (upload.file.beforeToken) {
-        try {
-          await checkBeforeStoring(clients, req, upload.fields);
-        } catch (err) {
-          await files.storage.delete(objectKey).catch(() => undefined);
-          throw err;
-        }
-      }
       try {
         const fields = readTextFields(upload.fields, UPLOAD_FIELDS);
         const release = await clients.releases.createRelease(

@@ -4,8 +4,15 @@ import { publicBaseUrl } from '../../http/base-url';
 import { queryText, requiredQuery } from '../../http/input';
 import { parsePage, setPageHeaders } from '../../http/pagination';
 import { OPTIONAL_TOKEN, PAGE_HEADERS, READ_WITH_KEY, errors, ok, param, query, ref } from '../../openapi/openapi-parts';
-import { operation } from '../../operations/declare';
+import { type CallContext, operation } from '../../operations/declare';
 import { presentRelease, presentVersionList } from '../../presenters/release.presenter';
+
+/** A page of a channel's releases: its paging headers, and each release with its debug files' links when that service answers. */
+async function answerList({ clients, publicBaseUrl: base, req, res }: CallContext, page: ReturnType<typeof parsePage>, list: Parameters<typeof presentVersionList>[0]): Promise<void> {
+  const baseUrl = publicBaseUrl(req, base);
+  setPageHeaders(req, res, page, list.total, baseUrl);
+  res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), baseUrl, req.user?.timezone));
+}
 
 /**
  * What CI scripts and apps ask of a channel by its key (PRODUCT §4): its releases, those newer than
@@ -35,16 +42,15 @@ export const versionQueryOperations = [
         param('per_page'),
       ],
     },
-    async handle({ clients, publicBaseUrl: base, req, res }) {
+    async handle(call) {
+      const { clients, req } = call;
       const page = parsePage(req);
       const list = await clients.releases.listVersions({
         channelKey: requiredQuery(req, 'channel_key'),
         page,
         filter: { releaseVersion: queryText(req, 'release_version') ?? '', branch: queryText(req, 'branch') ?? '', gitCommit: queryText(req, 'git_commit') ?? '' },
       });
-      const baseUrl = publicBaseUrl(req, base);
-      setPageHeaders(req, res, page, list.total, baseUrl);
-      res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), baseUrl, req.user?.timezone));
+      await answerList(call, page, list);
     },
   }),
   operation({
@@ -68,7 +74,8 @@ export const versionQueryOperations = [
         param('per_page'),
       ],
     },
-    async handle({ clients, publicBaseUrl: base, req, res }) {
+    async handle(call) {
+      const { clients, req } = call;
       const page = parsePage(req);
       const list = await clients.releases.latestReleases({
         channelKey: requiredQuery(req, 'channel_key'),
@@ -77,9 +84,7 @@ export const versionQueryOperations = [
         bundleId: queryText(req, 'bundle_id') ?? '',
         page,
       });
-      const baseUrl = publicBaseUrl(req, base);
-      setPageHeaders(req, res, page, list.total, baseUrl);
-      res.json(presentVersionList(list, await linksIfAvailable(debugFilesOfReleases(clients, list.releases)), baseUrl, req.user?.timezone));
+      await answerList(call, page, list);
     },
   }),
   operation({

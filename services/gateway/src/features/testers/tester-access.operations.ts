@@ -12,7 +12,7 @@ const MAIL_ON_ITS_WAY = { message: 'If the address belongs to a tester, a sign-i
 /**
  * The tester's side of the API: joining by a group's link, asking for a sign-in link, the tester
  * view and signing out. No token: a tester has none. The sign-in link itself is a page
- * (`GET /tester/sign-in?token=…`, tester-pages.routes.ts) that sets the `hangar_tester` cookie.
+ * (`GET /tester/sign-in?token=…`, tester-pages.operations.ts) that sets the `hangar_tester` cookie.
  */
 export const testerAccessOperations = [
   operation({
