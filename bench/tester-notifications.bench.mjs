@@ -31,7 +31,7 @@ const TESTERS = Number(process.env.BENCH_TESTERS ?? 10_000);
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
 const PER_REQUEST = 1_000;
 
-await benchInfrastructure(root);
+const infra = await benchInfrastructure(root);
 
 // The sink: counts e-mails by the release they announce (or as invitations), with when the last came.
 const received = { invitations: 0, lastInvitationAt: 0, builds: new Map() };
@@ -137,4 +137,5 @@ try {
 } finally {
   await hangar.stop();
   smtp.close();
+  await infra.stop();
 }
