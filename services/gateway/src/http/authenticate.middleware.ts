@@ -52,7 +52,11 @@ export function currentUser(req: Request): users.User {
 }
 
 export function actorOf(req: Request): { userId: number; role: string; appLimit?: { appIds: number[] } } {
-  const user = currentUser(req);
+  return actorOfUser(currentUser(req));
+}
+
+/** The gRPC actor of a user, with their token's app limit. */
+export function actorOfUser(user: users.User): { userId: number; role: string; appLimit?: { appIds: number[] } } {
   // A token limited to some apps carries them to every service.
   const appIds = user.grant?.appIds ?? [];
   return { userId: user.id, role: user.role, ...(appIds.length ? { appLimit: { appIds } } : {}) };

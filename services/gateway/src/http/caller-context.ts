@@ -4,8 +4,6 @@ import { RequestContext, captureScope, currentContext } from '@hangar/logger';
 export interface Caller {
   address: string;
   method: string;
-  /** The whole path, as the client sent it (before any router strips a prefix). */
-  path: string;
   /** The declared operation express routed the request to, once it has (operations/mount.ts), with its path parameters as sent. */
   operation?: { id: string; params: Record<string, string> };
 }
@@ -30,7 +28,7 @@ const scopes = new WeakMap<Request, <T>(fn: () => T) => T>();
  * Runs after the request context middleware, inside the request's context.
  */
 export function rememberCaller(req: Request, _res: Response, next: NextFunction): void {
-  const caller: Caller = { address: req.ip ?? 'unknown', method: req.method, path: req.path };
+  const caller: Caller = { address: req.ip ?? 'unknown', method: req.method };
   const context = currentContext();
   if (context) callers.set(context, caller);
   callersOfRequests.set(req, caller);
@@ -60,5 +58,5 @@ export function asCallerOf<T>(req: Request, fn: () => T): T {
 
 export function currentCaller(): Caller {
   const context = currentContext();
-  return (context && callers.get(context)) ?? { address: 'unknown', method: '', path: '' };
+  return (context && callers.get(context)) ?? { address: 'unknown', method: '' };
 }

@@ -12,7 +12,7 @@ import { expressPath, mountOperations } from './mount';
 describe('operations declared once', () => {
   const document = openApiDocument('test');
   // The real routes, in the real order, each answering the operation express routed it to and nothing else.
-  const routedTo = (declared: AnyOperation): AnyOperation => ({ ...declared, scopes: null, caller: undefined, before: [], handle: async ({ req, res }) => void res.json(operationOf(req) ?? null) });
+  const routedTo = (declared: AnyOperation): AnyOperation => ({ ...declared, scopes: null, caller: undefined, before: [], handle: async ({ req, res }) => void res.setHeader('x-operation', operationOf(req)?.id ?? '').json(operationOf(req) ?? null) });
   const app = express();
   app.use(rememberCaller);
   app.use(mountOperations(DECLARED_OPERATIONS.map(routedTo), { clients: {} } as never, { maxBodyBytes: 1024 }));
@@ -22,9 +22,9 @@ describe('operations declared once', () => {
   afterAll(() => server.close());
   /** The operation a request is routed to, and the path parameters it is judged with. */
   const operationOfRequest = async (method: string, path: string): Promise<string | undefined> => {
+    // A header, not the body: a HEAD's answer has none.
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { method });
-    if (method === 'HEAD') return res.status === 200 ? 'getUploadOffset' : undefined;
-    return ((await res.json()) as { id: string } | null)?.id;
+    return res.headers.get('x-operation') || undefined;
   };
 
   it.each(DECLARED_OPERATIONS.map((declared) => [declared.operationId, declared] as const))('%s is in the document and routed to as declared', async (_id, declared) => {
@@ -33,7 +33,7 @@ describe('operations declared once', () => {
     expect(entry!['x-hangar-scopes']).toEqual(declared.scopes ?? undefined);
     // A request to the route express mounts is routed to the declared operation (scopes, audit), whatever came before it.
     const example = expressPath(declared.path).replace(/:[^/]+/g, '7');
-    if (declared.method !== 'head') expect(await operationOfRequest(declared.method.toUpperCase(), example)).toBe(declared.operationId);
+    expect(await operationOfRequest(declared.method.toUpperCase(), example)).toBe(declared.operationId);
     // Its path parameters are documented on the path, each as the declaration names it.
     expect((document.paths[declared.path]!.parameters ?? []).map((p) => p.name)).toEqual(Object.keys(declared.params));
   });

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { Unauthenticated } from '@hangar/errors';
 import type { debugFiles } from '@hangar/proto';
 import type { ServiceClients } from '../../clients/service-clients';
-import { actorOf, readToken } from '../../http/authenticate.middleware';
+import { actorOf, actorOfUser, readToken } from '../../http/authenticate.middleware';
 import type { StoredFiles } from '../releases/stored-files';
 
 /** Who asks: a user (token), or whoever holds a channel key. */
@@ -27,9 +27,7 @@ export async function tokenCredential(clients: ServiceClients, req: Request, cre
 /** The credential in a path: a token when one authenticates, otherwise a channel key (checked by the service). */
 export async function pathCredential(clients: ServiceClients, credential: string): Promise<Credential> {
   try {
-    const user = await clients.users.authenticate({ token: credential });
-    const appIds = user.grant?.appIds ?? [];
-    return { actor: { userId: user.id, role: user.role, ...(appIds.length ? { appLimit: { appIds } } : {}) }, channelKey: '' };
+    return { actor: actorOfUser(await clients.users.authenticate({ token: credential })), channelKey: '' };
   } catch (err) {
     if (!(err instanceof Unauthenticated)) throw err;
     return { channelKey: credential };
