@@ -1,5 +1,6 @@
-import { open } from 'node:fs/promises';
+import type { ByteSource } from '../packages/byte-source';
 import { DebugFileParseError } from './debug-file-parse.error';
+import { withDebugFile } from './debug-source';
 
 /** The identity of a Breakpad symbol file, from its MODULE and INFO CODE_ID records. */
 export interface BreakpadModule {
@@ -26,16 +27,8 @@ export function isBreakpad(head: Buffer): boolean {
  * Reads `MODULE <os> <arch> <id> <name>` (the first line, Breakpad's symbol-file format) and an
  * `INFO CODE_ID` line among the first 64 KiB. Only that head is read, whatever the file's size.
  */
-export async function readBreakpadModule(filePath: string): Promise<BreakpadModule> {
-  const fd = await open(filePath, 'r');
-  let head: Buffer;
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await fd.read(buffer, 0, HEAD_BYTES, 0);
-    head = buffer.subarray(0, bytesRead);
-  } finally {
-    await fd.close();
-  }
+export async function readBreakpadModule(file: string | ByteSource): Promise<BreakpadModule> {
+  const head = await withDebugFile(file, 'Breakpad symbol file', (reader) => reader.head(HEAD_BYTES));
   const text = head.toString('utf8');
   const firstEnd = text.search(/\r?\n/);
   if (firstEnd < 0) throw new DebugFileParseError('truncated Breakpad symbol file: its MODULE line does not end');

@@ -1,3 +1,5 @@
+import type { ByteSource } from '../packages/byte-source';
+
 /** One symbol record: a Mach-O slice of a dSYM, or one file of a ProGuard mapping archive. */
 export interface DebugSymbolEntry {
   /** iOS: the slice's LC_UUID; Android: the content-derived id of the archive's mapping.txt; ELF: the GNU build-id (hex). */
@@ -11,10 +13,31 @@ export interface DebugSymbolEntry {
   /** JSON-safe extras. Keys never contain '.' or start with '$' so they can be stored in MongoDB. */
   data: Record<string, unknown>;
   /**
-   * A member of the upload extracted to a local file, to be stored on its own (an ELF file inside
-   * a zip: clients fetch the file, not the archive). Gone when the parse's temporary folder is.
+   * The entry's own file was put in the parse's member store under the entry's index (an ELF file
+   * inside a zip or tar, a dSYM's Mach-O slice): clients fetch that file, not the archive.
    */
-  extractedPath?: string;
+  stored?: true;
+}
+
+/**
+ * Where the members of an archive that clients fetch on their own are put as the archive is read
+ * (the debug-files service: objects beside the archive in storage; tests: a folder). Nothing is
+ * written to a temporary folder on the way: members stream from the archive straight into it.
+ */
+export interface DebugMemberStore {
+  /** Stores `bytes` as the own file of the parse's entry `index`, reading them to their end. */
+  put(index: number, bytes: AsyncIterable<Buffer>): Promise<void>;
+  /** Opens what `put` stored for entry `index`, to read it by position (an ELF file's identity). */
+  open(index: number): Promise<ByteSource>;
+}
+
+export interface DebugFileParseOptions {
+  limits?: Partial<DebugFileLimits>;
+  /**
+   * Where members are put. Needed for archives of ELF files (read by position once stored); a
+   * dSYM's slices are stored only when it is given.
+   */
+  members?: DebugMemberStore;
 }
 
 export interface ParsedDebugFile {

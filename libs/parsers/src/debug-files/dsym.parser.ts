@@ -1,7 +1,8 @@
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { isSourceFailure } from '../packages/source-failure';
 import { DebugFileParseError, isSystemError } from './debug-file-parse.error';
-import type { DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
+import type { DebugMemberStore, DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
 import { MachOFormatError, readMachOSlices } from '../formats/macho.reader';
 import { ForwardReader, TruncatedInputError } from './forward.reader';
 import { readDsymBundleInfo, type DsymBundleInfo } from './info-plist.reader';
@@ -44,7 +45,7 @@ export function findDsymBundles(files: readonly ZipEntry[]): DsymBundle[] {
  * with an Info.plist; each entry also records its own bundle's values, since one archive may hold
  * the dSYMs of an app and of its extensions.
  */
-export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBundle[], extractDir?: () => Promise<string>): Promise<ParsedDebugFile> {
+export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBundle[], store?: DebugMemberStore): Promise<ParsedDebugFile> {
   const parsed: ParsedDebugFile = { kind: 'dsym', deviceType: 'ios', entries: [] };
   let identitySet = false;
   for (const bundle of bundles) {
@@ -55,7 +56,7 @@ export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBu
     }
     for (const dwarf of bundle.dwarfFiles) {
       const entries = await readDwarfFile(zip, bundle, dwarf, info);
-      if (extractDir) await extractSlices(zip, dwarf, entries, extractDir);
+      if (store) await storeSlices(zip, dwarf, entries, parsed.entries.length, store);
       parsed.entries.push(...entries);
     }
   }
@@ -63,17 +64,21 @@ export async function parseDsymArchive(zip: ZipEntries, bundles: readonly DsymBu
 }
 
 /**
- * Writes each slice of a DWARF file to a file of its own, in one pass over the inflated member:
- * Sentry's `unified` layout and lldb ask for the thin Mach-O of one UUID, not the bundle.
+ * Streams each slice of a DWARF file into the store as the entry it is (`firstIndex` onwards), in
+ * one pass over the inflated member: Sentry's `unified` layout and lldb ask for the thin Mach-O of
+ * one UUID, not the bundle. Each slice flows at the pace its store takes it.
  */
-async function extractSlices(zip: ZipEntries, dwarf: ZipEntry, entries: DebugSymbolEntry[], extractDir: () => Promise<string>): Promise<void> {
-  const dir = await extractDir();
-  const targets = await Promise.all(
-    entries.map(async (entry, i) => {
-      const path = join(dir, `slice-${dwarfIndex(zip, dwarf)}-${i}`);
-      return { entry, path, start: Number(entry.data.offset), end: Number(entry.data.offset) + entry.size, file: await open(path, 'w') };
-    }),
-  );
+async function storeSlices(zip: ZipEntries, dwarf: ZipEntry, entries: DebugSymbolEntry[], firstIndex: number, store: DebugMemberStore): Promise<void> {
+  const targets = entries.map((entry, i) => {
+    const bytes = new PassThrough();
+    const stored = store.put(firstIndex + i, bytes);
+    // Seen by `write` below or by the final wait; never an unhandled rejection in between.
+    stored.catch(() => undefined);
+    return { entry, bytes, stored, start: Number(entry.data.offset), end: Number(entry.data.offset) + entry.size };
+  });
+  const write = async (target: (typeof targets)[number], chunk: Buffer) => {
+    if (!target.bytes.write(chunk)) await Promise.race([once(target.bytes, 'drain'), target.stored]);
+  };
   try {
     let position = 0;
     for await (const chunk of zip.chunks(dwarf)) {
@@ -81,19 +86,21 @@ async function extractSlices(zip: ZipEntries, dwarf: ZipEntry, entries: DebugSym
       for (const t of targets) {
         const from = Math.max(t.start, position);
         const to = Math.min(t.end, chunkEnd);
-        if (from < to) await t.file.write(chunk, from - position, to - from);
+        if (from < to) await write(t, chunk.subarray(from - position, to - position));
+        if (t.end <= chunkEnd && !t.bytes.writableEnded) t.bytes.end();
       }
       position = chunkEnd;
       if (targets.every((t) => t.end <= position)) break;
     }
     if (targets.some((t) => t.end > position)) throw new DebugFileParseError(`${dwarf.name} ends inside one of its slices`);
+    await Promise.all(targets.map((t) => t.stored));
   } catch (error) {
-    if (error instanceof DebugFileParseError || isSystemError(error)) throw error;
+    for (const t of targets) t.bytes.destroy();
+    await Promise.allSettled(targets.map((t) => t.stored));
+    if (error instanceof DebugFileParseError || isSystemError(error) || isSourceFailure(error)) throw error;
     throw new DebugFileParseError(`cannot read ${dwarf.name}`, { cause: error });
-  } finally {
-    await Promise.all(targets.map((t) => t.file.close()));
   }
-  for (const t of targets) t.entry.extractedPath = t.path;
+  for (const t of targets) t.entry.stored = true;
 }
 
 async function readDwarfFile(
@@ -133,6 +140,3 @@ async function readDwarfFile(
     await reader.close();
   }
 }
-
-/** The DWARF member's place in the archive: slice files of different members never share a name. */
-const dwarfIndex = (zip: ZipEntries, dwarf: ZipEntry) => zip.files.indexOf(dwarf);

@@ -1,8 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { DebugFileParseError, isSystemError } from './debug-file-parse.error';
-import type { DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
+import type { ByteSource } from '../packages/byte-source';
+import { DebugFileParseError } from './debug-file-parse.error';
+import type { DebugMemberStore, DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
 import { isElf, readElfIdentity } from './elf.reader';
 import { baseName, type ZipEntries, type ZipEntry } from './zip-entries';
 
@@ -13,14 +11,13 @@ export const ELF_HEADER_BYTES = 52;
 
 /**
  * The ELF files of a zip (a Linux build's `.debug` files and binaries, packed together), each
- * extracted into the folder `extractDir` makes (once, at the first one), so it can be read by
- * position and stored on its own: debuginfod clients ask for one file by its build-id, not for
- * the archive. Returns undefined when the zip
- * holds no ELF file. Members too small to be ELF are never opened, so a zip of thousands of tiny
- * files costs one look at its central directory.
+ * streamed into the member store as it inflates and its identity then read from there by
+ * position: debuginfod clients ask for one file by its build-id, not for the archive. Returns
+ * undefined when the zip holds no ELF file (the store is never asked for). Members too small to
+ * be ELF are never opened, so a zip of thousands of tiny files costs one look at its directory.
  */
-export async function parseElfArchive(zip: ZipEntries, extractDir: () => Promise<string>): Promise<ParsedDebugFile | undefined> {
-  // Which members are ELF, from their first bytes only; too many is refused before anything is extracted.
+export async function parseElfArchive(zip: ZipEntries, store: () => DebugMemberStore): Promise<ParsedDebugFile | undefined> {
+  // Which members are ELF, from their first bytes only; too many is refused before anything is stored.
   const members: ZipEntry[] = [];
   for (const member of zip.files) {
     if (member.uncompressedSize < ELF_HEADER_BYTES || !isElf(await zip.head(member, 4))) continue;
@@ -28,41 +25,39 @@ export async function parseElfArchive(zip: ZipEntries, extractDir: () => Promise
     members.push(member);
   }
   const entries: DebugSymbolEntry[] = [];
-  let dir: string | undefined;
   for (const member of members) {
-    dir ??= await extractDir();
-    const path = join(dir, `member-${entries.length}`);
-    try {
-      await pipeline(zip.chunks(member), createWriteStream(path));
-    } catch (error) {
-      // The server's own disk failing is not a bad upload.
-      if (error instanceof DebugFileParseError || isSystemError(error)) throw error;
-      throw new DebugFileParseError(`cannot read ${member.name}`, { cause: error });
-    }
-    entries.push(await elfMemberEntry(member.name, path, member.uncompressedSize));
+    const index = entries.length;
+    // The zip reader says what is wrong with a member (DebugFileParseError); the store's failures are the server's.
+    await store().put(index, zip.chunks(member));
+    entries.push(await storedElfEntry(store(), index, member.name, member.uncompressedSize));
   }
   return entries.length > 0 ? { kind: 'elf', deviceType: 'linux', entries } : undefined;
 }
 
 /**
- * The entry of one ELF member of an archive (zip or tar), read from where it was extracted. Its own
- * name in the archive is the object: what a client fetching it by build-id is handed.
+ * The entry of one ELF member of an archive (zip or tar), read by position from where it was
+ * stored. Its own name in the archive is the object: what a client fetching it by build-id is handed.
  */
-export async function elfMemberEntry(name: string, extractedPath: string, size: number): Promise<DebugSymbolEntry> {
-  const elf = await readElfIdentity(extractedPath);
-  return {
-    uuid: elf.buildId,
-    type: elf.arch,
-    object: baseName(name),
-    size,
-    data: {
-      build_id: elf.buildId,
-      elf_type: elf.elfType,
-      has_debug_info: elf.hasDebugInfo,
-      has_code: elf.hasCode,
-      path: name,
-      ...(elf.debugLink ? { debug_link: elf.debugLink } : {}),
-    },
-    extractedPath,
-  };
+export async function storedElfEntry(store: DebugMemberStore, index: number, name: string, size: number): Promise<DebugSymbolEntry> {
+  const stored: ByteSource = await store.open(index);
+  try {
+    const elf = await readElfIdentity(stored);
+    return {
+      uuid: elf.buildId,
+      type: elf.arch,
+      object: baseName(name),
+      size,
+      data: {
+        build_id: elf.buildId,
+        elf_type: elf.elfType,
+        has_debug_info: elf.hasDebugInfo,
+        has_code: elf.hasCode,
+        path: name,
+        ...(elf.debugLink ? { debug_link: elf.debugLink } : {}),
+      },
+      stored: true,
+    };
+  } finally {
+    await stored.close();
+  }
 }

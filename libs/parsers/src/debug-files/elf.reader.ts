@@ -1,5 +1,6 @@
-import { open } from 'node:fs/promises';
+import type { ByteSource } from '../packages/byte-source';
 import { DebugFileParseError } from './debug-file-parse.error';
+import { type DebugFileReader, withDebugFile } from './debug-source';
 
 /** What a debuginfod client asks for by GNU build-id, and what Hangar lists for the file. */
 export interface ElfIdentity {
@@ -31,28 +32,6 @@ const MAX_SHSTRTAB_BYTES = 4 << 20;
 // Real files have a handful of note sections; a crafted one could list thousands to keep us reading.
 const MAX_NOTE_SECTIONS = 64;
 
-/** Positional reads that fail as a parse error past the end: a truncated ELF is the upload's fault. */
-class Positional {
-  constructor(
-    private readonly fd: Awaited<ReturnType<typeof open>>,
-    readonly size: number,
-  ) {}
-
-  async read(offset: number, length: number, what: string): Promise<Buffer> {
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > this.size) {
-      throw new DebugFileParseError(`truncated ELF file: ${what} (${length} bytes at ${offset}) lies past its end (${this.size} bytes)`);
-    }
-    const buffer = Buffer.alloc(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await this.fd.read(buffer, done, length - done, offset + done);
-      if (bytesRead === 0) throw new DebugFileParseError(`truncated ELF file: ${what}`);
-      done += bytesRead;
-    }
-    return buffer;
-  }
-}
-
 /** Whether the first bytes of a file are the ELF magic. */
 export function isElf(head: Buffer): boolean {
   return head.length >= 4 && head.subarray(0, 4).equals(ELF_MAGIC);
@@ -60,20 +39,15 @@ export function isElf(head: Buffer): boolean {
 
 /**
  * Reads an ELF file's identity from its header, section table, note sections and section names
- * only — a few kilobytes by position, whatever the file's size (debug files reach gigabytes).
+ * only — a few kilobytes by position, whatever the file's size (debug files reach gigabytes): from
+ * a local file or a stored object read by range alike.
  * Without a GNU build-id the file cannot be found by a debugger: a parse error that says so.
  */
-export async function readElfIdentity(filePath: string): Promise<ElfIdentity> {
-  const fd = await open(filePath, 'r');
-  try {
-    const { size } = await fd.stat();
-    return await readIdentity(new Positional(fd, size));
-  } finally {
-    await fd.close();
-  }
+export function readElfIdentity(file: string | ByteSource): Promise<ElfIdentity> {
+  return withDebugFile(file, 'ELF file', readIdentity);
 }
 
-async function readIdentity(file: Positional): Promise<ElfIdentity> {
+async function readIdentity(file: DebugFileReader): Promise<ElfIdentity> {
   const ident = await file.read(0, 16, 'e_ident');
   if (!isElf(ident)) throw new DebugFileParseError('not an ELF file');
   const is64 = ident[4] === 2;

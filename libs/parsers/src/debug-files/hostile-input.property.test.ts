@@ -3,8 +3,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip, fixturesDir } from '@hangar/testing';
-import { DebugFileParseError, parseDebugFile, type ParsedDebugFile } from './index';
+import { BufferByteSource, MUTATION_KINDS, type Mutation, mutate, settleWithin, storedZip, fixturesDir } from '@hangar/testing';
+import { DebugFileParseError, memberFolder, parseDebugFile, type ParsedDebugFile } from './index';
 
 // Hostile input, property-based: a debug-file upload of any bytes either parses to the
 // documented shape or is refused with DebugFileParseError — never another error, never a hang.
@@ -16,7 +16,6 @@ const ARCHIVES = ['dsyms/single_ios.dSYM.zip', 'dsyms/multi_ios.dSYM.zip', 'prog
 const HANG_MS = 10_000;
 
 let workDir: string;
-let counter = 0;
 const seeds = new Map<string, Buffer>();
 /** Layouts of real archives whose hand-decoded member (Mach-O, Info.plist, manifest) is damaged. */
 const layouts = new Map<string, { target: string; members: Array<{ name: string; data: Buffer }> }>();
@@ -70,18 +69,24 @@ function assertWellFormed(parsed: ParsedDebugFile): void {
   expect(json.length).toBeGreaterThan(0);
 }
 
+/** A folder of its own for the members one parse stores (ELF files, dSYM slices). */
+async function newMembers(): Promise<ReturnType<typeof memberFolder> & { dir: string }> {
+  const dir = await mkdtemp(join(workDir, 'members-'));
+  return { ...memberFolder(dir), dir };
+}
+
+/** Parsed as the service parses: from a ByteSource (a stored object there), members into a store. */
 async function checkDebugBytes(bytes: Buffer): Promise<void> {
-  const path = join(workDir, `upload-${++counter}.zip`);
-  await writeFile(path, bytes);
+  const members = await newMembers();
   try {
-    const outcome = await settleWithin(parseDebugFile(path), HANG_MS);
+    const outcome = await settleWithin(parseDebugFile(new BufferByteSource(bytes), { members }), HANG_MS);
     if (outcome.kind === 'hang') throw new Error(`parseDebugFile did not settle in ${HANG_MS} ms`);
     if (outcome.kind === 'error' && !(outcome.error instanceof DebugFileParseError)) {
       throw new Error(`parseDebugFile threw ${String((outcome.error as Error)?.name)}: ${String((outcome.error as Error)?.message)}`);
     }
     if (outcome.kind === 'value') assertWellFormed(outcome.value);
   } finally {
-    await rm(path, { force: true });
+    await rm(members.dir, { recursive: true, force: true });
   }
 }
 
@@ -143,58 +148,61 @@ describe('debug-file parser on hostile bytes (property-based)', () => {
     expect(Date.now() - started).toBeLessThan(HANG_MS);
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
     // Over the entry limit: refused on the count alone.
-    await expect(parseDebugFile(path, { maxEntries: 5_000 })).rejects.toThrow(DebugFileParseError);
+    await expect(parseDebugFile(path, { limits: { maxEntries: 5_000 } })).rejects.toThrow(DebugFileParseError);
     await rm(path, { force: true });
   });
 
   it('when a zip holds more ELF files than a build has (300), then it is refused with DebugFileParseError before any is extracted', async () => {
     const path = join(workDir, 'many-elf.zip');
     await writeFile(path, storedZip(Array.from({ length: 300 }, (_, i) => ({ name: `lib/lib${i}.so`, data: seeds.get('ELF binary')! }))));
-    const extractedDirs = async () => (await readdir(workDir)).filter((name) => name.startsWith('members-')).length;
-    const dirsBefore = await extractedDirs();
+    const members = await newMembers();
     const started = Date.now();
-    await expect(parseDebugFile(path)).rejects.toThrow(/more than 256 ELF files/);
+    await expect(parseDebugFile(path, { members })).rejects.toThrow(/more than 256 ELF files/);
     expect(Date.now() - started).toBeLessThan(HANG_MS);
-    // Nothing was extracted next to the archive.
-    expect(await extractedDirs()).toBe(dirsBefore);
+    // Nothing was stored.
+    expect(await readdir(members.dir)).toEqual([]);
     await rm(path, { force: true });
   });
 
   it('when a zip holds a Linux build\'s binary and .debug file, then each is an entry with its build-id, extracted byte for byte', async () => {
     const path = join(workDir, 'linux-build.zip');
     await writeFile(path, seeds.get('ELF files in a zip')!);
-    const parsed = await parseDebugFile(path);
+    const members = await newMembers();
+    const parsed = await parseDebugFile(path, { members });
     const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(workDir, 'app')], { encoding: 'utf8' }))![1]!;
     expect(parsed.kind).toBe('elf');
     expect(parsed.entries.map((e) => [e.uuid, e.object, e.data.has_code, e.data.has_debug_info])).toEqual([
       [buildId, 'app', true, true],
       [buildId, 'app.debug', false, true],
     ]);
-    expect(await readFile(parsed.entries[0]!.extractedPath!)).toEqual(seeds.get('ELF binary'));
-    expect(await readFile(parsed.entries[1]!.extractedPath!)).toEqual(seeds.get('ELF .debug file'));
+    expect(parsed.entries.map((e) => e.stored)).toEqual([true, true]);
+    expect(await readFile(members.pathOf(0))).toEqual(seeds.get('ELF binary'));
+    expect(await readFile(members.pathOf(1))).toEqual(seeds.get('ELF .debug file'));
     await rm(path, { force: true });
   });
 
   it.each(['tar', 'tar.gz'])('when a Linux build\'s binary and .debug file come as a %s made by GNU tar, then each is an entry with its build-id, extracted byte for byte', async (kind) => {
     const path = join(workDir, `copy.${kind}`);
     await writeFile(path, seeds.get(`ELF files in a ${kind}`)!);
-    const parsed = await parseDebugFile(path);
+    const members = await newMembers();
+    const parsed = await parseDebugFile(path, { members });
     const buildId = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', join(workDir, 'app')], { encoding: 'utf8' }))![1]!;
     expect(parsed.entries.map((e) => [e.uuid, e.object, e.data.path, e.data.has_code])).toEqual([
       [buildId, 'app', 'app', true],
       [buildId, 'app.debug', 'app.debug', false],
     ]);
-    expect(await readFile(parsed.entries[0]!.extractedPath!)).toEqual(seeds.get('ELF binary'));
-    expect(await readFile(parsed.entries[1]!.extractedPath!)).toEqual(seeds.get('ELF .debug file'));
+    expect(parsed.entries.map((e) => e.stored)).toEqual([true, true]);
+    expect(await readFile(members.pathOf(0))).toEqual(seeds.get('ELF binary'));
+    expect(await readFile(members.pathOf(1))).toEqual(seeds.get('ELF .debug file'));
     await rm(path, { force: true });
   });
 
   it('when a tar holds no ELF file, or more entries than allowed, then DebugFileParseError', async () => {
     const path = join(workDir, 'readme-only.tar');
     execFileSync('tar', ['-cf', path, '-C', workDir, 'README']);
-    await expect(parseDebugFile(path)).rejects.toThrow(/the tar holds no ELF file/);
+    await expect(parseDebugFile(path, { members: await newMembers() })).rejects.toThrow(/the tar holds no ELF file/);
     execFileSync('tar', ['-cf', path, '-C', workDir, 'app', 'app.debug', 'README']);
-    await expect(parseDebugFile(path, { maxEntries: 2 })).rejects.toThrow(/more than the 2 entries allowed/);
+    await expect(parseDebugFile(path, { limits: { maxEntries: 2 }, members: await newMembers() })).rejects.toThrow(/more than the 2 entries allowed/);
     await rm(path, { force: true });
   });
 

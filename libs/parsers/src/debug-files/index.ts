@@ -1,4 +1,5 @@
-export type { DebugFileLimits, DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
+export type { DebugFileLimits, DebugFileParseOptions, DebugMemberStore, DebugSymbolEntry, ParsedDebugFile } from './debug-file.types';
+export { memberFolder } from './member-folder';
 export { DEFAULT_DEBUG_FILE_LIMITS } from './debug-file.types';
 export { DebugFileParseError, InflationLimitError } from './debug-file-parse.error';
 export { parseDebugFile } from './parse-debug-file';

@@ -35,7 +35,7 @@ describe('debug archives that inflate past the limits', () => {
   });
 
   it('when a zip declares more than the inflated total allowed, then it is refused', async () => {
-    const err = await parseDebugFile(path.join(dir, 'real.zip'), { maxTotalBytes: 8 * 1024 ** 2 }).catch((e: unknown) => e);
+    const err = await parseDebugFile(path.join(dir, 'real.zip'), { limits: { maxTotalBytes: 8 * 1024 ** 2 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InflationLimitError);
     expect((err as Error).message).toMatch(/more than the 8388608 bytes allowed once inflated/);
   });
@@ -47,12 +47,12 @@ describe('debug archives that inflate past the limits', () => {
   });
 
   it('when a tar.gz inflates past the total allowed, then inflating stops with a refusal', async () => {
-    const err = await parseDebugFile(path.join(dir, 'bomb.tar.gz'), { maxTotalBytes: 4 * 1024 ** 2, maxCompressionRatio: 1e9 }).catch((e: unknown) => e);
+    const err = await parseDebugFile(path.join(dir, 'bomb.tar.gz'), { limits: { maxTotalBytes: 4 * 1024 ** 2, maxCompressionRatio: 1e9 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InflationLimitError);
     expect((err as Error).message).toMatch(/more than the 4194304 bytes allowed/);
     // A plain tar's total is its members' sizes: the same bound.
     execFileSync('tar', ['-cf', 'plain.tar', 'mapping.txt'], { cwd: dir });
-    await expect(parseDebugFile(path.join(dir, 'plain.tar'), { maxTotalBytes: 4 * 1024 ** 2 })).rejects.toBeInstanceOf(InflationLimitError);
+    await expect(parseDebugFile(path.join(dir, 'plain.tar'), { limits: { maxTotalBytes: 4 * 1024 ** 2 } })).rejects.toBeInstanceOf(InflationLimitError);
   });
 
   it('when a real mapping of 20 MiB is zipped, then the limits let it through', async () => {

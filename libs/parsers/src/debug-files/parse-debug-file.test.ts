@@ -22,7 +22,7 @@ afterEach(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-/** A copy of a fixture in this test's folder: a dSYM's slices are extracted beside the archive, never into tests/fixtures. */
+/** A copy of a fixture in this test's folder, as tests of other formats make their uploads there. */
 function inWorkDir(fixture: string): string {
   const copy = join(workDir, basename(fixture));
   copyFileSync(fixture, copy);
@@ -63,7 +63,7 @@ function storableKeys(parsed: ParsedDebugFile): string[] {
 }
 
 async function parseError(path: string, limits?: Partial<DebugFileLimits>): Promise<DebugFileParseError> {
-  const error: unknown = await parseDebugFile(path, limits).then(
+  const error: unknown = await parseDebugFile(path, { limits }).then(
     () => undefined,
     (caught: unknown) => caught,
   );

@@ -1,5 +1,8 @@
+import type { ByteSource } from '../packages/byte-source';
+import { openSource } from '../packages/byte-source';
 import { DebugFileParseError } from './debug-file-parse.error';
-import { DEFAULT_DEBUG_FILE_LIMITS, type DebugFileLimits, type ParsedDebugFile } from './debug-file.types';
+import { DEFAULT_DEBUG_FILE_LIMITS, type DebugFileParseOptions, type DebugMemberStore, type ParsedDebugFile } from './debug-file.types';
+import { markedStore, unclosable } from './debug-source';
 import { findDsymBundles, parseDsymArchive } from './dsym.parser';
 import { findProguardFiles, parseProguardArchive } from './proguard.parser';
 import { ZipEntries } from './zip-entries';
@@ -7,30 +10,41 @@ import { isElf, readElfIdentity } from './elf.reader';
 import { isBreakpad, readBreakpadModule } from './breakpad.reader';
 import { MSF_MAGIC, readPdbIdentity } from './pdb.reader';
 import { isPe, readPeCodeId } from './pe-code-id.reader';
-import { mkdtemp, open, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { parseElfArchive } from './elf-archive.parser';
 import { parseElfTar, tarCompressionOf } from './tar-archive.parser';
 
 /**
- * Reads the symbol metadata of an uploaded debug-file zip: the slices of its dSYM bundles (iOS)
- * or its ProGuard mapping files (Android) or the ELF files it holds (Linux, each extracted next to
- * the archive: see `extractedPath`; also from a `.tar` or `.tar.gz`); or an ELF debug file or binary sent as it is (Linux). Anything that is not such an archive — including
- * damaged, hostile or truncated ones — is a DebugFileParseError; I/O errors of the server pass
- * through unchanged.
+ * Reads the symbol metadata of an uploaded debug file: the slices of the dSYM bundles of a zip
+ * (iOS), its ProGuard mapping files (Android) or the ELF files it holds (Linux; also from a `.tar`
+ * or `.tar.gz`); or one ELF, Breakpad, PDB or PE file sent as it is. Read by position from
+ * `upload` — a local file, or a stored object read by range — never copied anywhere first; the
+ * members clients fetch on their own (ELF files, dSYM slices) stream into `options.members`.
+ * Anything that is not such a file — including damaged, hostile or truncated ones — is a
+ * DebugFileParseError; the source's and the store's failures pass through unchanged.
+ *
+ * A path is opened and closed here; a ByteSource handed in stays open for its caller to close.
  */
-export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileLimits> = {}): Promise<ParsedDebugFile> {
-  const start = await head(zipPath);
-  if (isElf(start)) return parseElfFile(zipPath);
-  if (isBreakpad(start)) return parseBreakpadFile(zipPath);
-  if (start.length === 8 && start.equals(MSF_MAGIC.subarray(0, 8))) return parsePdbFile(zipPath);
-  if (isPe(start)) return parsePeFile(zipPath);
-  // One folder for the members extracted from this archive, made only when the first one is.
-  let extracted: Promise<string> | undefined;
-  const extractDir = () => (extracted ??= mkdtemp(join(dirname(zipPath), 'members-')));
-  const tar = isZipMagic(start) ? undefined : await tarCompressionOf(zipPath, start);
-  if (tar) return parseElfTar(zipPath, tar, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits }, extractDir);
-  const zip = await ZipEntries.open(zipPath, { ...DEFAULT_DEBUG_FILE_LIMITS, ...limits });
+export async function parseDebugFile(upload: string | ByteSource, options: DebugFileParseOptions = {}): Promise<ParsedDebugFile> {
+  const source = await openSource(upload, 'debug file');
+  try {
+    return await parseSource(source, options);
+  } finally {
+    if (typeof upload === 'string') await source.close();
+  }
+}
+
+async function parseSource(source: ByteSource, options: DebugFileParseOptions): Promise<ParsedDebugFile> {
+  const limits = { ...DEFAULT_DEBUG_FILE_LIMITS, ...options.limits };
+  const members = options.members && markedStore(options.members);
+  const start = source.size === 0 ? Buffer.alloc(0) : await source.read(0, Math.min(8, source.size));
+  if (isElf(start)) return parseElfFile(source);
+  if (isBreakpad(start)) return parseBreakpadFile(source);
+  if (start.length === 8 && start.equals(MSF_MAGIC.subarray(0, 8))) return parsePdbFile(source);
+  if (isPe(start)) return parsePeFile(source);
+  const tar = isZipMagic(start) ? undefined : await tarCompressionOf(source, start);
+  if (tar) return parseElfTar(source, tar, limits, () => needed(members));
+  // The zip reader closes what it is given; the source is this parse's caller's.
+  const zip = await ZipEntries.open(unclosable(source), limits);
   try {
     const bundles = findDsymBundles(zip.files);
     const proguardFiles = findProguardFiles(zip.files);
@@ -38,9 +52,9 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
     if (bundles.length > 0 && proguardFiles.length > 0) {
       throw new DebugFileParseError('the archive holds both dSYM bundles and a mapping.txt; upload them separately');
     }
-    if (bundles.length > 0) return await parseDsymArchive(zip, bundles, extractDir);
+    if (bundles.length > 0) return await parseDsymArchive(zip, bundles, members);
     if (proguardFiles.length > 0) return await parseProguardArchive(zip, proguardFiles);
-    const elf = await parseElfArchive(zip, extractDir);
+    const elf = await parseElfArchive(zip, () => needed(members));
     if (elf) return elf;
     throw new DebugFileParseError('found neither .dSYM/Contents/Resources/DWARF/* nor mapping.txt nor an ELF file');
   } finally {
@@ -48,27 +62,22 @@ export async function parseDebugFile(zipPath: string, limits: Partial<DebugFileL
   }
 }
 
+/** ELF members are read by position once stored, so an archive of them cannot be read without a store. */
+function needed(members: DebugMemberStore | undefined): DebugMemberStore {
+  if (!members) throw new TypeError('parseDebugFile: an archive of ELF files is read from where its members are stored; pass options.members');
+  return members;
+}
+
 /** A zip's local-header or end-record magic: never read as a tar. */
 const isZipMagic = (start: Buffer) => start[0] === 0x50 && start[1] === 0x4b;
-
-async function head(filePath: string): Promise<Buffer> {
-  const fd = await open(filePath, 'r');
-  try {
-    const buffer = Buffer.alloc(8);
-    const { bytesRead } = await fd.read(buffer, 0, 8, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await fd.close();
-  }
-}
 
 /**
  * One ELF file: a separate `.debug` file, or an unstripped (or stripped) binary. Its one entry
  * carries the GNU build-id as its uuid, which is what debuginfod clients ask by.
  */
-async function parseElfFile(filePath: string): Promise<ParsedDebugFile> {
-  const elf = await readElfIdentity(filePath);
-  const { size } = await stat(filePath);
+async function parseElfFile(source: ByteSource): Promise<ParsedDebugFile> {
+  const elf = await readElfIdentity(source);
+  const { size } = source;
   return {
     kind: 'elf',
     deviceType: 'linux',
@@ -88,11 +97,11 @@ async function parseElfFile(filePath: string): Promise<ParsedDebugFile> {
 const BREAKPAD_SYSTEMS: Record<string, ParsedDebugFile['deviceType']> = { Linux: 'linux', windows: 'windows', mac: 'macos', iOS: 'ios', Android: 'android' };
 
 /** One Breakpad `.sym` file: its entry's uuid is the module id symbol servers are asked by. */
-async function parseBreakpadFile(filePath: string): Promise<ParsedDebugFile> {
-  const module = await readBreakpadModule(filePath);
+async function parseBreakpadFile(source: ByteSource): Promise<ParsedDebugFile> {
+  const module = await readBreakpadModule(source);
   const deviceType = BREAKPAD_SYSTEMS[module.os];
   if (!deviceType) throw new DebugFileParseError(`a Breakpad symbol file for ${module.os}, which Hangar has no channels for`);
-  const { size } = await stat(filePath);
+  const { size } = source;
   return {
     kind: 'breakpad',
     deviceType,
@@ -112,9 +121,9 @@ async function parseBreakpadFile(filePath: string): Promise<ParsedDebugFile> {
  * One PDB: its entry's uuid is the symbol-server id (GUID and age). A PDB does not carry its own
  * file name; the service takes the uploaded file's name for the `<file>` of the path.
  */
-async function parsePdbFile(filePath: string): Promise<ParsedDebugFile> {
-  const pdb = await readPdbIdentity(filePath);
-  const { size } = await stat(filePath);
+async function parsePdbFile(source: ByteSource): Promise<ParsedDebugFile> {
+  const pdb = await readPdbIdentity(source);
+  const { size } = source;
   return {
     kind: 'pdb',
     deviceType: 'windows',
@@ -123,9 +132,9 @@ async function parsePdbFile(filePath: string): Promise<ParsedDebugFile> {
 }
 
 /** One PE image (exe, dll): its entry's uuid is the code id Microsoft symbol servers file it under. */
-async function parsePeFile(filePath: string): Promise<ParsedDebugFile> {
-  const pe = await readPeCodeId(filePath);
-  const { size } = await stat(filePath);
+async function parsePeFile(source: ByteSource): Promise<ParsedDebugFile> {
+  const pe = await readPeCodeId(source);
+  const { size } = source;
   return {
     kind: 'pe',
     deviceType: 'windows',

@@ -1,6 +1,7 @@
 import { PeFormatError, readPeHeaders } from '../formats/pe.reader';
-import { RandomAccessFile } from '../packages/random-access-file';
+import type { ByteSource } from '../packages/byte-source';
 import { DebugFileParseError } from './debug-file-parse.error';
+import { withDebugFile } from './debug-source';
 
 export { isPe } from '../formats/pe.reader';
 
@@ -16,21 +17,20 @@ export interface PeCodeId {
 const MACHINES: Record<number, string> = { 0x14c: 'x86', 0x8664: 'x86_64', 0x1c4: 'arm', 0xaa64: 'arm64' };
 
 /** Reads the COFF and optional headers only (a few hundred bytes by position). */
-export async function readPeCodeId(filePath: string): Promise<PeCodeId> {
-  const file = await RandomAccessFile.open(filePath, 'PE file');
-  try {
-    const { machine, timeDateStamp, sizeOfImage } = await readPeHeaders(file, file.size);
-    if (sizeOfImage === 0) throw new DebugFileParseError('a PE image of SizeOfImage 0');
-    return {
-      timeDateStamp,
-      sizeOfImage,
-      codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${sizeOfImage.toString(16).toUpperCase()}`,
-      machine: MACHINES[machine] ?? `machine-${machine.toString(16)}`,
-    };
-  } catch (error) {
-    if (error instanceof PeFormatError) throw new DebugFileParseError(error.message, { cause: error });
-    throw error;
-  } finally {
-    await file.close();
-  }
+export function readPeCodeId(file: string | ByteSource): Promise<PeCodeId> {
+  return withDebugFile(file, 'PE file', async (reader) => {
+    try {
+      const { machine, timeDateStamp, sizeOfImage } = await readPeHeaders({ read: (offset, length) => reader.read(offset, length, 'its headers') }, reader.size);
+      if (sizeOfImage === 0) throw new DebugFileParseError('a PE image of SizeOfImage 0');
+      return {
+        timeDateStamp,
+        sizeOfImage,
+        codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${sizeOfImage.toString(16).toUpperCase()}`,
+        machine: MACHINES[machine] ?? `machine-${machine.toString(16)}`,
+      };
+    } catch (error) {
+      if (error instanceof PeFormatError) throw new DebugFileParseError(error.message, { cause: error });
+      throw error;
+    }
+  });
 }

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DebugFileParseError } from './debug-file-parse.error';
+import { memberFolder } from './member-folder';
 import { parseDebugFile } from './parse-debug-file';
 
 /** The tars of Linux debug files, made by GNU tar in the formats it writes, read through tar-stream. */
@@ -15,11 +16,13 @@ describe('parseDebugFile on tars of ELF files', () => {
     execFileSync('gcc', ['-Wl,--build-id', '-o', join(dir, deep, 'app'), '-x', 'c', '-'], { input: 'int main(void) { return 0; }\n' });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** Members stored in a folder of their own per parse. */
+  const members = () => memberFolder(mkdtempSync(join(dir, 'members-')));
 
   it.each(['gnu', 'pax', 'ustar'])('when a member\'s path is longer than a header holds (%s format), then its whole path is kept', (format) => {
     const tar = join(dir, `${format}.tar`);
     execFileSync('tar', [`--format=${format}`, '-cf', tar, '-C', dir, `${deep}/app`]);
-    return expect(parseDebugFile(tar)).resolves.toMatchObject({ kind: 'elf', entries: [{ object: 'app', data: { path: `${deep}/app` } }] });
+    return expect(parseDebugFile(tar, { members: members() })).resolves.toMatchObject({ kind: 'elf', entries: [{ object: 'app', data: { path: `${deep}/app` } }] });
   });
 
   it('when a tar.gz fails its gzip checksum, then it is refused as a damaged upload', async () => {
@@ -29,8 +32,8 @@ describe('parseDebugFile on tars of ELF files', () => {
     bytes.writeUInt8(bytes.readUInt8(bytes.length - 6) ^ 0xff, bytes.length - 6);
     const bad = join(dir, 'bad-crc.tar.gz');
     writeFileSync(bad, bytes);
-    await expect(parseDebugFile(good)).resolves.toMatchObject({ kind: 'elf' });
-    await expect(parseDebugFile(bad)).rejects.toThrow(DebugFileParseError);
+    await expect(parseDebugFile(good, { members: members() })).resolves.toMatchObject({ kind: 'elf' });
+    await expect(parseDebugFile(bad, { members: members() })).rejects.toThrow(DebugFileParseError);
   });
 
   it('when a tar is cut inside a member, then it is refused as a damaged upload', async () => {
@@ -38,6 +41,6 @@ describe('parseDebugFile on tars of ELF files', () => {
     execFileSync('tar', ['-cf', whole, '-C', dir, `${deep}/app`]);
     const cut = join(dir, 'cut.tar');
     writeFileSync(cut, readFileSync(whole).subarray(0, 3000));
-    await expect(parseDebugFile(cut)).rejects.toThrow(/tar: Unexpected end of data/);
+    await expect(parseDebugFile(cut, { members: members() })).rejects.toThrow(/tar: Unexpected end of data/);
   });
 });
