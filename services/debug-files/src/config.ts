@@ -13,8 +13,8 @@ const schema = z.object({
   NATS_SUBJECT_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]*$/).default('hangar'),
   APPS_GRPC_TARGET: grpcTarget.default('apps:50051'),
   GRPC_DEADLINE_MS: milliseconds(10_000),
-  /** Where archives are fetched to be read; removed after each parse. Empty: the OS temp dir. */
-  DEBUG_FILE_TMP_DIR: z.string().default(''),
+  /** How long an upload waits for the parsing pool to read its archive (asked again meanwhile if no worker confirms it). */
+  DEBUG_FILE_PARSE_TIMEOUT_MS: milliseconds(170_000),
   /** Most bytes one uploaded archive may inflate to (a zip: as its directory declares; a tar.gz: as it streams). */
   DEBUG_FILE_MAX_INFLATED_BYTES: bytes(1024 ** 3),
   /** Most inflated bytes per compressed byte once over 16 MiB inflate: decompression bombs are refused at once. */

@@ -6,6 +6,7 @@ import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { installationRecord } from '@hangar/mongo';
 import { apps, debugFiles } from '@hangar/proto';
+import { debugFileParseRouter } from '@hangar/parse-jobs';
 import { guardInstallation, openStorage } from '@hangar/storage';
 import type { DebugFilesConfig } from './config';
 import { debugFileModel } from './data/debug-file.model';
@@ -15,7 +16,7 @@ import { debugFileArchiveConsumer } from './events/debug-file-archive.consumer';
 import { ownerDeletedConsumers } from './events/owner-deleted.consumers';
 import { debugFilesHandlers } from './grpc/debug-files.handlers';
 import { DEBUG_FILE_PREFIXES, startDebugFileOrphanJanitor } from './jobs/orphan-objects.job';
-import { readDebugArchive, removeStaleTempDirs } from './parsing/debug-archive.reader';
+import { debugArchiveReader } from './parsing/debug-archive.reader';
 
 export interface RunningDebugFilesService {
   port: number;
@@ -45,9 +46,6 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
       logger,
     });
     service.watch('storage', () => storage.ping());
-    const leftovers = await removeStaleTempDirs(config.DEBUG_FILE_TMP_DIR || undefined);
-    if (leftovers.length > 0) logger.info({ leftovers }, 'removed archives fetched by processes that ended mid-read');
-
     const events = await service.startEvents({ outboxOf: [fileDocs], keepTombstonesOf: [fileDocs] });
     const { relay } = events;
 
@@ -56,8 +54,11 @@ export async function startDebugFilesService(config: DebugFilesConfig, logger: L
       files: repository,
       apps: createServiceClient(apps.AppsServiceDefinition, config.APPS_GRPC_TARGET, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, metrics }),
       storage,
-      readArchive: (objectKey) =>
-        readDebugArchive(storage, objectKey, config.DEBUG_FILE_TMP_DIR || undefined, { maxTotalBytes: config.DEBUG_FILE_MAX_INFLATED_BYTES, maxCompressionRatio: config.DEBUG_FILE_MAX_COMPRESSION_RATIO }),
+      // Parsed by the workers that parse packages (the releases service's, or its parse-workers Deployment).
+      readArchive: debugArchiveReader(debugFileParseRouter({ nc: events.bus.nc, prefix: config.NATS_SUBJECT_PREFIX, timeoutMs: config.DEBUG_FILE_PARSE_TIMEOUT_MS, logger }), {
+        maxTotalBytes: config.DEBUG_FILE_MAX_INFLATED_BYTES,
+        maxCompressionRatio: config.DEBUG_FILE_MAX_COMPRESSION_RATIO,
+      }),
       onEventsRecorded: () => relay.poke(),
       logger,
       retraceMaxMappingBytes: config.DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES,

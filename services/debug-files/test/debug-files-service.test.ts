@@ -9,6 +9,7 @@ import { AlreadyExists, FailedPrecondition, InvalidArgument, NotFound, PayloadTo
 import { connectEventBus, parseEnvelope, streamNameFor, subjectOf } from '@hangar/events';
 import { createServiceClient } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
+import { type RunningParseWorker, startParseWorker } from '@hangar/parse-jobs';
 import { apps, debugFiles, users } from '@hangar/proto';
 import { ObjectStorage } from '@hangar/storage';
 import { eventually as holdsWithin, fixturesDir, testInfrastructure, uniqueName } from '@hangar/testing';
@@ -26,7 +27,8 @@ type Actor = { userId: number; role: string };
 
 /**
  * The debug-files service as deployed — its real gRPC server and client,
- * FerretDB, NATS, S3 and real apps and users services — without the gateway.
+ * FerretDB, NATS, S3, real apps and users services and the parsing pool that
+ * reads its archives (the releases service hosts it when deployed) — without the gateway.
  */
 /** The retrace bound this file's service runs with (DEBUG_FILE_RETRACE_MAX_MAPPING_BYTES). */
 const RETRACE_LIMIT = 48 * 1024 * 1024;
@@ -48,6 +50,7 @@ describe('debug-files service over gRPC', () => {
   let usersService: RunningUsersService;
   let appsService: RunningAppsService;
   let service: RunningDebugFilesService;
+  let parsePool: { bus: Awaited<ReturnType<typeof connectEventBus>>; worker: RunningParseWorker };
   let usersClient: ReturnType<typeof createServiceClient<typeof users.UsersServiceDefinition>>;
   let appsClient: ReturnType<typeof createServiceClient<typeof apps.AppsServiceDefinition>>;
   let client: ReturnType<typeof createServiceClient<typeof debugFiles.DebugFilesServiceDefinition>>;
@@ -76,11 +79,15 @@ describe('debug-files service over gRPC', () => {
       logger,
     );
     client = createServiceClient(debugFiles.DebugFilesServiceDefinition, `127.0.0.1:${service.port}`);
+    const bus = await connectEventBus(infra.natsUrl, 'dbgf-ct-parse-pool', logger);
+    parsePool = { bus, worker: startParseWorker({ nc: bus.nc, storage, logger, prefix, concurrency: 2 }) };
   });
 
   afterAll(async () => {
     for (const running of [service, appsService, usersService]) await running?.connection.dropDatabase().catch(() => undefined);
     await service?.stop();
+    await parsePool?.worker.stop();
+    await parsePool?.bus.nc.drain();
     await appsService?.stop();
     await usersService?.stop();
     fs.rmSync(workDir, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { INSTALLATION_MARKER, ObjectStorage } from '@hangar/storage';
 import { closedPort, incompleteUploadIds, metricTotal, nextStorageSecond, testInfrastructure, uniqueName } from '@hangar/testing';
 import { loadDebugFilesConfig } from '../src/config';
 import { debugFileModel } from '../src/data/debug-file.model';
-import { DebugFilesRepository, memberKeyOf } from '../src/data/debug-files.repository';
+import { memberKeyOf } from '@hangar/parse-jobs';
+import { DebugFilesRepository } from '../src/data/debug-files.repository';
 import { RunningDebugFilesService, startDebugFilesService } from '../src/debug-files-service';
 import { sweepDebugFileOrphans } from '../src/jobs/orphan-objects.job';
 

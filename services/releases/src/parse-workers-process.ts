@@ -4,7 +4,7 @@ import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import type { ReleasesConfig } from './config';
-import { startParseWorker } from './parsing/package-parse.worker';
+import { startParseWorker } from '@hangar/parse-jobs';
 
 export interface RunningParseWorkers {
   /** For /healthz: connected to NATS, so requests can reach the workers. */

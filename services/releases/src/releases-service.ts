@@ -26,8 +26,7 @@ import { releaseFilesConsumer } from './events/release-files.consumer';
 import { ownerDeletedConsumers, retentionConsumer } from './events/retention.consumer';
 import { releasesHandlers } from './grpc/releases.handlers';
 import { RELEASE_PREFIXES, startReleaseOrphanJanitor } from './jobs/orphan-objects.job';
-import { parseRouter } from './parsing/parse-fallback';
-import { RunningParseWorker, startParseWorker } from './parsing/package-parse.worker';
+import { type RunningParseWorker, parseRouter, startParseWorker } from '@hangar/parse-jobs';
 
 export interface RunningReleasesService {
   port: number;

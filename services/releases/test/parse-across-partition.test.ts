@@ -2,8 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { EventBus, connectEventBus } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
 import { NatsCluster, eventually, startNatsCluster, uniqueName } from '@hangar/testing';
-import { parseRouter } from '../src/parsing/parse-fallback';
-import { PARSE_ACCEPT_HEADER, PARSE_QUEUE_GROUP, type ParseReply, parseSubject } from '../src/parsing/parse-contract';
+import { PARSE_ACCEPT_HEADER, PARSE_QUEUE_GROUP, type ParseReply, parseRouter, parseSubject } from '@hangar/parse-jobs';
 
 jest.setTimeout(120_000);
 

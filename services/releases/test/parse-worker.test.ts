@@ -7,8 +7,7 @@ import { createLogger } from '@hangar/logger';
 import { Metrics } from '@hangar/metrics';
 import { ObjectStorage } from '@hangar/storage';
 import { fixturesDir, metricTotal, testInfrastructure, uniqueName } from '@hangar/testing';
-import { requestParse } from '../src/parsing/package-parse.client';
-import { RunningParseWorker, startParseWorker } from '../src/parsing/package-parse.worker';
+import { type RunningParseWorker, requestParse, startParseWorker } from '@hangar/parse-jobs';
 
 /** Parsing through NATS request/reply with real workers, NATS and S3. */
 describe('package parsing workers', () => {

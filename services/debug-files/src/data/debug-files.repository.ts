@@ -41,7 +41,6 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** Where a member of an archive is stored: beside the archive, under the prefix the janitor owns. */
-export const memberKeyOf = (archiveKey: string, index: number) => `${archiveKey}.member-${index}`;
 const archiveKeyOf = (key: string) => key.replace(/\.member-\d+$/, '');
 
 /** Every object a file's record stands for: its archive and its stored members. */

@@ -3,7 +3,7 @@ import { createEnvelope } from '@hangar/events';
 import type { apps, releases } from '@hangar/proto';
 import type { ReleaseDocument } from '../data/release.model';
 import type { NewRelease } from '../data/releases.repository';
-import type { ParsedPackageFields } from '../parsing/parse-contract';
+import type { ParsedPackageFields } from '@hangar/parse-jobs';
 import { matchesBundleIdRule } from './bundle-id-rule';
 import { parseChangelog } from './changelog';
 import { parseCustomFields } from './custom-fields';

@@ -3,7 +3,7 @@ import type { apps } from '@hangar/proto';
 import type { ObjectStorage } from '@hangar/storage';
 import type { DownloadStatsRepository } from '../data/download-stats.repository';
 import type { ReleasesRepository } from '../data/releases.repository';
-import type { ParseReply } from '../parsing/parse-contract';
+import type { ParseReply } from '@hangar/parse-jobs';
 import type { ChannelReleases } from './channel-releases';
 import type { DownloadCounts } from './download-counts';
 

@@ -1,12 +1,24 @@
 import { NatsConnection, createInbox, headers } from '@nats-io/transport-node';
 import { Unavailable } from '@hangar/errors';
 import { SpanKind, inSpan, injectTraceHeaders } from '@hangar/telemetry';
-import { PARSE_ACCEPT_HEADER, PARSE_ACCEPT_TIMEOUT_MS, ParseReply, ParseRequest, isParseAccepted, isParseReply, parseSubject } from './parse-contract';
+import {
+  type DebugFileParseReply,
+  type DebugFileParseRequest,
+  PARSE_ACCEPT_HEADER,
+  PARSE_ACCEPT_TIMEOUT_MS,
+  type ParseReply,
+  type ParseRequest,
+  debugFileParseSubject,
+  isDebugFileParseReply,
+  isParseAccepted,
+  isParseReply,
+  parseSubject,
+} from './contract';
 
 /** No worker confirmed the request in time: it went toward a node or a worker that is gone. Ask again. */
 export class ParseNotAccepted extends Unavailable {
   constructor() {
-    super('No package parsing worker took the request, try again shortly');
+    super('No parsing worker took the request, try again shortly');
   }
 }
 
@@ -18,7 +30,14 @@ export class ParseNotAccepted extends Unavailable {
 export async function requestParse(nc: NatsConnection, prefix: string, objectKey: string, timeoutMs: number, acceptTimeoutMs = PARSE_ACCEPT_TIMEOUT_MS): Promise<ParseReply> {
   const subject = parseSubject(prefix);
   const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
-  return inSpan('parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, objectKey, timeoutMs, acceptTimeoutMs));
+  return inSpan('parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, { objectKey } satisfies ParseRequest, isParseReply, timeoutMs, acceptTimeoutMs));
+}
+
+/** Asks any parsing worker to read an uploaded debug file and store its members; waits for the answer. */
+export async function requestDebugFileParse(nc: NatsConnection, prefix: string, request: DebugFileParseRequest, timeoutMs: number, acceptTimeoutMs = PARSE_ACCEPT_TIMEOUT_MS): Promise<DebugFileParseReply> {
+  const subject = debugFileParseSubject(prefix);
+  const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
+  return inSpan('debug file parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, request, isDebugFileParseReply, timeoutMs, acceptTimeoutMs));
 }
 
 /**
@@ -26,7 +45,7 @@ export async function requestParse(nc: NatsConnection, prefix: string, objectKey
  * `acceptTimeoutMs`, else ParseNotAccepted), then its answer (within `timeoutMs` in all). A worker
  * from before confirmations answers at once with the answer, which is taken as it comes.
  */
-async function askWorker(nc: NatsConnection, subject: string, objectKey: string, timeoutMs: number, acceptTimeoutMs: number): Promise<ParseReply> {
+async function askWorker<R>(nc: NatsConnection, subject: string, request: object, isReply: (value: unknown) => value is R, timeoutMs: number, acceptTimeoutMs: number): Promise<R> {
   const deadline = Date.now() + timeoutMs;
   const inbox = createInbox();
   const replies = nc.subscribe(inbox, { max: 2 });
@@ -35,25 +54,25 @@ async function askWorker(nc: NatsConnection, subject: string, objectKey: string,
   injectTraceHeaders(h);
   h.set(PARSE_ACCEPT_HEADER, '1');
   try {
-    nc.publish(subject, JSON.stringify({ objectKey } satisfies ParseRequest), { reply: inbox, headers: h });
+    nc.publish(subject, JSON.stringify(request), { reply: inbox, headers: h });
     let accepted = false;
     for (;;) {
       const waitMs = Math.max(0, accepted ? deadline - Date.now() : Math.min(acceptTimeoutMs, deadline - Date.now()));
       const reply = await within(next.next(), waitMs);
       if (reply === undefined) {
-        if (accepted || Date.now() >= deadline) throw new Unavailable('Parsing the package took too long, try again shortly');
+        if (accepted || Date.now() >= deadline) throw new Unavailable('Parsing the upload took too long, try again shortly');
         throw new ParseNotAccepted();
       }
-      if (reply.done) throw new Unavailable('Package parsing is unavailable, try again shortly');
+      if (reply.done) throw new Unavailable('Parsing is unavailable, try again shortly');
       const msg = reply.value;
       // The server's no-responders status: nobody subscribes to the subject.
-      if (msg.headers?.hasError && msg.headers.code === 503) throw new Unavailable('No package parsing worker is running, try again shortly');
+      if (msg.headers?.hasError && msg.headers.code === 503) throw new Unavailable('No parsing worker is running, try again shortly');
       const answer = jsonOf(msg.string());
       if (isParseAccepted(answer) && !accepted) {
         accepted = true;
         continue;
       }
-      if (!isParseReply(answer)) throw new Unavailable('Package parsing answered with something that is not a parse result');
+      if (!isReply(answer)) throw new Unavailable('Parsing answered with something that is not a parse result');
       return answer;
     }
   } finally {
