@@ -6,20 +6,32 @@ import {
   type DebugFileParseRequest,
   PARSE_ACCEPT_HEADER,
   PARSE_ACCEPT_TIMEOUT_MS,
+  PARSE_HEARTBEAT_HEADER,
+  PARSE_SILENCE_MS,
   type ParseReply,
   type ParseRequest,
   debugFileParseSubject,
   isDebugFileParseReply,
   isParseAccepted,
+  isParseWorking,
   isParseReply,
   parseSubject,
 } from './contract';
 
-/** No worker confirmed the request in time: it went toward a node or a worker that is gone. Ask again. */
+/**
+ * No worker confirmed the request in time (it went toward a node or a worker that is gone), or
+ * the worker that did fell silent mid-parse (it died or froze). Ask again.
+ */
 export class ParseNotAccepted extends Unavailable {
-  constructor() {
+  constructor(readonly reason: 'not confirmed' | 'worker silent' = 'not confirmed') {
     super('No parsing worker took the request, try again shortly');
   }
+}
+
+/** How long each wait may be; tests shorten them. */
+export interface AskTimings {
+  acceptTimeoutMs?: number;
+  silenceMs?: number;
 }
 
 /**
@@ -27,48 +39,53 @@ export class ParseNotAccepted extends Unavailable {
  * The request's client span travels in the message headers, so the worker's
  * span (and its S3 reads) join the upload's trace.
  */
-export async function requestParse(nc: NatsConnection, prefix: string, objectKey: string, timeoutMs: number, acceptTimeoutMs = PARSE_ACCEPT_TIMEOUT_MS): Promise<ParseReply> {
+export async function requestParse(nc: NatsConnection, prefix: string, objectKey: string, timeoutMs: number, timings: AskTimings = {}): Promise<ParseReply> {
   const subject = parseSubject(prefix);
   const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
-  return inSpan('parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, { objectKey } satisfies ParseRequest, isParseReply, timeoutMs, acceptTimeoutMs));
+  return inSpan('parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, { objectKey } satisfies ParseRequest, isParseReply, timeoutMs, timings));
 }
 
 /** Asks any parsing worker to read an uploaded debug file and store its members; waits for the answer. */
-export async function requestDebugFileParse(nc: NatsConnection, prefix: string, request: DebugFileParseRequest, timeoutMs: number, acceptTimeoutMs = PARSE_ACCEPT_TIMEOUT_MS): Promise<DebugFileParseReply> {
+export async function requestDebugFileParse(nc: NatsConnection, prefix: string, request: DebugFileParseRequest, timeoutMs: number, timings: AskTimings = {}): Promise<DebugFileParseReply> {
   const subject = debugFileParseSubject(prefix);
   const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
-  return inSpan('debug file parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, request, isDebugFileParseReply, timeoutMs, acceptTimeoutMs));
+  return inSpan('debug file parse request', { kind: SpanKind.CLIENT, attributes }, () => askWorker(nc, subject, request, isDebugFileParseReply, timeoutMs, timings));
 }
 
 /**
- * The request, then up to two replies on an inbox of its own: the worker's confirmation (within
- * `acceptTimeoutMs`, else ParseNotAccepted), then its answer (within `timeoutMs` in all). A worker
- * from before confirmations answers at once with the answer, which is taken as it comes.
+ * The request, then replies on an inbox of its own: the worker's confirmation (within
+ * `acceptTimeoutMs`, else ParseNotAccepted), its beats while it works (a silence of `silenceMs`
+ * after the confirmation: ParseNotAccepted too), then its answer (within `timeoutMs` in all). A
+ * worker from before confirmations answers at once with the answer, which is taken as it comes.
  */
-async function askWorker<R>(nc: NatsConnection, subject: string, request: object, isReply: (value: unknown) => value is R, timeoutMs: number, acceptTimeoutMs: number): Promise<R> {
+async function askWorker<R>(nc: NatsConnection, subject: string, request: object, isReply: (value: unknown) => value is R, timeoutMs: number, timings: AskTimings): Promise<R> {
+  const acceptTimeoutMs = timings.acceptTimeoutMs ?? PARSE_ACCEPT_TIMEOUT_MS;
+  const silenceMs = timings.silenceMs ?? PARSE_SILENCE_MS;
   const deadline = Date.now() + timeoutMs;
   const inbox = createInbox();
-  const replies = nc.subscribe(inbox, { max: 2 });
+  const replies = nc.subscribe(inbox);
   const next = replies[Symbol.asyncIterator]();
   const h = headers();
   injectTraceHeaders(h);
   h.set(PARSE_ACCEPT_HEADER, '1');
+  h.set(PARSE_HEARTBEAT_HEADER, '1');
   try {
     nc.publish(subject, JSON.stringify(request), { reply: inbox, headers: h });
     let accepted = false;
     for (;;) {
-      const waitMs = Math.max(0, accepted ? deadline - Date.now() : Math.min(acceptTimeoutMs, deadline - Date.now()));
+      const left = deadline - Date.now();
+      const waitMs = Math.max(0, Math.min(accepted ? silenceMs : acceptTimeoutMs, left));
       const reply = await within(next.next(), waitMs);
       if (reply === undefined) {
-        if (accepted || Date.now() >= deadline) throw new Unavailable('Parsing the upload took too long, try again shortly');
-        throw new ParseNotAccepted();
+        if (Date.now() >= deadline) throw new Unavailable('Parsing the upload took too long, try again shortly');
+        throw new ParseNotAccepted(accepted ? 'worker silent' : 'not confirmed');
       }
       if (reply.done) throw new Unavailable('Parsing is unavailable, try again shortly');
       const msg = reply.value;
       // The server's no-responders status: nobody subscribes to the subject.
       if (msg.headers?.hasError && msg.headers.code === 503) throw new Unavailable('No parsing worker is running, try again shortly');
       const answer = jsonOf(msg.string());
-      if (isParseAccepted(answer) && !accepted) {
+      if (isParseAccepted(answer) || isParseWorking(answer)) {
         accepted = true;
         continue;
       }

@@ -23,6 +23,27 @@ export const PARSE_QUEUE_GROUP = 'package-parsers';
 export const PARSE_ACCEPT_HEADER = 'Hangar-Parse-Accept';
 export const PARSE_ACCEPT_TIMEOUT_MS = 5_000;
 
+/**
+ * A request header asking the worker, once it has confirmed, to say it is still at work every
+ * PARSE_HEARTBEAT_MS until it answers. A requester that then hears nothing for PARSE_SILENCE_MS
+ * asks again: the worker died or froze mid-parse (a killed parse-workers pod), and without the
+ * beats the upload waited out the whole timeout. Workers from before it send none, and
+ * requesters from before it do not ask.
+ */
+export const PARSE_HEARTBEAT_HEADER = 'Hangar-Parse-Heartbeat';
+export const PARSE_HEARTBEAT_MS = 2_000;
+/** Ten beats: a worker's event loop busy for a moment is not taken for a dead worker. */
+export const PARSE_SILENCE_MS = 20_000;
+
+/** The worker's beat while it waits for a slot or parses. */
+export interface ParseWorking {
+  working: true;
+}
+
+export function isParseWorking(value: unknown): value is ParseWorking {
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>).working === true;
+}
+
 /** The worker's confirmation that it has the request. */
 export interface ParseAccepted {
   accepted: true;

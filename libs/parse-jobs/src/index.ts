@@ -1,6 +1,6 @@
 // The parsing pool: packages and debug files read by range from storage, over NATS request/reply.
 export * from './contract';
-export { ParseNotAccepted, requestDebugFileParse, requestParse, within } from './client';
+export { type AskTimings, ParseNotAccepted, requestDebugFileParse, requestParse, within } from './client';
 export { type ParseWorkerOptions, type RunningParseWorker, startParseWorker } from './worker';
 export { parseObject } from './package.job';
 export { parseDebugFileObject } from './debug-file.job';

@@ -3,7 +3,7 @@ import { isDisconnected, nextConnectionChange, watchConnection } from '@hangar/e
 import { Unavailable } from '@hangar/errors';
 import type { Logger } from '@hangar/logger';
 import type { ObjectStorage } from '@hangar/storage';
-import { ParseNotAccepted, requestDebugFileParse, requestParse, within } from './client';
+import { type AskTimings, ParseNotAccepted, requestDebugFileParse, requestParse, within } from './client';
 import type { DebugFileParseReply, DebugFileParseRequest, ParseReply } from './contract';
 import { parseObject } from './package.job';
 import { Slots } from './slots';
@@ -48,7 +48,7 @@ function askThePool<Q, R>({ nc, timeoutMs, logger, ask, describe, parseHere }: A
         logger.warn(describe(request), 'the NATS connection dropped while a parse was asked: asking again once it is back');
       } catch (err) {
         if (!(err instanceof ParseNotAccepted)) throw err;
-        logger.warn(describe(request), 'no parsing worker confirmed the request: asking again');
+        logger.warn(describe(request), err.reason === 'worker silent' ? 'the parsing worker fell silent mid-parse: asking again' : 'no parsing worker confirmed the request: asking again');
       } finally {
         drop.cancel();
       }
@@ -65,6 +65,7 @@ export interface ParseRouterOptions {
   /** This process runs parsing workers (PARSE_WORKER_ENABLED), so it may parse itself. */
   localWorker: boolean;
   concurrency: number;
+  timings?: AskTimings;
 }
 
 /**
@@ -76,7 +77,7 @@ export interface ParseRouterOptions {
  * (503) as before.
  */
 export function parseRouter(options: ParseRouterOptions): (objectKey: string) => Promise<ParseReply> {
-  const { nc, prefix, timeoutMs, storage, logger, localWorker, concurrency } = options;
+  const { nc, prefix, timeoutMs, storage, logger, localWorker, concurrency, timings } = options;
   const slots = new Slots(concurrency);
   const parseHere = async (objectKey: string): Promise<ParseReply> => {
     logger.warn({ objectKey }, 'NATS is unreachable: parsing the upload in this process');
@@ -93,20 +94,20 @@ export function parseRouter(options: ParseRouterOptions): (objectKey: string) =>
     nc,
     timeoutMs,
     logger,
-    ask: (objectKey, remaining) => requestParse(nc, prefix, objectKey, remaining),
+    ask: (objectKey, remaining) => requestParse(nc, prefix, objectKey, remaining, timings),
     describe: (objectKey) => ({ objectKey }),
     ...(localWorker ? { parseHere } : {}),
   });
 }
 
 /** Debug files go to the same pool; the debug-files service hosts no worker, so an outage waits for NATS or is refused (503). */
-export function debugFileParseRouter(options: { nc: NatsConnection; prefix: string; timeoutMs: number; logger: Logger }): (request: DebugFileParseRequest) => Promise<DebugFileParseReply> {
-  const { nc, prefix, timeoutMs, logger } = options;
+export function debugFileParseRouter(options: { nc: NatsConnection; prefix: string; timeoutMs: number; logger: Logger; timings?: AskTimings }): (request: DebugFileParseRequest) => Promise<DebugFileParseReply> {
+  const { nc, prefix, timeoutMs, logger, timings } = options;
   return askThePool({
     nc,
     timeoutMs,
     logger,
-    ask: (request, remaining) => requestDebugFileParse(nc, prefix, request, remaining),
+    ask: (request, remaining) => requestDebugFileParse(nc, prefix, request, remaining, timings),
     describe: (request) => ({ objectKey: request.objectKey }),
   });
 }

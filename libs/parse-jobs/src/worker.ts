@@ -7,10 +7,13 @@ import {
   type DebugFileParseReply,
   type DebugFileParseRequest,
   PARSE_ACCEPT_HEADER,
+  PARSE_HEARTBEAT_HEADER,
+  PARSE_HEARTBEAT_MS,
   PARSE_QUEUE_GROUP,
   type ParseAccepted,
   type ParseReply,
   type ParseRequest,
+  type ParseWorking,
   debugFileParseSubject,
   parseSubject,
 } from './contract';
@@ -93,11 +96,14 @@ export function startParseWorker({ nc, storage, logger, prefix, concurrency, met
     (async () => {
       for await (const msg of subscriptions[i]!) {
         if (msg.headers?.get(PARSE_ACCEPT_HEADER)) respondQuietly(msg, { accepted: true } satisfies ParseAccepted);
+        // Beats until the answer, so a requester can tell this worker from a dead one (contract.ts).
+        const beats = msg.headers?.get(PARSE_HEARTBEAT_HEADER) ? setInterval(() => respondQuietly(msg, { working: true } satisfies ParseWorking), PARSE_HEARTBEAT_MS) : undefined;
         // A server span continuing the requester's trace: the ranged reads and the stored icon or members are its children.
         const span = { kind: SpanKind.SERVER, parent: contextFromHeaders(msg.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject } };
         const task = slots
           .run(() => inSpan(job.span, span, () => handle(job, msg)))
           .finally(() => {
+            clearInterval(beats);
             inFlight.delete(task);
             sampleQueue();
           });

@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { EventBus, connectEventBus } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
 import { NatsCluster, eventually, startNatsCluster, uniqueName } from '@hangar/testing';
-import { PARSE_ACCEPT_HEADER, PARSE_QUEUE_GROUP, type ParseReply, parseRouter, parseSubject } from '@hangar/parse-jobs';
+import { PARSE_ACCEPT_HEADER, PARSE_HEARTBEAT_HEADER, PARSE_QUEUE_GROUP, type ParseReply, parseRouter, parseSubject } from '@hangar/parse-jobs';
 
 jest.setTimeout(120_000);
 
@@ -96,6 +96,42 @@ describe('parsing asked across a frozen NATS node', () => {
       await expect(parse('uploads/lost-key')).resolves.toEqual(answer);
       expect(asked).toBe(2);
     } finally {
+      sub.unsubscribe();
+    }
+  });
+
+  it('when the worker that confirmed falls silent mid-parse (it died), then the parse is asked again after the silence and answered; a worker that keeps beating is waited for', async () => {
+    const silentPrefix = uniqueName('parse-silent');
+    let asked = 0;
+    const answer: ParseReply = { ok: false, kind: 'unknown', message: 'answered by the second worker' };
+    const timers: NodeJS.Timeout[] = [];
+    // First ask: confirmed, then never another word (a parse-workers pod killed mid-parse).
+    // Second ask: confirmed, beats for three times the silence allowed, then answers.
+    const sub = worker.subscribe(parseSubject(silentPrefix), {
+      queue: PARSE_QUEUE_GROUP,
+      callback: (_err, msg) => {
+        asked += 1;
+        expect(msg.headers?.get(PARSE_HEARTBEAT_HEADER)).toBe('1');
+        msg.respond(JSON.stringify({ accepted: true }));
+        if (asked === 1) return;
+        const beats = setInterval(() => msg.respond(JSON.stringify({ working: true })), 200);
+        timers.push(beats);
+        timers.push(
+          setTimeout(() => {
+            clearInterval(beats);
+            msg.respond(JSON.stringify(answer));
+          }, 3 * 1_000),
+        );
+      },
+    });
+    await worker.flush();
+    await eventually(async () => (await bus.nc.flush(), true), { what: 'the releases side connected', timeoutMs: 30_000 });
+    try {
+      const parse = parseRouter({ nc: bus.nc, prefix: silentPrefix, timeoutMs: 60_000, storage: undefined as never, logger, localWorker: false, concurrency: 1, timings: { silenceMs: 1_000 } });
+      await expect(parse('uploads/silent-key')).resolves.toEqual(answer);
+      expect(asked).toBe(2);
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
       sub.unsubscribe();
     }
   });
