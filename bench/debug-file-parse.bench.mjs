@@ -4,7 +4,8 @@
 // storage (libs/parse-jobs parseDebugFileObject) — against the way it read it before: the whole
 // object fetched to a temporary file while hashing, the member extracted to another file, then
 // uploaded from there. Same archive, same S3, same parsers; each way in a fresh process of its own
-// so its peak RSS is its own; turns alternate so load drift hits both.
+// so its peak RSS is its own (both load the same libraries first); turns alternate so load drift
+// hits both.
 //
 //   npm run build && node bench/debug-file-parse.bench.mjs
 //
@@ -53,7 +54,7 @@ async function buildArchive(dir) {
 
 /** Now: parseDebugFileObject, as the pool's worker runs it. */
 async function byRange(storage, objectKey) {
-  const { parseDebugFileObject } = require(path.join(ROOT, 'libs/parse-jobs/dist'));
+  const { parseDebugFileObject } = loadLibs();
   const reply = await parseDebugFileObject(storage, { objectKey, limits: {} });
   if (!reply.ok) throw new Error(`by range: ${reply.message}`);
   return { checksum: reply.checksum, uuid: reply.parsed.entries[0].uuid, memberKeys: reply.memberKeys.filter(Boolean) };
@@ -61,7 +62,7 @@ async function byRange(storage, objectKey) {
 
 /** Before: the debug-files service's reader up to e596394, on the same parsers (members into a folder). */
 async function viaTempFolder(storage, objectKey) {
-  const { parseDebugFile, memberFolder } = require(path.join(ROOT, 'libs/parsers/dist'));
+  const { parseDebugFile, memberFolder } = loadLibs();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hangar-debug-bench-'));
   try {
     const file = path.join(dir, 'archive.zip');
@@ -84,12 +85,17 @@ async function viaTempFolder(storage, objectKey) {
   }
 }
 
+/** Both ways' code, loaded before anything is measured: the pool's lib brings telemetry and metrics along, which a parse does not use. */
+const loadLibs = () => ({ ...require(path.join(ROOT, 'libs/parsers/dist')), ...require(path.join(ROOT, 'libs/parse-jobs/dist')) });
+
 const WAYS = { 'by range (now)': byRange, 'via temp folder (before)': viaTempFolder };
 
 /** One way, once, in this fresh process: wall time, CPU, peak RSS, bytes written to local disk. */
 async function child([way, bucket, objectKey]) {
   const { ObjectStorage } = require(path.join(ROOT, 'libs/storage/dist'));
   const storage = new ObjectStorage({ ...s3Settings(), bucket });
+  loadLibs();
+  const loaded = process.memoryUsage.rss();
   const written = () => Number(/write_bytes: (\d+)/.exec(require('node:fs').readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
   const cpu = process.cpuUsage();
   const disk = written();
@@ -98,7 +104,7 @@ async function child([way, bucket, objectKey]) {
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   for (const key of result.memberKeys) await storage.delete(key);
-  process.stdout.write(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, maxRss: process.resourceUsage().maxRSS * 1024, diskWritten: written() - disk, checksum: result.checksum, uuid: result.uuid }));
+  process.stdout.write(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, maxRss: process.resourceUsage().maxRSS * 1024, loaded, diskWritten: written() - disk, checksum: result.checksum, uuid: result.uuid }));
 }
 
 function runChild(args) {
@@ -133,6 +139,7 @@ async function main() {
         'min..max s': `${(Math.min(...runs.map((r) => r.ms)) / 1000).toFixed(2)}..${(Math.max(...runs.map((r) => r.ms)) / 1000).toFixed(2)}`,
         'CPU s (median)': (median(runs.map((r) => r.cpuMs)) / 1000).toFixed(2),
         'peak RSS (max)': fmtMiB(Math.max(...runs.map((r) => r.maxRss))),
+        'above loaded libs (max)': fmtMiB(Math.max(...runs.map((r) => r.maxRss - r.loaded))),
         'local disk written': fmtMiB(median(runs.map((r) => r.diskWritten))),
       })),
     );

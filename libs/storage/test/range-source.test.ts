@@ -43,6 +43,35 @@ describe('ObjectStorage.openRangeSource', () => {
     return key;
   };
 
+  it('when a range is streamed, then it comes as one GET of exactly that range, byte-identical, and nothing is cached', async () => {
+    const data = randomBytes(6 * MiB + 777);
+    const source = await storage.openRangeSource(await put(data));
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of source.stream(1 * MiB + 5, 5 * MiB)) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(data.subarray(1 * MiB + 5, 6 * MiB + 5))).toBe(true);
+      expect(gets()).toEqual([{ offset: 1 * MiB + 5, length: 5 * MiB }]);
+      expect(source.cachedBytes).toBe(0);
+      expect(() => source.stream(data.length - 10, 11)).toThrow(RangeError);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('when the object is shorter than the reader was opened for (it changed), then the stream ends with an error, not short', async () => {
+    const key = await put(randomBytes(2 * MiB));
+    const source = await storage.openRangeSource(key);
+    try {
+      await storage.putBuffer(key, randomBytes(1 * MiB));
+      const read = async () => {
+        for await (const chunk of source.stream(0, 2 * MiB)) void chunk;
+      };
+      await expect(read()).rejects.toThrow();
+    } finally {
+      await source.close();
+    }
+  });
+
   it('when ranges anywhere in the object are read, then each comes back byte-identical and the size is the stored one', async () => {
     const data = randomBytes(3 * MiB + 12_345);
     const source = await storage.openRangeSource(await put(data));

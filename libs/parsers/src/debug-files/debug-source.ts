@@ -58,6 +58,7 @@ const STREAM_CHUNK_BYTES = 1024 * 1024;
  * Its failures are marked as the source's, so no parse-error wrapping takes them for the upload's.
  */
 export function streamOf(source: ByteSource): Readable {
+  if (source.stream && source.size > 0) return source.stream(0, source.size).on('error', (error) => markSourceFailure(error));
   async function* chunks(): AsyncGenerator<Buffer> {
     for (let at = 0; at < source.size; at += STREAM_CHUNK_BYTES) {
       yield await source.read(at, Math.min(STREAM_CHUNK_BYTES, source.size - at)).catch((error: unknown) => {
@@ -70,7 +71,12 @@ export function streamOf(source: ByteSource): Readable {
 
 /** The source as it is, except that closing it does nothing: for readers that close what they are given. */
 export function unclosable(source: ByteSource): ByteSource {
-  return { size: source.size, read: (offset, length) => source.read(offset, length), close: async () => undefined };
+  return {
+    size: source.size,
+    read: (offset, length) => source.read(offset, length),
+    ...(source.stream ? { stream: (offset: number, length: number) => source.stream!(offset, length) } : {}),
+    close: async () => undefined,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { BufferByteSource, fixturesDir } from '@hangar/testing';
 import type { DebugMemberStore } from './debug-file.types';
 import { DebugFileParseError } from './debug-file-parse.error';
@@ -69,6 +70,33 @@ describe('parseDebugFile from a ByteSource, members into a store', () => {
     expect(stats.bytesRead).toBeLessThan(64 * 1024);
     // The caller's source stays open for the caller to close.
     expect(source.closes).toBe(0);
+  });
+
+  it('when the source streams ranges (one GET from S3), then a large member is streamed once past its first MiB, and the rest read by position', async () => {
+    const binary = join(dir, 'app');
+    execFileSync('gcc', ['-Wl,--build-id', '-o', binary, '-x', 'c', '-'], { input: 'int main(void) { return 0; }\n' });
+    writeFileSync(join(dir, 'ones'), Buffer.alloc(8 * 1024 * 1024, 1));
+    execFileSync('objcopy', ['--add-section', `.padding=${join(dir, 'ones')}`, binary, join(dir, 'big.debug')]);
+    execFileSync('zip', ['-0', '-q', 'big.zip', 'big.debug'], { cwd: dir });
+    const bytes = readFileSync(join(dir, 'big.zip'));
+    const { source, stats } = counted(bytes);
+    const streamed: Array<[number, number]> = [];
+    const streaming = Object.assign(source, {
+      stream: (offset: number, length: number) => {
+        streamed.push([offset, length]);
+        return Readable.from([bytes.subarray(offset, offset + length)]);
+      },
+    });
+    const members = memberFolder(mkdtempSync(join(dir, 'streamed-')));
+
+    const parsed = await parseDebugFile(streaming, { members });
+
+    expect(parsed).toMatchObject({ kind: 'elf', entries: [{ object: 'big.debug', stored: true }] });
+    expect(readFileSync(members.pathOf(0)).equals(readFileSync(join(dir, 'big.debug')))).toBe(true);
+    // The member's first MiB through the block cache (a head costs no GET of its own), the rest as one stream.
+    expect(streamed).toHaveLength(1);
+    expect(streamed[0]![1]).toBeGreaterThan(7 * 1024 * 1024);
+    expect(stats.bytesRead).toBeLessThan(2 * 1024 * 1024);
   });
 
   it("when the store fails, then the parse fails with the store's error, not as a damaged upload", async () => {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { PackageParseError } from './package.errors';
 import { RandomAccessFile } from './random-access-file';
 import { markSourceFailure } from './source-failure';
@@ -21,6 +22,13 @@ export interface ByteReader {
 export interface ByteSource extends ByteReader {
   readonly size: number;
   close(): Promise<void>;
+  /**
+   * Optional: the `length` bytes at `offset` as one stream, for a member read front to back (a
+   * debug file's ELF member, a mapping, a tar). A ranged source answers it with one GET instead
+   * of a `read` per chunk through its block cache: half the copies, a fraction of the CPU.
+   * Without it, readers fall back to `read` in chunks. Same bounds as `read`.
+   */
+  stream?(offset: number, length: number): Readable;
 }
 
 /** What the positional readers (ar, rpm, PE, CFB, squashfs, magic) need. */
