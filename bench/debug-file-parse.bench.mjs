@@ -14,28 +14,24 @@
 // (default 3 per way), BENCH_FILLER_MIB (default 512: a stored section of random bytes in the ELF
 // file; under DEBUG_FILE_MAX_INFLATED_BYTES). Needs gcc, objcopy and zip. Temp files and the
 // bucket are removed at the end.
+import { ROOT, built, mainOrChild, median, runChild as runChildOf, s3Settings } from './lib/child-process-runs.mjs';
+import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
 
-const require = createRequire(import.meta.url);
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FILLER_MIB = Number(process.env.BENCH_FILLER_MIB ?? 512);
 
-const s3Settings = () => ({ endpoint: process.env.S3_ENDPOINT, accessKey: process.env.S3_ACCESS_KEY, secretKey: process.env.S3_SECRET_KEY });
 const fmtMiB = (n) => `${(n / MiB).toFixed(1)} MiB`;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** A zip (stored, as a build's symbols of random bytes would barely compress) of one ELF binary padded to FILLER_MIB. */
 async function buildArchive(dir) {
@@ -86,17 +82,17 @@ async function viaTempFolder(storage, objectKey) {
 }
 
 /** Both ways' code, loaded before anything is measured: the pool's lib brings telemetry and metrics along, which a parse does not use. */
-const loadLibs = () => ({ ...require(path.join(ROOT, 'libs/parsers/dist')), ...require(path.join(ROOT, 'libs/parse-jobs/dist')) });
+const loadLibs = () => ({ ...built('libs/parsers'), ...built('libs/parse-jobs') });
 
 const WAYS = { 'by range (now)': byRange, 'via temp folder (before)': viaTempFolder };
 
 /** One way, once, in this fresh process: wall time, CPU, peak RSS, bytes written to local disk. */
 async function child([way, bucket, objectKey]) {
-  const { ObjectStorage } = require(path.join(ROOT, 'libs/storage/dist'));
+  const { ObjectStorage } = built('libs/storage');
   const storage = new ObjectStorage({ ...s3Settings(), bucket });
   loadLibs();
   const loaded = process.memoryUsage.rss();
-  const written = () => Number(/write_bytes: (\d+)/.exec(require('node:fs').readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
+  const written = () => Number(/write_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
   const cpu = process.cpuUsage();
   const disk = written();
   const started = performance.now();
@@ -107,13 +103,11 @@ async function child([way, bucket, objectKey]) {
   process.stdout.write(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, maxRss: process.resourceUsage().maxRSS * 1024, loaded, diskWritten: written() - disk, checksum: result.checksum, uuid: result.uuid }));
 }
 
-function runChild(args) {
-  return JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', ...args], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] }).toString('utf8'));
-}
+const runChild = (args) => runChildOf(fileURLToPath(import.meta.url), args);
 
 async function main() {
   const infra = process.env.S3_ENDPOINT ? undefined : await benchInfrastructure(ROOT);
-  const { ObjectStorage } = require(path.join(ROOT, 'libs/storage/dist'));
+  const { ObjectStorage } = built('libs/storage');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hangar-debug-bench-'));
   const bucket = `hangar-bench-${randomBytes(4).toString('hex')}`;
   const storage = new ObjectStorage({ ...s3Settings(), bucket });
@@ -153,7 +147,4 @@ async function main() {
   }
 }
 
-(process.argv[2] === '--child' ? child(process.argv.slice(3)) : main()).catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+mainOrChild(main, child);

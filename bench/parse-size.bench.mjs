@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { benchInfrastructure } from './lib/bench-infrastructure.mjs';
+import { mainOrChild, median, runChild as runChildOf, s3Settings } from './lib/child-process-runs.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,19 +31,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const FILLER_MIB = Number(process.env.BENCH_FILLER_MIB ?? 1024);
 const FIXTURE = path.resolve(ROOT, 'tests', 'fixtures', 'apps', 'android.apk');
 
-/** Read once the servers are resolved (main) or from the environment main hands the child. */
-const s3Settings = () => ({
-  endpoint: process.env.S3_ENDPOINT,
-  accessKey: process.env.S3_ACCESS_KEY,
-  secretKey: process.env.S3_SECRET_KEY,
-});
-
 const fmtBytes = (n) => (n >= MiB ? `${(n / MiB).toFixed(2)} MiB` : `${(n / 1024).toFixed(1)} KiB`);
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Samples RSS every 5 ms while `work` runs; returns its result and the peak seen. */
 async function withPeakRss(work) {
@@ -105,10 +94,7 @@ async function child([bucket, smallKey, bigKey]) {
   process.stdout.write(JSON.stringify({ ...results, rssBefore, peakSampled: peak, maxRss: process.resourceUsage().maxRSS * 1024 }));
 }
 
-function runChild(args) {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', ...args], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out.toString('utf8'));
-}
+const runChild = (args) => runChildOf(fileURLToPath(import.meta.url), args);
 
 async function main() {
   try {
@@ -187,7 +173,4 @@ async function main() {
   }
 }
 
-(process.argv[2] === '--child' ? child(process.argv.slice(3)) : main()).catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+mainOrChild(main, child);
