@@ -12,7 +12,8 @@
 // Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
 // HANGAR_TEST_TIERS=unit,component runs only those tiers (CI's first run, .ci/run);
 // HANGAR_TEST_CONTINUES=1 keeps the query log of the run before it, so that
-// CI's second run (the end-to-end tier) ends with the plan check of every tier.
+// CI's second run (the end-to-end tier) ends with the plan check of every tier,
+// and skips the type and proto checks that run made of the same sources.
 // The environment reaches jest and the processes the tests start unchanged:
 // HANGAR_E2E_REPLICAS=2 makes every Hangar the end-to-end suite starts run two
 // replicas of each process (the shared ones run two already).
@@ -49,11 +50,20 @@ if (process.env.HANGAR_CHECK_TOOLS_ONLY === '1') process.exit(0);
 
 installDependenciesIfStale(root);
 
+// Every Node process of the suite (jest's workers, each Hangar's processes, the CLIs the tests run)
+// keeps V8's compiled code of what it loads here, so the next one loading the same modules skips
+// compiling them (Node 22.1+, so the end-to-end tier on Node 24; Node 20 ignores it). A Hangar
+// start took 5.8 s and 9 s of CPU without it, 4.3 s and 6.8 s with it.
+process.env.NODE_COMPILE_CACHE ||= path.join(root, '.hangar', 'compile-cache');
+
 step('build the infrastructure library', 'npx', ['tsc', '-b', 'libs/infra']);
 const goTools = buildGoToolsInBackground(root);
 step('build', 'npm', ['run', '--silent', 'build']);
-step('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
-step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
+// A run that continues another (CI's second, on Node 24) checks the same sources the first did.
+if (process.env.HANGAR_TEST_CONTINUES !== '1') {
+  step('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
+  step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
+}
 await goTools.wait();
 
 // Every service the suites start records the queries it sends; the plan check

@@ -77,6 +77,9 @@ export async function runSystem(env: NodeJS.ProcessEnv = process.env): Promise<v
     DOWNLOAD_REDIRECT: downloadRedirectSetting(env, infra.s3.endpoint),
     ...secrets,
     ...(env.NATS_SUBJECT_PREFIX ? { NATS_SUBJECT_PREFIX: env.NATS_SUBJECT_PREFIX } : {}),
+    // V8's compiled code of every module, kept between starts (Node 22.1+; older ones ignore it):
+    // a start on Node 24 took 5.8 s and 9 s of CPU without it, 4.3 s and 6.8 s with it.
+    NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE || path.join(dataDir, 'compile-cache'),
     ...versionEnv(),
   };
 
