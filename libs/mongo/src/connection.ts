@@ -24,6 +24,12 @@ export async function connectMongo({ url, dbName, logger, serverSelectionTimeout
     dbName,
     bufferCommands: false,
     serverSelectionTimeoutMS: serverSelectionTimeoutMs,
+    // Bounds each connection's handshake and each of the monitor's checks of the server (the
+    // driver's default is 30 s). One end-to-end run under load saw a service's database stay
+    // unavailable for over a minute after FerretDB's restart, its server description never
+    // refreshed, while every other service reconnected within seconds; a check hanging on the
+    // restarted server is the likeliest cause, and this caps what one can cost.
+    connectTimeoutMS: 10_000,
     // FerretDB 1.x and MongoDB 7 both build these; indexes are declared on the schemas.
     autoIndex: true,
   });
