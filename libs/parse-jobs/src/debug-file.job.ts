@@ -50,11 +50,16 @@ function storedMembers(storage: ObjectStorage, objectKey: string): { store: Debu
       },
       open: (index) => storage.openRangeSource(memberKeyOf(objectKey, index)),
     },
-    // Best effort: what is left is an orphan the janitor removes once its archive is unreferenced.
-    async removeAll() {
-      for (const key of keys) await storage.delete(key).catch(() => undefined);
-    },
+    removeAll: () => removeMembers(storage, [...keys]),
   };
+}
+
+/**
+ * Removes stored members (a failed parse's, or those of an upload the debug-files service refused).
+ * Best effort: what is left is an orphan the janitor removes once its archive is unreferenced.
+ */
+export async function removeMembers(storage: ObjectStorage, keys: readonly (string | null | undefined)[]): Promise<void> {
+  for (const key of keys) if (key) await storage.delete(key).catch(() => undefined);
 }
 
 /** SHA-256 and length of the stored object, streamed through one GET: the content's identity for duplicates. */

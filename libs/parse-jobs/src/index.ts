@@ -3,6 +3,6 @@ export * from './contract';
 export { type AskTimings, ParseNotAccepted, requestDebugFileParse, requestParse, within } from './client';
 export { type ParseWorkerOptions, type RunningParseWorker, startParseWorker } from './worker';
 export { parseObject } from './package.job';
-export { parseDebugFileObject } from './debug-file.job';
+export { parseDebugFileObject, removeMembers } from './debug-file.job';
 export { Slots } from './slots';
 export { debugFileParseRouter, parseRouter, type ParseRouterOptions } from './router';

@@ -1,5 +1,4 @@
-import type { ByteSource } from '../packages/byte-source';
-import { openSource } from '../packages/byte-source';
+import { type ByteSource, openSource } from '../packages/byte-source';
 import { DebugFileParseError } from './debug-file-parse.error';
 import { DEFAULT_DEBUG_FILE_LIMITS, type DebugFileParseOptions, type DebugMemberStore, type ParsedDebugFile } from './debug-file.types';
 import { markedStore, unclosable } from './debug-source';

@@ -1,6 +1,5 @@
 import { InvalidArgument, PayloadTooLarge, Unavailable } from '@hangar/errors';
 import type { DebugFileParseReply, DebugFileParseRequest, ReadDebugArchive } from '@hangar/parse-jobs';
-import type { ObjectStorage } from '@hangar/storage';
 
 export type ReadArchive = ReadDebugArchive;
 
@@ -19,9 +18,4 @@ export function debugArchiveReader(askPool: (request: DebugFileParseRequest) => 
     if (reply.kind === 'corrupt') throw new InvalidArgument(reply.message, { file: [reply.message] });
     throw new Unavailable(reply.message);
   };
-}
-
-/** Best effort: what is left is an orphan the janitor removes once its archive is unreferenced. */
-export async function removeMembers(storage: ObjectStorage, keys: readonly (string | null | undefined)[]): Promise<void> {
-  for (const key of keys) if (key) await storage.delete(key).catch(() => undefined);
 }
