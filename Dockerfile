@@ -1,5 +1,5 @@
 # One image for the gateway and every service; the command picks which runs:
-#   docker run hangar node services/users/dist/main.js
+#   docker run hangar node services/users/dist/main.bundle.js
 # and carries the `hangar` CLI: docker run hangar hangar upload app.apk …
 # Build: docker build --build-arg VERSION=… --build-arg VCS_REF=$(git rev-parse HEAD) --build-arg BUILD_DATE=$(date -u +%FT%TZ) -t hangar:… .
 # docker-compose.yml and deploy/k8s run it; tests/deploy checks they agree with the code.
@@ -45,4 +45,4 @@ LABEL org.opencontainers.image.title="hangar" \
       org.opencontainers.image.version=$VERSION \
       org.opencontainers.image.revision=$VCS_REF \
       org.opencontainers.image.created=$BUILD_DATE
-CMD ["node", "services/gateway/dist/main.js"]
+CMD ["node", "services/gateway/dist/main.bundle.js"]

@@ -71,10 +71,10 @@ export function undeclaredNames(processName: string, env: Env): string[] {
   return Object.keys(env).filter((name) => !declares(load, env, name));
 }
 
-/** The script a container command runs, `node services/<name>/dist/main.js` → name. */
+/** The script a container command runs, `node services/<name>/dist/main.bundle.js` (the service in one file, scripts/bundle-services.mjs) → name. */
 export function processOfCommand(command: unknown): string | undefined {
   if (!Array.isArray(command) || command.length !== 2 || command[0] !== 'node') return undefined;
-  return /^services\/([a-z0-9-]+)\/dist\/main\.js$/.exec(String(command[1]))?.[1];
+  return /^services\/([a-z0-9-]+)\/dist\/main\.bundle\.js$/.exec(String(command[1]))?.[1];
 }
 
 export interface Dependency {

@@ -120,7 +120,7 @@ describe('Dockerfile, built as the README and docker-compose.yml build it', () =
     for (const command of commands) {
       const file = String((command as string[])[1]);
       expect({ file, copied: copiedFromBuild.some((source) => file === source || file.startsWith(`${source}/`)) }).toEqual({ file, copied: true });
-      expect(file).toMatch(/^services\/[a-z-]+\/dist\/main\.js$/);
+      expect(file).toMatch(/^services\/[a-z-]+\/dist\/main\.bundle\.js$/);
     }
     expect(copiedFromBuild).toEqual(expect.arrayContaining(['package.json', 'node_modules', 'libs']));
   });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { REPO_ROOT } from '@hangar/infra';
 import { RunningHangar, apiClient, eventually, isProcessRunning, startHangar } from '@hangar/testing';
 
 /** The running system as an operator and a CI job see it. */
@@ -38,6 +39,20 @@ describe('Hangar as started by npm run up', () => {
       services: { users: true, apps: true, releases: true, debugFiles: true, webhooks: true },
       checks: { database: 'ok', storage: 'ok', events: 'ok' },
     });
+  });
+
+  it('when started after npm run build, then every process runs its one-file bundle, and the files served from beside it are found', async () => {
+    const program = process.env.HANGAR_SERVICE_BUNDLES === '0' ? 'main.js' : 'main.bundle.js';
+    for (const name of ['users', 'apps', 'releases', 'debug-files', 'webhooks', 'gateway']) {
+      const [pid] = hangar.pidsOf(name);
+      expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1]).toBe(path.join(REPO_ROOT, 'services', name, 'dist', program));
+    }
+    // Paths the gateway computes from where its code lies: its own assets, a package's folder, the console's build.
+    for (const asset of ['/assets/hangar.css', '/assets/fontawesome/css/all.min.css', '/']) {
+      const res = await fetch(`${hangar.baseUrl}${asset}`);
+      await res.arrayBuffer();
+      expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
+    }
   });
 
   it('when a request carries X-Request-Id, then the response and the service logs carry it', async () => {

@@ -11,3 +11,4 @@ export * from './round-robin-proxy';
 export { isDyingWords } from './exit-reason';
 export * from './database-prefix';
 export * from './nats-replicas';
+export * from './service-bundle';
