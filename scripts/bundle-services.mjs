@@ -27,7 +27,17 @@ await Promise.all(
     if (bundleIsCurrent(bundle, inputsFile)) return;
     const result = await build({
       absWorkingDir: root,
-      entryPoints: [path.join(dist, 'main.js')],
+      // With spans sent, the instrumentations must patch gRPC and the MongoDB driver as node loads
+      // them (libs/telemetry), which they cannot inside one file: the bundle then runs dist/main.js.
+      stdin: {
+        contents: [
+          `const { tracesExported } = require(${JSON.stringify(path.join(root, 'libs', 'telemetry', 'dist', 'otlp-exporter.js'))});`,
+          `if (tracesExported(process.env)) require(require('node:path').join(__dirname, 'main.js'));`,
+          `else require('./main.js');`,
+        ].join('\n'),
+        resolveDir: dist,
+        sourcefile: 'bundle-entry.js',
+      },
       outfile: bundle,
       bundle: true,
       platform: 'node',
@@ -42,7 +52,8 @@ await Promise.all(
     });
     // The workspace's files one by one; the packages' (four in five of them) through the record npm
     // rewrites on every install: checking each of them took the launcher 200 ms of CPU per start.
-    const own = Object.keys(result.metafile.inputs).filter((input) => !input.split(path.sep).includes('node_modules'));
+    // (The entry above is no file: left out.)
+    const own = Object.keys(result.metafile.inputs).filter((input) => !input.split(path.sep).includes('node_modules') && fs.existsSync(path.resolve(root, input)));
     const inputs = [...own, path.join('node_modules', '.package-lock.json')].map((input) => path.relative(dist, path.resolve(root, input)));
     fs.writeFileSync(inputsFile, `${JSON.stringify(inputs)}\n`);
   }),

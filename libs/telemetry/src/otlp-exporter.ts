@@ -3,6 +3,16 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 type Env = Record<string, string | undefined>;
 
 /**
+ * Whether the standard variables ask for spans to be sent: then the HTTP, gRPC and MongoDB
+ * instrumentations patch their modules as they load, which they cannot do inside a service's
+ * one-file bundle (scripts/bundle-services.mjs runs dist/main.js instead then).
+ */
+export function tracesExported(env: Env = process.env): boolean {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  return (env.OTEL_TRACES_EXPORTER ?? 'otlp') !== 'none';
+}
+
+/**
  * The OTLP exporter the standard variables ask for, or none: with neither
  * OTEL_EXPORTER_OTLP_ENDPOINT nor its traces-only twin set, spans are made
  * (trace context still travels and reaches the logs) but never sent, so a
@@ -12,8 +22,7 @@ type Env = Record<string, string | undefined>;
  * are loaded only when one is asked for: a process without a collector never holds them.
  */
 export function otlpExporterFromEnv(env: Env = process.env): SpanExporter | undefined {
-  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
-  if ((env.OTEL_TRACES_EXPORTER ?? 'otlp') === 'none') return undefined;
+  if (!tracesExported(env)) return undefined;
   const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   if (protocol === 'http/json') {
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
