@@ -3,7 +3,9 @@
 // and every module it loads, its packages included) into dist/main.bundle.js with esbuild, and lists
 // the files it was made of in dist/main.bundle.inputs.json. The launcher and the image run the bundle
 // while it is current (libs/infra/src/service-bundle.ts says why and when); a bundle already current
-// is left as it is, so a build that changed nothing costs only the check.
+// is left as it is, so a build that changed nothing costs only the check. (The CLI joins itself
+// when first run, without esbuild, a development dependency the image leaves out: clients/cli/bin/bundle.js;
+// esbuild here also turns the packages' ES modules into CommonJS, which that simpler joiner cannot.)
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
