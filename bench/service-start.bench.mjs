@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What starting Hangar costs, with each service run from its one-file bundle (dist/main.bundle.js,
 // the default) and from its dist/ files (HANGAR_SERVICE_BUNDLES=0), in alternating rounds of one
-// run: the time until every process is healthy, and each process's CPU until then. A pod the
+// run: the time until every process is healthy, each process's CPU until then, and its resident
+// memory a moment later. A pod the
 // autoscaler adds pays one service's share; the end-to-end suite pays the whole start 53 times.
 // Run on both Nodes: Node 22+ keeps compiled code in NODE_COMPILE_CACHE (set here, as `npm test`
 // and the launcher set it), Node 20 does not.
@@ -44,11 +45,18 @@ for (let round = 0; round < rounds; round++) {
     const launcher = (cpuTicks([hangar.launcherPid]) / ticksPerSecond) * 1000;
     const entries = hangar.pidsOf('gateway').map((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1]);
     if (!entries.every((entry) => entry.endsWith(mode.name === 'bundle' ? 'main.bundle.js' : 'main.js'))) throw new Error(`${mode.name}: the gateway ran ${entries.join(', ')}`);
-    runs[mode.name].push({ wallMs, cpu, launcher });
+    // Resident memory a moment after the start (the gateway's is a target of its own, docs/performance.md).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const rssMiB = Object.fromEntries(programs.map((name) => [name, residentKiB(hangar.pidsOf(name)[0]) / 1024]));
+    runs[mode.name].push({ wallMs, cpu, launcher, rssMiB });
     await hangar.stop();
   }
 }
 await infra.stop();
+
+function residentKiB(pid) {
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+}
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (v) => `${Math.round(v)} ms`;
@@ -62,3 +70,8 @@ row('until healthy (wall)', (r) => r.wallMs);
 row('CPU of the services and the gateway together', (r) => Object.values(r.cpu).reduce((s, v) => s + v, 0));
 for (const name of programs) row(`CPU of ${name}`, (r) => r.cpu[name]);
 row('CPU of the launcher', (r) => r.launcher);
+const mib = (v) => `${v.toFixed(1)} MiB`;
+for (const name of programs) {
+  const [a, b] = modes.map((m) => median(runs[m.name].map((r) => r.rssMiB[name])));
+  console.log(`| resident memory of ${name}, 3 s after healthy | ${mib(a)} | ${mib(b)} | ${(a / b).toFixed(2)} |`);
+}

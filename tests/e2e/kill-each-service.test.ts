@@ -102,6 +102,19 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       if (res.status !== 201) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
       return (await res.json()) as { id: number; slug: string };
     };
+    // A fresh Hangar's first writes compile their code paths on the way (gateway, service, driver),
+    // which on a loaded machine has taken longer than this file's 3 s deadline (CI: the first
+    // POST /api/apps answered 503 "Deadline exceeded"). This file's subject is kills, not a cold
+    // start: throwaway apps are made until one is made within the deadline, then the setup goes on.
+    await eventually(async () => {
+      const res = await fetch(`${hangar.baseUrl}/api/apps`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: uniqueName('Warm') }),
+      });
+      await res.arrayBuffer();
+      return res.status === 201;
+    }, 60_000, 'a first app made within the deadline');
     appId = (await json('POST', '/api/apps', { name: uniqueName('Killed') })).id;
     const scheme = await json('POST', `/api/apps/${appId}/schemes`, { name: 'Beta', new_build_callout: true });
     androidKey = (await json('POST', `/api/schemes/${scheme.id}/channels`, { name: 'Android', device_type: 'Android' })).slug;
