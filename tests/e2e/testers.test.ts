@@ -198,7 +198,11 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
 
     const joinPage = await fetch(created.body.url);
     expect(joinPage.status).toBe(200);
-    expect(await joinPage.text()).toContain('name="email"');
+    const form = await joinPage.text();
+    expect(form).toContain('name="email"');
+    // The page's form posts to the link itself (no action): the secret is never copied into the page.
+    expect(form).toMatch(/<form method="post" class="password-form">/);
+    expect(form).not.toContain(token);
     expect((await postJsonWithHost('/api/tester/join', { token, email: 'carol@example.com' }, 'evil.example')).status).toBe(202);
     const mail = await mailTo('carol@example.com');
     // Where the admin made the join link, whatever Host the joiner sent.
@@ -207,6 +211,19 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error).toContain('seat');
     expect((await api('POST', '/api/tester/join', { json: { token: 'not-a-link', email: 'dave@example.com' } })).status).toBe(404);
+
+    // The page's form, as a browser sends it: the e-mail in the body, the token in the link posted to.
+    const pageLink = await api('POST', `/api/apps/${appId}/tester_groups/${groupId}/join_links`, { token: hangar.adminToken, json: { seats: 1 } });
+    const postForm = (email: string) =>
+      fetch(pageLink.body.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email }).toString() });
+    const joined = await postForm('erin@example.com');
+    expect(joined.status).toBe(202);
+    await mailTo('erin@example.com');
+    const full = await postForm('frank@example.com');
+    expect(full.status).toBe(422);
+    const again = await full.text();
+    expect(again).toMatch(/<form method="post" class="password-form">/);
+    expect(again).not.toContain(new URL(pageLink.body.url).searchParams.get('token')!);
 
     // The audit log holds who joined, and never the join link's secret.
     const joins = await eventuallyValue(
@@ -303,9 +320,12 @@ describe('tester groups, invitations by e-mail and sign-in links', () => {
       // Carol unsubscribes (the page asks first): she hears no more, Ken still does.
       const confirm = await fetch(unsubscribe);
       expect(confirm.status).toBe(200);
-      expect(await confirm.text()).toContain('method="post" action="/tester/unsubscribe"');
-      const url = new URL(unsubscribe);
-      const done = await api('POST', '/tester/unsubscribe', { urlencoded: { tester: url.searchParams.get('tester')!, key: url.searchParams.get('key')! } });
+      // The form posts to the link itself, as a browser does with a form without an action: the
+      // link's key is never copied into the page.
+      const page = await confirm.text();
+      expect(page).toMatch(/<form method="post" class="password-form">/);
+      expect(page).not.toContain(new URL(unsubscribe).searchParams.get('key')!);
+      const done = await fetch(unsubscribe, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
       expect(done.status).toBe(200);
       const next = await uploadBuild();
       await buildMailTo('ken@example.com', next);

@@ -7802,7 +7802,10 @@ export interface operations {
     };
     joinTesterGroupByPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The join link's secret, when the body has none (the page's form posts to the link) */
+                token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7811,15 +7814,15 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    token: string;
+                    token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     email: string;
-                    token: string;
+                    token?: string;
                 };
                 "multipart/form-data": {
                     email: string;
-                    token: string;
+                    token?: string;
                 };
             };
         };

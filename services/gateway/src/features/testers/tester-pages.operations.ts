@@ -42,7 +42,7 @@ export const testerPageOperations = [
     responses: { '200': htmlPage('The confirmation form') },
     openApi: { security: NO_TOKEN, parameters: [query('tester', 'The tester (membership) id', true), query('key', 'Its unsubscribe key', true)] },
     async handle({ req, res }) {
-      sendInstallPage(res, 200, unsubscribePage(queryText(req, 'tester') ?? '', queryText(req, 'key') ?? ''));
+      sendInstallPage(res, 200, unsubscribePage());
     },
   }),
   operation({
@@ -158,8 +158,8 @@ export const testerPageOperations = [
     page: true,
     responses: { '200': htmlPage('The form') },
     openApi: { security: NO_TOKEN, parameters: [query('token', "The join link's secret", true)] },
-    async handle({ req, res }) {
-      sendInstallPage(res, 200, joinPage(queryText(req, 'token') ?? ''));
+    async handle({ res }) {
+      sendInstallPage(res, 200, joinPage());
     },
   }),
   operation({
@@ -171,12 +171,13 @@ export const testerPageOperations = [
     scopes: null,
     params: {},
     page: true,
-    body: { fields: { token: Type.String(), email: Type.String() }, required: ['token', 'email'] },
+    // The page's form posts to the link itself (the token in the query); a token in the body is read too.
+    body: { fields: { token: Type.String(), email: Type.String() }, required: ['email'] },
     responses: { '202': htmlPage('Check your e-mail'), '422': htmlPage('The link is unknown, expired or full, or the address is not one: the form again') },
-    openApi: { security: NO_TOKEN },
-    handle: ({ body, clients, res }) =>
-      refusedAsPage(res, 422, (message) => joinPage(body.token ?? '', message), async () => {
-        await clients.apps.joinTesterGroup({ secret: body.token ?? '', email: body.email ?? '' });
+    openApi: { security: NO_TOKEN, parameters: [query('token', "The join link's secret, when the body has none (the page's form posts to the link)", false)] },
+    handle: ({ body, clients, req, res }) =>
+      refusedAsPage(res, 422, (message) => joinPage(message), async () => {
+        await clients.apps.joinTesterGroup({ secret: body.token ?? queryText(req, 'token') ?? '', email: body.email ?? '' });
         sendInstallPage(res, 202, checkYourMailPage());
       }),
   }),

@@ -52,12 +52,16 @@ export function testerSignInPage(problem?: string): string {
 }
 
 /** A group's join link opened: the address to invite. */
-export function joinPage(token: string, problem?: string): string {
+/**
+ * The join link's form. It posts to the page's own address, the link with its `token`, so the
+ * secret is never copied into the page: an answer holds no credential it was sent (a stranger's
+ * URL holding a token would otherwise have it reflected; tests/e2e/hostile-routes.test.ts).
+ */
+export function joinPage(problem?: string): string {
   return layout(
     'Join the testers',
     `<header><h1>Join the testers</h1><p>Enter your e-mail address: a sign-in link is sent to it.</p></header>
-<form method="post" action="/tester/join" class="password-form">
-  <input type="hidden" name="token" value="${escapeHtml(token)}">
+<form method="post" class="password-form">
   <label for="email">E-mail</label>
   <input id="email" name="email" type="email" autocomplete="email" required autofocus${problem ? ' aria-invalid="true" aria-describedby="email-error"' : ''}>
   ${problem ? `<p id="email-error" class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
@@ -70,14 +74,15 @@ export function checkYourMailPage(): string {
   return layout('Check your e-mail', '<header><h1>Check your e-mail</h1></header><p>If the address belongs to a tester, a sign-in link is on its way to it. The link works once.</p>');
 }
 
-/** The confirmation of an unsubscribe link (a POST, so a link scanner unsubscribes nobody). */
-export function unsubscribePage(tester: string, key: string): string {
+/**
+ * The confirmation of an unsubscribe link (a POST, so a link scanner unsubscribes nobody), posted
+ * to the link itself: its key stays in the link, never copied into the page (as the join form).
+ */
+export function unsubscribePage(): string {
   return layout(
     'Unsubscribe',
     `<header><h1>Unsubscribe</h1><p>Stop the e-mails about new builds of this group?</p></header>
-<form method="post" action="/tester/unsubscribe" class="password-form">
-  <input type="hidden" name="tester" value="${escapeHtml(tester)}">
-  <input type="hidden" name="key" value="${escapeHtml(key)}">
+<form method="post" class="password-form">
   <button type="submit" class="button">Unsubscribe</button>
 </form>`,
   );
