@@ -7,8 +7,8 @@ import path from 'node:path';
  *
  * Why: a service's start was mostly loading its modules — 1,300 to 2,900 files found, read and
  * compiled one by one (mongoose, zod, gRPC, OpenTelemetry, its libraries) — 1.2–2.0 s of CPU each,
- * paid by every pod the autoscaler adds and by every Hangar the test suite starts. One file cuts
- * the finding and reading: bench/service-start.bench.mjs prints both.
+ * paid by every pod the autoscaler adds and every `npm run up`. One file cuts the finding and
+ * reading: bench/service-start.bench.mjs prints both.
  *
  * The bundle sits beside main.js, so the few paths computed from `__dirname` at the top of
  * `dist/` (the repository root, the console's build) resolve the same from either; a package
