@@ -51,9 +51,8 @@ export function testerSignInPage(problem?: string): string {
   );
 }
 
-/** A group's join link opened: the address to invite. */
 /**
- * The join link's form. It posts to the page's own address, the link with its `token`, so the
+ * A group's join link opened: the form for the address to invite. It posts to the page's own address, the link with its `token`, so the
  * secret is never copied into the page: an answer holds no credential it was sent (a stranger's
  * URL holding a token would otherwise have it reflected; tests/e2e/hostile-routes.test.ts).
  */
