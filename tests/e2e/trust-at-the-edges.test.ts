@@ -151,6 +151,7 @@ describe('trust at the edges under npm run up', () => {
         `%E0%A4%A=1&password=${secret}`,
         `password=${secret}`,
         `t=${secret}`,
+        `tester=1&key=${secret}`,
       ];
       for (const [i, query] of queries.entries()) await send(`${targets[i % targets.length]}?${query}`);
     }

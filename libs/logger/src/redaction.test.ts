@@ -50,6 +50,7 @@ describe('redactQuery: every parameter the router could read as a secret', () =>
     `x%255Btoken%255D=${SECRET}`,
     `X-Amz-Signature=${SECRET}&X-Amz-Credential=${SECRET}`,
     `t=${SECRET}`,
+    `tester=4&key=${SECRET}`,
     `PASSWORD=${SECRET}`,
   ])('when the query is %s, then the secret is not kept', (query) => {
     const redacted = redactQuery(query);

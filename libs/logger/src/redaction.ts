@@ -21,10 +21,11 @@ export const SECRET_PARAMS = ['token', 'password', 'channel_key', 'secret', 'acc
 /**
  * Only in URLs: an OpenID Connect callback's authorization code (single use and
  * bound to its PKCE verifier, but a credential until redeemed), the install
- * page's signed download token `t`, presigned S3 signatures. Not redact paths,
- * where `code` names error codes.
+ * page's signed download token `t`, a tester's unsubscribe `key`, presigned S3
+ * signatures. Not redact paths, where `code` names error codes, nor fields
+ * (`key` names storage objects in log lines).
  */
-const URL_ONLY_SECRET_PARAMS = ['code', 't', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'refresh_token', 'id_token', 'client_secret', 'session', 'session_id'];
+const URL_ONLY_SECRET_PARAMS = ['code', 't', 'key', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'refresh_token', 'id_token', 'client_secret', 'session', 'session_id'];
 
 const SECRET_QUERY_NAMES = new Set([...SECRET_PARAMS, ...URL_ONLY_SECRET_PARAMS]);
 
