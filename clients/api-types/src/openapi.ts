@@ -2166,7 +2166,7 @@ export interface components {
         };
         /** @description Answered from a copy at most a second old. For readiness probes; liveness is each process's own health (docs/operations.md). */
         Health: {
-            /** @description Each dependency as the services reach it (MongoDB-wire, S3, NATS): `unavailable` when one service that uses it cannot reach it. Checked by each service once a second. */
+            /** @description Each dependency as the services reach it (MongoDB-wire, S3, NATS): `unavailable` when one service that uses it cannot reach it. Checked by each service when asked, at most once a second. */
             checks: {
                 /** @enum {string} */
                 database: "ok" | "unavailable";

@@ -74,8 +74,10 @@ export interface OutboxRelayOptions {
   js: JetStreamClient;
   logger: Logger;
   prefix?: string;
-  /** How often to look for events that could not be published yet. */
+  /** How often to look for events that could not be published yet, while there are some. */
   intervalMs?: number;
+  /** The longest pause between two looks while every look finds nothing (see OutboxRelay). */
+  idleIntervalMs?: number;
   batchSize?: number;
   /**
    * Models whose tombstones must outlive their events (their consumers still
@@ -87,43 +89,69 @@ export interface OutboxRelayOptions {
   metrics?: Metrics;
 }
 
+/** Doubled after each look that finds nothing, up to this: an idle service asks a few times a minute. */
+const IDLE_INTERVAL_MS = 8_000;
+
 /**
  * Publishes pending events and clears them. Documents marked deleted
  * (tombstones, `deletedAt` set) are removed once their events are out, so a
  * delete and its event stay one atomic write.
+ *
+ * Every write that records events pokes the relay of its process, so the timer
+ * is only for what no poke announced: a pass that failed (NATS away; retried
+ * every `intervalMs`), and events a replica or an earlier run wrote before it
+ * died. Looking every second found nothing almost always and was a sixth of an
+ * idle service's work (one query per model per second, and its share of the
+ * database's), so the pause doubles after each look that finds nothing, up to
+ * `idleIntervalMs`; a poke, a pass that published, or one that failed starts
+ * it again at `intervalMs`.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  private pauseMs: number;
 
   private readonly series?: ReturnType<typeof outboxRelayMetrics>;
 
   constructor(private readonly options: OutboxRelayOptions) {
     // Registered now, so a scrape shows the series (at zero) before the first event.
     this.series = options.metrics ? outboxRelayMetrics(options.metrics) : undefined;
+    this.pauseMs = this.baseIntervalMs;
+  }
+
+  private get baseIntervalMs(): number {
+    return this.options.intervalMs ?? 1_000;
   }
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.poke(), this.options.intervalMs ?? 1_000);
-    this.timer.unref();
     this.poke();
   }
 
   /** Publish now (called right after a write that recorded events). */
   poke(): void {
+    this.pauseMs = this.baseIntervalMs;
+    this.pass();
+  }
+
+  private pass(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
+    clearTimeout(this.timer);
     // Its queries trace nothing (each poll would be a trace of its own, and a
     // poke from a request would hang them on that request); every publish
     // continues the trace of the write that queued the event.
     this.running = withoutAutoSpans(() => this.drain())
+      .then((published) => {
+        if (published > 0) this.pauseMs = this.baseIntervalMs;
+      })
       .catch((err) => {
+        this.pauseMs = this.baseIntervalMs;
         this.series?.failedPasses.inc();
         this.options.logger.warn({ err }, 'outbox relay pass failed; will retry');
       })
@@ -131,9 +159,20 @@ export class OutboxRelay {
         this.running = undefined;
         if (this.again) {
           this.again = false;
-          this.poke();
+          this.pass();
+          return;
         }
+        this.scheduleLook();
       });
+  }
+
+  /** The next look for what no poke announced; each that finds nothing waits longer. */
+  private scheduleLook(): void {
+    if (this.stopped) return;
+    const waitMs = this.pauseMs;
+    this.pauseMs = Math.min(this.pauseMs * 2, Math.max(this.baseIntervalMs, this.options.idleIntervalMs ?? IDLE_INTERVAL_MS));
+    this.timer = setTimeout(() => this.pass(), waitMs);
+    this.timer.unref();
   }
 
   /** Waits for the pass in progress (tests, shutdown). */
@@ -143,18 +182,21 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    clearTimeout(this.timer);
     await this.flush();
   }
 
-  private async drain(): Promise<void> {
+  /** Publishes what is pending; resolves with how many documents' events went out. */
+  private async drain(): Promise<number> {
     const { models, js, prefix = DEFAULT_SUBJECT_PREFIX, batchSize = 100 } = this.options;
+    let published = 0;
     for (const model of models) {
       const pending = (await model
         .find({ outboxPending: true }, { outbox: 1, outboxSeq: 1, deletedAt: 1 })
         .limit(batchSize)
         .lean()) as unknown as PendingDocument[];
       for (const doc of pending) {
+        published += 1;
         for (const entry of doc.outbox) {
           const envelope = JSON.parse(entry.payload) as Envelope;
           await publishEnvelope(js, envelope, { prefix, requestId: entry.requestId, traceContext: contextFromTraceparent(entry.traceparent) });
@@ -178,5 +220,6 @@ export class OutboxRelay {
       }
       if (pending.length === batchSize) this.again = true;
     }
+    return published;
   }
 }

@@ -214,6 +214,30 @@ describe('@hangar/events against NATS JetStream and a MongoDB-wire server', () =
       expect((await received(prefix, 'user.deleted', 1)).map((m) => (m.json() as Envelope).id)).toEqual([event.id]);
     });
 
+    it('when nothing is pending, then each look for events waits twice as long as the last, up to the idle pause; a poke starts again from the interval', async () => {
+      const quiet = connection.model<Thing>('QuietThing', new mongoose.Schema<Thing>({ _id: Number, name: String, deletedAt: Date, ...outboxSchemaFields }, { collection: 'quiet_things', versionKey: false }));
+      await quiet.init();
+      const looks: number[] = [];
+      const find = quiet.find.bind(quiet);
+      jest.spyOn(quiet, 'find').mockImplementation(((...args: Parameters<typeof find>) => {
+        looks.push(performance.now());
+        return find(...args);
+      }) as typeof find);
+      const relay = relayFor(await freshPrefix(), { models: [quiet], intervalMs: 40, idleIntervalMs: 1_000 });
+      relay.start();
+      // The first look at start, then pauses of 40, 80, 160, 320, 640 and 1,000 ms (timers never fire early).
+      await eventually(() => looks.length >= 8, 10_000, 'eight looks');
+      const pauses = looks.slice(1, 8).map((at, i) => at - looks[i]!);
+      expect(pauses.map((ms, i) => ms >= [40, 80, 160, 320, 640, 1_000, 1_000][i]! - 2)).toEqual(Array(7).fill(true));
+
+      const poked = looks.length;
+      relay.poke();
+      await eventually(() => looks.length >= poked + 2, 5_000, 'the poked pass and the look after it');
+      await relay.stop();
+      // After a poke the next look comes at the interval again, not after the idle pause.
+      expect(looks[poked + 1]! - looks[poked]!).toBeLessThan(700);
+    });
+
     it('when NATS cannot be reached, then the events stay pending and a later relay publishes them', async () => {
       const prefix = await freshPrefix();
       const event = createEnvelope('app.deleted', { app_id: 51 }, 'test');

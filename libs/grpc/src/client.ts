@@ -17,7 +17,7 @@ import { Metrics, grpcClientMetrics } from '@hangar/metrics';
 import { carryTrace } from '@hangar/telemetry';
 import { createProbeChannel, createServiceChannel } from './channel';
 import { ERROR_CODE_TRAILER, ERROR_ENTRY_TRAILER, rpcLabels, statusName } from './server-middleware';
-import { DEPENDENCIES, Dependency, dependencyHealthName } from './server';
+import { DEPENDENCIES, Dependency, dependencyHealthName } from './dependency-checks';
 
 export type ServiceClient<S extends CompatServiceDefinition> = Client<S, DeadlineOptions>;
 

@@ -1,4 +1,5 @@
 export * from './server';
+export * from './dependency-checks';
 export * from './server-middleware';
 export * from './client';
 export * from './channel';

@@ -2,17 +2,8 @@ import { CompatServiceDefinition, Server, ServiceImplementation, createServer } 
 import { HealthDefinition, HealthServiceImpl, HealthState } from 'nice-grpc-server-health';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
+import { Dependency, DependencyChecks, dependencyChecks, dependencyHealthName } from './dependency-checks';
 import { ErrorClassifier, errorMiddleware, metricsMiddleware, requestContextMiddleware } from './server-middleware';
-
-/** What a service depends on, each reported under its own name by the standard gRPC health service. */
-export const DEPENDENCIES = ['database', 'storage', 'events'] as const;
-export type Dependency = (typeof DEPENDENCIES)[number];
-/** The health service name of a dependency (`hangar.dependency.database`); the empty name stays the process itself. */
-export const dependencyHealthName = (dependency: Dependency) => `hangar.dependency.${dependency}`;
-/** How often a service checks its dependencies: /api/health reads the last result, so a probe costs no query. */
-export const DEPENDENCY_CHECK_INTERVAL_MS = 1_000;
-/** A check that has not answered by then counts as a dependency down. */
-const DEPENDENCY_CHECK_TIMEOUT_MS = 2_000;
 
 export interface GrpcServer {
   add<S extends CompatServiceDefinition>(definition: S, implementation: ServiceImplementation<S>): void;
@@ -21,9 +12,9 @@ export interface GrpcServer {
   /** Standard gRPC health: SERVING once started, NOT_SERVING while stopping. */
   setServing(serving: boolean): void;
   /**
-   * Checks each dependency every DEPENDENCY_CHECK_INTERVAL_MS (one check at a time, the next after
-   * the last answered) and reports it under `dependencyHealthName(name)`. The process's own status
-   * (the empty name: liveness, the callers' channels) does not change with them.
+   * Reports each dependency under `dependencyHealthName(name)`, checked when it is asked about
+   * (`dependencyChecks`). The process's own status (the empty name: liveness, the callers'
+   * channels) does not change with them.
    */
   watchDependencies(checks: Partial<Record<Dependency, () => Promise<boolean>>>): void;
   /** Stops taking calls, lets in-flight ones finish, forces after the timeout. */
@@ -42,8 +33,15 @@ export function createGrpcServer({ logger, classifiers = [], metrics }: { logger
     .use(errorMiddleware(logger, classifiers));
   const health = HealthState();
   health.setStatus('unhealthy');
-  server.add(HealthDefinition, HealthServiceImpl(health));
-  let watching: NodeJS.Timeout | undefined;
+  let dependencies: DependencyChecks | undefined;
+  const answers = HealthServiceImpl(health);
+  server.add(HealthDefinition, {
+    ...answers,
+    async check(request, context) {
+      await dependencies?.freshen(request.service);
+      return answers.check(request, context);
+    },
+  });
   let stopped = false;
 
   return {
@@ -56,23 +54,12 @@ export function createGrpcServer({ logger, classifiers = [], metrics }: { logger
     },
     setServing: (serving) => health.setStatus(serving ? 'healthy' : 'unhealthy'),
     watchDependencies(checks) {
-      const entries = Object.entries(checks) as [Dependency, () => Promise<boolean>][];
-      const checkAll = async () => {
-        await Promise.all(
-          entries.map(async ([name, check]) => {
-            const ok = await withTimeout(check(), DEPENDENCY_CHECK_TIMEOUT_MS).catch(() => false);
-            if (!stopped) health.setStatus(ok ? 'healthy' : 'unhealthy', dependencyHealthName(name));
-          }),
-        );
-        if (!stopped) watching = setTimeout(() => void checkAll(), DEPENDENCY_CHECK_INTERVAL_MS).unref();
-      };
-      // Unknown until the first check has answered (a probe then reads 'unavailable').
-      for (const [name] of entries) health.setStatus('unhealthy', dependencyHealthName(name));
-      void checkAll();
+      dependencies = dependencyChecks(checks, (name, ok) => {
+        if (!stopped) health.setStatus(ok ? 'healthy' : 'unhealthy', dependencyHealthName(name));
+      });
     },
     async shutdown(timeoutMs) {
       stopped = true;
-      clearTimeout(watching);
       health.setStatus('unhealthy');
       let timer: NodeJS.Timeout | undefined;
       const forced = new Promise<void>((resolve) => {
@@ -86,10 +73,4 @@ export function createGrpcServer({ logger, classifiers = [], metrics }: { logger
       clearTimeout(timer);
     },
   };
-}
-
-function withTimeout(check: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  return Promise.race([check, late]).finally(() => clearTimeout(timer));
 }

@@ -113,7 +113,7 @@ export async function startService<C extends SkeletonConfig, T extends object>(o
 
   try {
     const wired = await wire(parts);
-    // /api/health reports these (the gateway asks every service); checked once a second, not per probe.
+    // /api/health reports these (the gateway asks every service); checked when asked, at most once a second.
     server.watchDependencies(checks);
     const port = await server.listen(config.GRPC_LISTEN);
     // Stops taking calls and reports NOT_SERVING, lets in-flight calls finish with what the later parts leave.

@@ -105,7 +105,7 @@ const schemas: Record<string, JsonSchema> = {
       checks: object(
         { database: { type: 'string', enum: ['ok', 'unavailable'] }, storage: { type: 'string', enum: ['ok', 'unavailable'] }, events: { type: 'string', enum: ['ok', 'unavailable'] } },
         [],
-        'Each dependency as the services reach it (MongoDB-wire, S3, NATS): `unavailable` when one service that uses it cannot reach it. Checked by each service once a second.',
+        'Each dependency as the services reach it (MongoDB-wire, S3, NATS): `unavailable` when one service that uses it cannot reach it. Checked by each service when asked, at most once a second.',
       ),
     },
     [],
