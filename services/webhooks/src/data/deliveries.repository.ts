@@ -35,8 +35,9 @@ export class DeliveriesRepository {
     return this.deliveries.findOne({ _id: id }).lean<DeliveryDocument>();
   }
 
-  due(now: Date, limit: number): Promise<DeliveryDocument[]> {
-    return this.deliveries.find({ state: 'pending', nextAttemptAt: { $lte: now } }).sort({ nextAttemptAt: 1 }).limit(limit).lean<DeliveryDocument[]>();
+  /** Pending deliveries, the soonest due first: those due now, then when the next one is. */
+  pending(limit: number): Promise<DeliveryDocument[]> {
+    return this.deliveries.find({ state: 'pending' }).sort({ nextAttemptAt: 1 }).limit(limit).lean<DeliveryDocument[]>();
   }
 
   async setSchedule(id: string, changes: Partial<Pick<DeliveryDocument, 'state' | 'nextAttemptAt'>>): Promise<void> {

@@ -17,6 +17,7 @@ export interface DispatcherOptions {
   logger: Logger;
   timeoutMs: number;
   retryBaseMs: number;
+  /** The shortest pause between two looks for due deliveries (see WebhookDispatcher). */
   pollMs: number;
   concurrency: number;
   retentionDays: number;
@@ -29,9 +30,16 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
   return baseMs * 2 ** Math.max(0, attempt - 1);
 }
 
+/** The longest pause between two looks while nothing is pending: an idle service asks a few times a minute. */
+const IDLE_POLL_MS = 8_000;
+
 /**
- * Drives deliveries from their records: every poll it takes the pending
- * deliveries that are due and makes their next attempt. The records are the
+ * Drives deliveries from their records: each look takes the pending
+ * deliveries that are due and makes their next attempt. A new delivery pokes
+ * it, as does each attempt that ends; between pokes it looks again when the
+ * next retry is due (never sooner than `pollMs` after the last look), and,
+ * while nothing is pending, after a pause that doubles up to IDLE_POLL_MS —
+ * looking every second cost an idle service a query a second. The records are the
  * state, so retries survive restarts, and any replica may make any attempt:
  * an attempt is claimed by inserting its (delivery, attempt number) row
  * before the call, which a unique index lets exactly one process do. An
@@ -45,6 +53,9 @@ export class WebhookDispatcher {
   private sweepTimer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private again = false;
+  /** The pause before the next look, set by each look. */
+  private nextLookMs: number;
+  private idlePauseMs: number;
   private stopped = true;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly log: Logger;
@@ -55,12 +66,11 @@ export class WebhookDispatcher {
     this.log = options.logger.child({ component: 'webhook-dispatcher' });
     this.attempts = options.metrics ? webhookDeliveriesCounter(options.metrics) : undefined;
     this.staleAfterMs = options.timeoutMs * 2 + 5_000;
+    this.nextLookMs = this.idlePauseMs = options.pollMs;
   }
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.poke(), this.options.pollMs);
-    this.timer.unref();
     this.sweepTimer = setInterval(() => void this.sweep(), 60 * 60 * 1_000);
     this.sweepTimer.unref();
     void this.sweep();
@@ -69,11 +79,18 @@ export class WebhookDispatcher {
 
   /** Look for due deliveries now (called when a delivery was just made). */
   poke(): void {
+    this.idlePauseMs = this.options.pollMs;
+    this.look();
+  }
+
+  private look(): void {
     if (this.stopped) return;
     if (this.ticking) {
       this.again = true;
       return;
     }
+    clearTimeout(this.timer);
+    this.nextLookMs = this.options.pollMs;
     // The polling's own queries trace nothing (a trace a poll would be noise);
     // each attempt's span continues the trace its delivery was made in.
     this.ticking = withoutAutoSpans(() => this.tick())
@@ -82,14 +99,18 @@ export class WebhookDispatcher {
         this.ticking = undefined;
         if (this.again) {
           this.again = false;
-          this.poke();
+          this.look();
+          return;
         }
+        if (this.stopped) return;
+        this.timer = setTimeout(() => this.look(), this.nextLookMs);
+        this.timer.unref();
       });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    clearTimeout(this.timer);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.ticking;
     await Promise.allSettled(this.inFlight.values());
@@ -97,8 +118,19 @@ export class WebhookDispatcher {
 
   private async tick(): Promise<void> {
     const free = this.options.concurrency - this.inFlight.size;
+    // Every slot taken: each attempt that ends pokes.
     if (free <= 0) return;
-    const due = await this.options.deliveries.due(new Date(), free + this.inFlight.size);
+    const limit = free + this.inFlight.size + 1;
+    const pending = await this.options.deliveries.pending(limit);
+    const now = Date.now();
+    const due = pending.filter((delivery) => delivery.nextAttemptAt.getTime() <= now);
+    const next = pending.find((delivery) => delivery.nextAttemptAt.getTime() > now);
+    if (next) this.nextLookMs = Math.max(this.options.pollMs, Math.min(next.nextAttemptAt.getTime() - now, IDLE_POLL_MS));
+    else if (pending.length === limit) this.nextLookMs = this.options.pollMs;
+    else if (due.length === 0) {
+      this.nextLookMs = this.idlePauseMs;
+      this.idlePauseMs = Math.min(this.idlePauseMs * 2, Math.max(IDLE_POLL_MS, this.options.pollMs));
+    }
     for (const delivery of due) {
       if (this.inFlight.size >= this.options.concurrency) break;
       if (this.inFlight.has(delivery._id)) continue;
