@@ -46,6 +46,8 @@ export interface BatchConsumerOptions {
   idleRetryMs?: number;
   /** Cap of the exponential backoff after failed rounds (1 s, 2 s, 4 s, …). */
   maxBackoffMs?: number;
+  /** How often a quiet stream is read anyway, for what no doorbell announced (30 s). */
+  quietLookMs?: number;
 }
 
 export interface RunningBatchConsumer {
@@ -58,9 +60,15 @@ export interface RunningBatchConsumer {
  * the audit log's entries and the download counts. Nothing is lost while the service restarts
  * (the durable keeps its place); a batch is acked only once handled; a failed round is retried
  * without limit after a growing pause, because what these streams carry must not be forgotten.
+ *
+ * While the stream is quiet it does not pull: a plain subscription to the stream's subjects (the
+ * doorbell) says when something was published, and rounds run from then until one finds nothing.
+ * Pulling every second cost an idle service a pull (and, for the download counts, two writes of
+ * the turn's key) a second. What no doorbell announces — a batch redelivered after its holder
+ * died, messages published while NATS was reconnecting — is found by a round every `quietLookMs`.
  */
 export async function startBatchConsumer<M>(consumerSpec: BatchConsumer<M>, options: BatchConsumerOptions): Promise<RunningBatchConsumer> {
-  const { bus, fetchWaitMs = 1000, idleRetryMs = 200, maxBackoffMs = 30_000 } = options;
+  const { bus, fetchWaitMs = 1000, idleRetryMs = 200, maxBackoffMs = 30_000, quietLookMs = QUIET_LOOK_MS } = options;
   const { durable, stream, schema, batchSize, ackWaitMs, handle, onKeepAlive, around = async (round) => (await round(), true) } = consumerSpec;
   const log = options.logger.child({ consumer: durable });
   try {
@@ -78,6 +86,27 @@ export async function startBatchConsumer<M>(consumerSpec: BatchConsumer<M>, opti
   const consumer = await bus.js.consumers.get(stream, durable);
   let stopping = false;
   let failures = 0;
+
+  // Rung at the start: whatever the stream holds from before is read first.
+  let rung = true;
+  let wake: (() => void) | undefined;
+  const ring = () => {
+    rung = true;
+    wake?.();
+  };
+  const { subjects = [] } = (await bus.jsm.streams.info(stream)).config;
+  const doorbell = subjects.map((subject) => bus.nc.subscribe(subject, { callback: ring }));
+  const quiet = () =>
+    rung
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(ring, quietLookMs).unref();
+          wake = () => {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          };
+        });
 
   async function round(batch: JsMsg[]): Promise<void> {
     const fetched = await consumer.fetch({ max_messages: batchSize, expires: Math.max(1000, fetchWaitMs) });
@@ -109,12 +138,23 @@ export async function startBatchConsumer<M>(consumerSpec: BatchConsumer<M>, opti
 
   const loop = (async () => {
     while (!stopping) {
+      await quiet();
+      if (stopping) break;
+      rung = false;
       const batch: JsMsg[] = [];
       try {
         const ran = await around(() => round(batch));
         failures = 0;
-        if (!ran) await pause(idleRetryMs);
+        if (!ran) {
+          // Another replica holds the turn: ask again while there may be work.
+          rung = true;
+          await pause(idleRetryMs);
+        } else if (batch.length > 0) {
+          // A batch was read: more may be waiting.
+          rung = true;
+        }
       } catch (err) {
+        rung = true;
         if (stopping) break;
         if (batch.length === 0) {
           // Nothing fetched: NATS (or the turn's KV) is away. Its client reconnects by itself, and a
@@ -136,12 +176,16 @@ export async function startBatchConsumer<M>(consumerSpec: BatchConsumer<M>, opti
   return {
     async stop() {
       stopping = true;
+      for (const subscription of doorbell) subscription.unsubscribe();
+      wake?.();
       await loop;
     },
   };
 }
 
 const FETCH_RETRY_MS = 1_000;
+/** How often a quiet stream is read anyway, for what no doorbell announced. */
+const QUIET_LOOK_MS = 30_000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 function safeJson(text: string): unknown {

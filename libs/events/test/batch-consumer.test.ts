@@ -78,6 +78,41 @@ describe('events: the batch consumer', () => {
     await eventually(async () => (await bus.jsm.consumers.info(stream, 'retried')).num_ack_pending === 0, { what: 'all acked after the retry' });
   });
 
+  it('when the stream is quiet, then it pulls nothing until a message is published or its quiet look is due', async () => {
+    const pulls: number[] = [];
+    const get = bus.js.consumers.get.bind(bus.js.consumers);
+    const spy = jest.spyOn(bus.js.consumers, 'get').mockImplementation(async (...args: Parameters<typeof get>) => {
+      const consumer = await get(...args);
+      const fetch = consumer.fetch.bind(consumer);
+      consumer.fetch = (opts) => {
+        pulls.push(performance.now());
+        return fetch(opts);
+      };
+      return consumer;
+    });
+    try {
+      const seen: number[] = [];
+      const quietLookMs = 3_000;
+      running = await startBatchConsumer(
+        { durable: 'quiet', stream, schema, batchSize: 10, ackWaitMs: 5_000, handle: async (batch) => void seen.push(...batch.map((m) => m.data.n)) },
+        { bus, logger, quietLookMs },
+      );
+      await publish('{"n":1}');
+      await eventually(() => seen.length === 1, { what: 'the message handled (the doorbell rang: the quiet look is 3 s away)' });
+      // After the batch, one more round finds nothing; the next pull is the quiet look's.
+      const quietFrom = pulls.length;
+      await eventually(() => pulls.length >= quietFrom + 2, { timeoutMs: 15_000, what: 'the quiet look' });
+      // Pulling every second, as before, would show a gap of about one second here.
+      expect(pulls[quietFrom + 1]! - pulls[quietFrom]!).toBeGreaterThanOrEqual(quietLookMs - 5);
+
+      await publish('{"n":2}');
+      await eventually(() => seen.length === 2, { what: 'a message published while quiet handled' });
+      expect(seen).toEqual([1, 2]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('when its round is wrapped in a turn not held, then it fetches nothing until the turn is held', async () => {
     let holding = false;
     const seen: number[] = [];

@@ -40,7 +40,7 @@ const schema = z.object({
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
   /** Delay before the second attempt; doubled before each later one (30 s … 32 min: ~1 h over 8 attempts). */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
-  /** How often the dispatcher looks for deliveries that are due. */
+  /** The shortest pause between the dispatcher's looks for due deliveries (it looks when the next is due, less often while none is pending). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   /** Webhook calls in flight at once per process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
