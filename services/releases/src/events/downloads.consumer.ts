@@ -75,6 +75,8 @@ export async function startDownloadsConsumer(deps: RecordDownloadsDeps, options:
         return true;
       },
     },
-    { bus, logger: options.logger, fetchWaitMs, idleRetryMs: TURN_RETRY_MS },
+    // A quiet stream is still read every quarter of the notice interval: the round is what reports
+    // a release's downloads since its last notice once that is a minute old (flushDownloadNotices).
+    { bus, logger: options.logger, fetchWaitMs, idleRetryMs: TURN_RETRY_MS, quietLookMs: deps.noticeIntervalMs / 4 },
   );
 }
