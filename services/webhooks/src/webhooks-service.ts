@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { type ShutdownRegistry, createServiceClient } from '@hangar/grpc';
+import { type ShutdownRegistry, checkHealth, createServiceClient } from '@hangar/grpc';
 import { startService } from '@hangar/service';
 import type { Logger } from '@hangar/logger';
 import type { Metrics } from '@hangar/metrics';
@@ -56,7 +56,7 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
 
     // Before anything is served or sent: webhooks and deliveries the apps service kept come here first.
     const imports = new LegacyImportRepository(connection, webhookDocs, deliveryDocs, attemptDocs);
-    await new AppsLegacyWebhooks(appsClient, logger, config.MIGRATION_RETRY_MS).untilMoved((source) => moveWebhooksFromApps(imports, source, logger));
+    await new AppsLegacyWebhooks(appsClient, logger, config.MIGRATION_RETRY_MS, () => checkHealth(config.APPS_GRPC_TARGET)).untilMoved((source) => moveWebhooksFromApps(imports, source, logger));
 
     // Nothing here is published: this service only consumes.
     const events = await service.startEvents({ outboxOf: [] });

@@ -8,6 +8,9 @@ import type { LegacyWebhookSource, MoveOutcome } from '../domain/move-from-apps'
 const EXPORT_DEADLINE_MS = 30 * 60 * 1_000;
 /** The first wait before trying the move again; it doubles up to the configured interval. */
 const FIRST_RETRY_MS = 250;
+/** How often apps is asked whether it answers yet, for the first APPS_START_MS; then every `retryMs`. */
+const READY_PROBE_MS = 100;
+const APPS_START_MS = 10_000;
 
 /**
  * The apps service's old webhook records over gRPC, and the patience the
@@ -16,13 +19,28 @@ const FIRST_RETRY_MS = 250;
  * until it answers — soon at first (apps usually answers within a second of
  * starting beside this service), then less and less often, up to `retryMs`
  * apart. Any other failure stops the start, to be seen.
+ *
+ * Before the first call it waits until apps answers its health on a channel of
+ * its own (`ready`): a call refused while apps was still starting left the
+ * client's channel in grpc-js's reconnect backoff (500 ms, growing), and every
+ * start of Hangar waited it out — this service was the last to listen, 1.2 s
+ * after the others on a quiet machine.
  */
 export class AppsLegacyWebhooks {
   constructor(
     private readonly client: ServiceClient<typeof apps.AppsServiceDefinition>,
     private readonly logger: Logger,
     private readonly retryMs: number,
+    private readonly ready: () => Promise<boolean> = async () => true,
   ) {}
+
+  /** Asks apps whether it answers until it does: often while it is likely starting, then every `retryMs`. */
+  private async untilReady(): Promise<void> {
+    const since = Date.now();
+    while (!(await this.ready())) {
+      await new Promise((resolve) => setTimeout(resolve, Date.now() - since < APPS_START_MS ? READY_PROBE_MS : this.retryMs));
+    }
+  }
 
   async untilMoved(move: (source: LegacyWebhookSource) => Promise<MoveOutcome | undefined>): Promise<void> {
     const source: LegacyWebhookSource = {
@@ -34,6 +52,7 @@ export class AppsLegacyWebhooks {
     let waitMs = Math.min(FIRST_RETRY_MS, this.retryMs);
     for (;;) {
       try {
+        await this.untilReady();
         await move(source);
         return;
       } catch (err) {
