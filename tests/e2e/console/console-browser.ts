@@ -4,6 +4,12 @@ import { Browser, Page, chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'test-output', 'console');
+/**
+ * Whether lookAt saves its screenshots (test-output/console, for a person to open): CI sets
+ * HANGAR_TEST_SCREENSHOTS=0, as nobody opens them there and encoding full-page PNGs is Chromium's
+ * largest share of the tier; every other check of lookAt runs either way.
+ */
+const SAVE_SCREENSHOTS = process.env.HANGAR_TEST_SCREENSHOTS !== '0';
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export const PHONE = { width: 390, height: 844 };
@@ -27,8 +33,9 @@ interface AxeViolation {
 
 /** axe-core's serious and critical findings on the page as it is now, named so a failure says what and where. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated, not injected as a tag: the console's CSP (rightly) refuses inline scripts.
-  await page.evaluate(AXE);
+  // Evaluated, not injected as a tag: the console's CSP (rightly) refuses inline scripts. Once per
+  // document: lookAt asks again after switching to dark, on the same page.
+  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(AXE);
   const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
@@ -49,7 +56,7 @@ export async function lookAt(page: Page, name: string): Promise<void> {
         const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         if (width > viewport.width) problems.push(`${scheme} ${label}: ${width}px wide, wider than the screen`);
       }
-      if (scheme === 'light' || label === 'desktop') await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${label}${scheme === 'dark' ? '-dark' : ''}.png`), fullPage: true });
+      if (SAVE_SCREENSHOTS && (scheme === 'light' || label === 'desktop')) await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${label}${scheme === 'dark' ? '-dark' : ''}.png`), fullPage: true });
       if (label === 'desktop') problems.push(...(await seriousViolations(page)).map((v) => `${scheme}: ${v}`));
     }
   }
