@@ -216,6 +216,12 @@ describe('the hangar CLI', () => {
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { msg?: string; method?: string; url?: string })
         .filter((l) => l.msg === 'request' && l.method === 'POST' && l.url === '/api/uploads').length;
+    // Joins by how, from the gateway's metrics: the CLI's parts are placed where their bytes go, never copied.
+    const joins = async (how: string) => {
+      const text = await (await fetch(`http://127.0.0.1:${hangar.metricsPortOf('gateway')}/metrics`)).text();
+      return Number(new RegExp(`^hangar_upload_joins_total\\{how="${how}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    };
+    const joinedBefore = { inPlace: await joins('in_place'), copied: await joins('copy_in_s3') };
     const before = uploadsCreated();
     const one = await runCli(['upload', big, '-c', channelKey, '--release-version', '5.0', '--build-version', '500', '--json'], env);
     expectSuccess(one);
@@ -227,6 +233,7 @@ describe('the hangar CLI', () => {
     expect(JSON.parse(three.stdout).sha256).toBe(sha256Of(big));
     // Three parts and the upload that joins them.
     expect(uploadsCreated() - before - 1).toBe(4);
+    expect({ inPlace: await joins('in_place'), copied: await joins('copy_in_s3') }).toEqual({ inPlace: joinedBefore.inPlace + 1, copied: joinedBefore.copied });
   }, 120_000);
 });
 

@@ -109,6 +109,71 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
   }, 120_000);
 
+  it('when parallel parts name their upload and where they start, then their bytes go into one S3 multipart upload as they arrive, and the final joins them there without a copy — in the file\'s order only', async () => {
+    const MiB = 1024 * 1024;
+    const s3 = testS3Client();
+    type Incomplete = { key: string; uploadId: string };
+    const incomplete = async (): Promise<Incomplete[]> => (await s3.listIncompleteUploadsQuery(hangar.bucket, 'packages/', '', '', '')).uploads as Incomplete[];
+    const before = new Set((await incomplete()).map((u) => u.uploadId));
+    const cuts = [
+      { start: 0, end: 8 * MiB },
+      { start: 8 * MiB, end: 16 * MiB },
+      { start: 16 * MiB, end: apk.length },
+    ];
+    const meta = { channel_key: channelKey, parallel_upload: uniqueName('parallel'), parallel_size: String(apk.length) };
+    const urls: string[] = [];
+    for (const cut of cuts) {
+      const res = await create(developer.token, cut.end - cut.start, meta, { 'upload-concat': 'partial' });
+      expect(res.status).toBe(201);
+      urls.push(res.headers.get('location')!);
+    }
+    // Side by side, the last first, in 3 MiB requests: each part's bytes between requests wait in a tail of its own.
+    await Promise.all(
+      [...cuts.keys()].reverse().map(async (i) => {
+        const { start, end } = cuts[i]!;
+        for (let at = start; at < end; at += 3 * MiB) {
+          const res = await patch(urls[i]!, developer.token, at - start, apk.subarray(at, Math.min(end, at + 3 * MiB)), { 'hangar-partial-start': String(start) });
+          expect({ part: i, at, status: res.status }).toEqual({ part: i, at, status: 204 });
+        }
+      }),
+    );
+    // One multipart upload holds the three parts' bytes, numbered by their place in the file.
+    const opened = (await incomplete()).filter((u) => !before.has(u.uploadId));
+    expect(opened).toHaveLength(1);
+    const s3Parts = await (s3 as unknown as { listParts(b: string, k: string, u: string): Promise<{ part: number; size: number }[]> }).listParts(hangar.bucket, opened[0]!.key, opened[0]!.uploadId);
+    const lastParts = Math.ceil((apk.length - 16 * MiB) / (8 * MiB));
+    expect(s3Parts.map((p) => p.part).sort((a, b) => a - b)).toEqual([1, 2, ...Array.from({ length: lastParts }, (_, i) => 4 + i)]);
+
+    const final = (parts: string[]) =>
+      fetch(endpoint(), { method: 'POST', headers: tusHeaders(developer.token, { 'upload-concat': `final;${parts.join(' ')}`, 'upload-metadata': `filename ${b64('padded.apk')},channel_key ${b64(channelKey)}` }) });
+    // Out of the file's order, or not all of them: refused, nothing joined.
+    const swapped = await final([urls[1]!, urls[0]!, urls[2]!]);
+    expect(swapped.status).toBe(400);
+    expect(((await swapped.json()) as { error: string }).error).toMatch(/in the order of their bytes/);
+    const short = await final([urls[0]!, urls[1]!]);
+    expect(short.status).toBe(400);
+    expect((await incomplete()).map((u) => u.uploadId)).toContain(opened[0]!.uploadId);
+
+    const joined = await final(urls);
+    expect(joined.status).toBe(201);
+    // Completed where the bytes were: the file is that upload's object, and no multipart upload is left open.
+    expect((await incomplete()).filter((u) => !before.has(u.uploadId))).toEqual([]);
+    expect((await s3.statObject(hangar.bucket, opened[0]!.key)).size).toBe(apk.length);
+    const made = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(joined.headers.get('location')!), sha256: sha256(apk) } });
+    expect(made.status).toBe(201);
+    expect(made.body.sha256).toBe(sha256(apk));
+    const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${developer.token}`);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
+  }, 120_000);
+
+  it('when a partial names its parallel upload with a size smaller than itself, or not a number, then it is refused before anything is made', async () => {
+    for (const parallel_size of ['10', 'ten']) {
+      const res = await create(developer.token, 1_000, { channel_key: channelKey, parallel_upload: 'p', parallel_size }, { 'upload-concat': 'partial' });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/parallel_size/);
+    }
+  });
+
   it('when the parallel parts are under S3\'s 5 MiB part minimum, then they are joined through the gateway and hashed on the way: the same bytes and SHA-256', async () => {
     const small = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));
     const url = await tusUpload(small, developer.token, { parallelUploads: 3, metadataForPartialUploads: { filename: 'android.apk', channel_key: channelKey } });

@@ -1055,7 +1055,7 @@ export interface paths {
         put?: never;
         /**
          * Begin a resumable upload (tus 1.0 creation)
-         * @description The tus 1.0 protocol (https://tus.io/protocols/resumable-upload) with the creation, creation-with-upload, checksum (sha256), termination, expiration and concatenation extensions; `OPTIONS /api/uploads` names them. The token, and the channel (`channel_key` in `Upload-Metadata`) or the right to create apps, are checked here, before any byte is taken. `Upload-Metadata` keys: `filename`, `purpose` (`package`, default, or `debug_file`), `channel_key` (required for debug files). `Upload-Concat: partial` makes a part of a parallel upload; `final;<url> <url>` joins the caller's complete parts. A complete upload becomes a build through `POST /api/apps/upload` or `POST /api/debug_files/upload` with `upload_id`. Unfinished uploads expire after `RESUMABLE_UPLOAD_EXPIRY_MS` (24 h).
+         * @description The tus 1.0 protocol (https://tus.io/protocols/resumable-upload) with the creation, creation-with-upload, checksum (sha256), termination, expiration and concatenation extensions; `OPTIONS /api/uploads` names them. The token, and the channel (`channel_key` in `Upload-Metadata`) or the right to create apps, are checked here, before any byte is taken. `Upload-Metadata` keys: `filename`, `purpose` (`package`, default, or `debug_file`), `channel_key` (required for debug files). `Upload-Concat: partial` makes a part of a parallel upload; `final;<url> <url>` joins the caller's complete parts. A partial whose metadata names its parallel upload (`parallel_upload`, `parallel_size`) and whose first bytes say where they start (`Hangar-Partial-Start`) is written into the whole file as it arrives. A complete upload becomes a build through `POST /api/apps/upload` or `POST /api/debug_files/upload` with `upload_id`. Unfinished uploads expire after `RESUMABLE_UPLOAD_EXPIRY_MS` (24 h).
          */
         post: operations["createUpload"];
         delete?: never;
@@ -5981,6 +5981,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy */
+                "Hangar-Partial-Start"?: string;
                 /** @description Always `1.0.0` */
                 "Tus-Resumable": "1.0.0";
                 /** @description `sha256 <base64 digest>` of this request's body */
@@ -6096,6 +6098,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy */
+                "Hangar-Partial-Start"?: string;
                 /** @description Always `1.0.0` */
                 "Tus-Resumable": "1.0.0";
                 /** @description `sha256 <base64 digest>` of this request's body */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { DetailedError as TusDetailedError, FileReader, FileSource, HttpRequest, HttpResponse, HttpStack, Upload as TusUpload, UploadOptions } from 'tus-js-client';
 import { ApiError, NetworkError, httpFor } from './api-client';
@@ -88,7 +89,7 @@ export async function sendResumable(options: ResumableUploadOptions): Promise<Se
   }
 
   // A part below a few MiB buys nothing but requests.
-  const parallel = Math.max(1, Math.min(options.parallel, Math.floor(options.size / (5 * 1024 * 1024)) || 1));
+  const parallel = alignedParts(options.size, Math.max(1, Math.min(options.parallel, Math.floor(options.size / (5 * 1024 * 1024)) || 1))).length;
   // Only the first part's bytes come in the file's order: with more, the hash reads the rest itself, beside them.
   if (parallel > 1) void options.digest.complete();
   // tus-js-client retries each request but one: the POST joining parallel parts, whose lost
@@ -124,14 +125,21 @@ function worthAnotherRound(err: unknown): boolean {
 
 function sendOnce(options: ResumableUploadOptions, endpoint: string, fingerprint: string, parallel: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {
+    // Parallel parts name the upload they are part of and the file's size, and each part's requests
+    // say where its bytes start (PumpingRequest): the server writes them straight into the whole
+    // file, and joins them without a copy. The name is kept with the resume state (tus stores the
+    // metadata), so parts a later run sends join the parts an earlier one left.
+    const metadata = parallel > 1 ? { ...options.metadata, parallel_upload: randomBytes(16).toString('base64url'), parallel_size: String(options.size) } : options.metadata;
+    // Parts carry only what the server needs to accept bytes for this caller.
+    const partialMetadata = Object.fromEntries(Object.entries(metadata).filter(([k]) => k !== 'filename'));
     const tusOptions: UploadOptions = {
       endpoint,
       headers: options.headers,
-      metadata: options.metadata,
-      // Parts carry only what the server needs to accept bytes for this caller.
-      metadataForPartialUploads: Object.fromEntries(Object.entries(options.metadata).filter(([k]) => k !== 'filename')),
+      metadata,
+      metadataForPartialUploads: partialMetadata,
       chunkSize: options.chunkSize,
       parallelUploads: parallel,
+      parallelUploadBoundaries: parallel > 1 ? alignedParts(options.size, parallel) : null,
       retryDelays: options.retryDelaysMs,
       fingerprint: async () => fingerprint,
       urlStorage: options.store,
@@ -159,12 +167,48 @@ function sendOnce(options: ResumableUploadOptions, endpoint: string, fingerprint
         const last = previous.at(-1);
         if (last) {
           options.onResume?.(`resuming an upload started ${last.creationTime}`);
+          const earlierName = last.metadata?.parallel_upload;
+          const earlierParts = last.parallelUploadUrls?.length ?? 0;
+          if (earlierName && metadata.parallel_upload && earlierParts === parallel) {
+            metadata.parallel_upload = partialMetadata.parallel_upload = earlierName;
+          } else if (earlierParts > 1) {
+            // Parts an earlier CLI (or another --parallel) cut: tus-js-client's own even split, as that run had.
+            upload.options.parallelUploads = earlierParts;
+            upload.options.parallelUploadBoundaries = null;
+            delete metadata.parallel_upload;
+            delete partialMetadata.parallel_upload;
+          }
           upload.resumeFromPreviousUpload(last);
         }
         upload.start();
       })
       .catch(reject);
   });
+}
+
+/** Where parallel parts' bytes go in the server's S3 parts: the part size of a gateway as shipped. */
+const PART_ALIGNMENT = 8 * 1024 * 1024;
+
+/**
+ * At most `count` parts of a file, each but the last a whole number of gateway parts, so each goes
+ * into the whole file's S3 multipart upload as it is (a part ending mid-S3-part would have to be
+ * joined by a copy): the whole blocks shared out as evenly as they go, the last part taking the
+ * bytes after them. Fewer parts when the file has fewer blocks than that.
+ */
+export function alignedParts(size: number, count: number): { start: number; end: number }[] {
+  const blocks = Math.floor(size / PART_ALIGNMENT);
+  const rest = size - blocks * PART_ALIGNMENT;
+  const n = Math.max(1, Math.min(count, blocks + (rest > 0 ? 1 : 0)));
+  const parts: { start: number; end: number }[] = [];
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    // With fewer blocks than parts, each block is a part and the rest the last one.
+    const take = blocks < n ? 1 : Math.floor(blocks / n) + (i < blocks % n ? 1 : 0);
+    const end = i === n - 1 ? size : start + take * PART_ALIGNMENT;
+    parts.push({ start, end });
+    start = end;
+  }
+  return parts;
 }
 
 /** Bytes `start`…`end` of a file: what tus-js-client slices and hands to the HTTP stack as a body. */
@@ -248,7 +292,11 @@ class PumpingRequest implements HttpRequest {
     return new Promise<HttpResponse>((resolve, reject) => {
       const target = new URL(this.url);
       const headers: Record<string, string> = { ...this.headers };
-      if (body instanceof FileRange) headers['Content-Length'] = String(body.size);
+      if (body instanceof FileRange) {
+        headers['Content-Length'] = String(body.size);
+        // A part's first bytes place it in the whole file (the server reads it when the part names its upload).
+        if (headers['Upload-Concat'] === 'partial') headers['Hangar-Partial-Start'] = String(body.start - Number(headers['Upload-Offset'] ?? 0));
+      }
       const request = httpFor(target).request(target, { method: this.method, headers });
       this.request = request;
       request.on('response', (res) => {

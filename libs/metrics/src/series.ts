@@ -38,6 +38,14 @@ export function uploadBytesCounter(metrics: Metrics) {
   return metrics.counter('hangar_upload_bytes_total', 'Bytes of upload request bodies received by the gateway', ['kind']);
 }
 
+/** How the parts of a parallel (tus) upload became one file: see ResumableUploads.concatenate. */
+export type UploadJoin = 'in_place' | 'copy_in_s3' | 'through_gateway';
+
+/** Parallel uploads joined, by how: in place costs nothing, a copy in S3 writes the file again, through the gateway reads and writes it. */
+export function uploadJoinsCounter(metrics: Metrics) {
+  return metrics.counter('hangar_upload_joins_total', 'Parallel (tus) uploads joined into one file, by how', ['how']);
+}
+
 export type ParseOutcome = 'ok' | 'corrupt' | 'unknown' | 'unavailable';
 
 /** Package parsing in the releases workers; `format` is the detected one (ipa, apk, …) or `unknown`. */

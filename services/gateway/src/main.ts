@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { handleShutdown } from '@hangar/grpc';
 import { createLogger } from '@hangar/logger';
-import { Metrics, serveMetrics, uploadBytesCounter } from '@hangar/metrics';
+import { Metrics, serveMetrics, uploadBytesCounter, uploadJoinsCounter } from '@hangar/metrics';
 import { openStorage } from '@hangar/storage';
 import { createApp } from './app';
 import { openGenerations } from '@hangar/cache';
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics(metrics, { port: config.METRICS_PORT });
   if (metricsServer.port) logger.info({ port: metricsServer.port }, 'metrics at /metrics');
   const uploadBytes = uploadBytesCounter(metrics);
+  const uploadJoins = uploadJoinsCounter(metrics);
   const clients = createServiceClients(
     {
       users: config.USERS_GRPC_TARGET,
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
     expiryMs: config.RESUMABLE_UPLOAD_EXPIRY_MS,
     maxBytes: config.MAX_UPLOAD_BYTES,
     onBytes: (purpose, bytes) => uploadBytes.inc({ kind: purpose === 'package' ? 'package' : 'debug_file' }, bytes),
+    onJoin: (how) => uploadJoins.inc({ how }),
   });
   const downloads = config.DOWNLOAD_COUNTING
     ? downloadCounter(bus.nc, await DailySalt.open(bus.nc, config.NATS_SUBJECT_PREFIX), { prefix: config.NATS_SUBJECT_PREFIX, logger, flushMs: config.DOWNLOAD_FLUSH_MS })

@@ -46,6 +46,8 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
   const remaining = record.length - record.offset;
   const concurrency = Math.max(1, write.partConcurrency ?? 2);
   const parts = [...record.parts];
+  // A placed partial numbers its parts from its place in the whole file's multipart upload.
+  const firstPart = record.placed?.firstPart ?? 1;
   const bodyHash = write.digestBody ? createHash('sha256') : undefined;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
@@ -65,7 +67,7 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
       pool.release(data);
       throw failure;
     }
-    const number = parts.length + 1;
+    const number = firstPart + parts.length;
     const placeholder: UploadedPart = { part: number, etag: '' };
     parts.push(placeholder);
     const task = storage
@@ -121,7 +123,9 @@ export async function writeBody(write: BodyWrite): Promise<WrittenBody> {
     } else if (filled > 0) {
       // A part already refused (its upload gone, say): no tail for an upload that cannot go on.
       if (failed) throw failure;
-      tail = { key: `${record.objectKey}.tail-${record.offset + received}`, size: filled };
+      // Placed partials share their object key: each tail is named by its first part too.
+      const owner = record.placed ? `${record.objectKey}.part-${firstPart}` : record.objectKey;
+      tail = { key: `${owner}.tail-${record.offset + received}`, size: filled };
       await storage.putBuffer(tail.key, buffer!.subarray(0, filled));
     }
     await Promise.all(inFlight);

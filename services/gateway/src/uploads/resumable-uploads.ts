@@ -1,12 +1,14 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual, type Hash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { FailedPrecondition, InvalidArgument } from '@hangar/errors';
+import type { UploadJoin } from '@hangar/metrics';
 import { isGoneFromStorage, type ObjectStorage } from '@hangar/storage';
 import { writeBody } from './part-writer';
 import { RunningHashes } from './running-hashes';
 import { TusRefusal } from './tus-headers';
 import { WriterClaim } from './writer-claim';
-import { StoredRecord, UploadPurpose, UploadRecord, UploadRecords, isComplete } from './upload-records';
+import { S3_MAX_PARTS, S3_MIN_PART, firstPartAt, groupKey } from './partial-placement';
+import { StoredRecord, UploadGroup, UploadPurpose, UploadRecord, UploadRecords, isComplete } from './upload-records';
 
 export interface ResumableUploadOptions {
   /** Unfinished uploads are refused (410) after this, and their parts removed by the owning service's janitor. */
@@ -16,6 +18,8 @@ export interface ResumableUploadOptions {
   writerStaleMs?: number;
   now?: () => number;
   onBytes?: (purpose: UploadPurpose, bytes: number) => void;
+  /** Told how each final concatenation joined its parts (metrics). */
+  onJoin?: (how: UploadJoin) => void;
 }
 
 export interface NewUpload {
@@ -25,12 +29,9 @@ export interface NewUpload {
   fileName: string;
   length: number;
   concat?: 'partial';
+  /** A partial's parallel upload, as its client names it (`parallel_upload`), and that whole file's size. */
+  joins?: { name: string; size: number };
 }
-
-/** S3's smallest part: a concatenation copies parts inside S3 only when every part but the last has this much. */
-const S3_MIN_PART = 5 * 1024 * 1024;
-/** S3's most parts in one upload. */
-const S3_MAX_PARTS = 10_000;
 const DIRECT_PART_SIZE = 16 * 1024 * 1024;
 const BEAT_EVERY_MS = 5_000;
 
@@ -80,13 +81,16 @@ export class ResumableUploads {
       objectKey,
       parts: [],
       ...(upload.concat ? { concat: upload.concat } : {}),
+      ...(upload.concat === 'partial' && upload.joins ? { joins: { group: groupKey(upload.ownerId, upload.joins.name), size: upload.joins.size } } : {}),
       createdAt: now,
       expiresAt: now + this.options.expiryMs,
     };
     if (upload.length === 0) {
+      delete record.joins;
       await this.storage.putBuffer(objectKey, Buffer.alloc(0));
       record.sha256 = createHash('sha256').digest('hex');
-    } else {
+    } else if (!record.joins) {
+      // A joining partial gets its multipart upload at its first bytes, when its place is known.
       record.multipartId = await this.storage.beginMultipart(objectKey);
     }
     return this.records.create(record);
@@ -122,8 +126,11 @@ export class ResumableUploads {
     return stored;
   }
 
-  /** PATCH: appends `body` at `offset`. */
-  async append(id: string, ownerId: number, offset: number, body: Readable, checksum?: Buffer): Promise<UploadRecord> {
+  /**
+   * PATCH: appends `body` at `offset`. `partialStart` is where a partial's bytes start in the
+   * whole file (`Hangar-Partial-Start`), which places a joining partial at its first bytes.
+   */
+  async append(id: string, ownerId: number, offset: number, body: Readable, checksum?: Buffer, partialStart?: number): Promise<UploadRecord> {
     await this.endLocalWriter(id);
     let stored = await this.find(id, ownerId);
     if (stored.record.concat === 'final') throw new TusRefusal(403, 'A final concatenation takes no bytes of its own');
@@ -133,6 +140,7 @@ export class ResumableUploads {
       throw new TusRefusal(409, `Upload-Offset ${offset} does not match the upload's offset ${stored.record.offset}`);
     }
     if (isComplete(stored.record)) return stored.record;
+    if (stored.record.joins && !stored.record.multipartId) stored = await this.place(stored, partialStart);
     const claim = new WriterClaim(this.records, await this.claimWriter(stored), this.now);
     claim.startBeating(BEAT_EVERY_MS);
     const abort = new AbortController();
@@ -171,7 +179,8 @@ export class ResumableUploads {
       const offset = before.offset + written.received;
       let sha256: string | undefined;
       if (offset === before.length) {
-        await this.storage.completeMultipart(before.objectKey, before.multipartId!, written.parts);
+        // A placed partial's parts stay in the whole file's multipart upload, for the final to complete.
+        if (!before.placed) await this.storage.completeMultipart(before.objectKey, before.multipartId!, written.parts);
         sha256 = partial ? '' : running ? running.digest('hex') : await this.hashObject(before.objectKey);
         this.hashes.forget(before.id);
       } else if (running) {
@@ -194,6 +203,48 @@ export class ResumableUploads {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * A joining partial's first bytes: into the whole file's multipart upload at the part numbers its
+   * place gives, or — placed nowhere (no `Hangar-Partial-Start`, a place S3's part rules refuse, a
+   * group of another kind) — into a multipart upload of its own, to be joined by a copy.
+   */
+  private async place(stored: StoredRecord, start: number | undefined): Promise<StoredRecord> {
+    const { record } = stored;
+    const joins = record.joins!;
+    const firstPart = start === undefined ? undefined : firstPartAt(start, record.length, joins.size, this.storage.partPool.partSize);
+    const group = firstPart === undefined ? undefined : await this.groupFor(record, joins);
+    let next: UploadRecord;
+    if (group && firstPart !== undefined) {
+      next = { ...record, objectKey: group.objectKey, multipartId: group.multipartId, placed: { start: start!, firstPart } };
+    } else {
+      next = { ...record, multipartId: await this.storage.beginMultipart(record.objectKey) };
+      delete next.joins;
+    }
+    const replaced = await this.records.replace(next, stored.revision);
+    if (replaced) return replaced;
+    // Another request placed it first: its choice stands.
+    if (!next.placed) await this.storage.abortIncompleteUpload(next.objectKey, next.multipartId!).catch(() => undefined);
+    const now = await this.find(record.id, record.ownerId);
+    if (!now.record.multipartId) throw new TusRefusal(409, 'The upload changed under this request; ask for its offset and resume');
+    return now;
+  }
+
+  /** The group a partial joins, made by the first of its partials to arrive; undefined when it is another caller's kind or size. */
+  private async groupFor(record: UploadRecord, joins: NonNullable<UploadRecord['joins']>): Promise<UploadGroup | undefined> {
+    const now = this.now();
+    const existing = await this.records.getGroup(joins.group);
+    let group = existing && existing.expiresAt > now ? existing : undefined;
+    if (!group) {
+      const objectKey = `${KEY_PREFIX[record.purpose]}/${randomUUID()}`;
+      const multipartId = await this.storage.beginMultipart(objectKey);
+      const made: UploadGroup = { key: joins.group, ownerId: record.ownerId, purpose: record.purpose, size: joins.size, objectKey, multipartId, expiresAt: now + this.options.expiryMs };
+      group = await this.records.createGroup(made, now);
+      if (group.multipartId !== multipartId) await this.storage.abortIncompleteUpload(objectKey, multipartId).catch(() => undefined);
+    }
+    const fits = group.ownerId === record.ownerId && group.purpose === record.purpose && group.size === joins.size;
+    return fits ? group : undefined;
   }
 
   /** Whether a failed write failed because the upload's parts are no longer in S3. */
@@ -226,8 +277,11 @@ export class ResumableUploads {
   }
 
   /**
-   * Upload-Concat: final. The partials (the caller's, complete, not used by another final)
-   * are joined inside S3 when they can be, into an upload that is complete at once.
+   * Upload-Concat: final. The partials (the caller's, complete, not used by another final) become
+   * an upload that is complete at once: placed partials by completing the one multipart upload
+   * their bytes went into, others by a copy inside S3, or through the gateway when under 5 MiB.
+   * Either way the joined file is read once for its SHA-256 (hashes of parts sent side by side
+   * cannot be combined).
    */
   async concatenate(final: Omit<NewUpload, 'length' | 'concat'>, partIds: string[]): Promise<StoredRecord> {
     // A part named twice would be marked twice (the second mark fails on the first's revision),
@@ -266,6 +320,10 @@ export class ResumableUploads {
       createdAt: now,
       expiresAt: now + this.options.expiryMs,
     };
+    // Before any mark: placed partials are joined only as the whole file, in its order.
+    const inPlace = partials.some((p) => p.record.placed) ? placedInOrder(partials.map((p) => p.record)) : undefined;
+    // Else S3 copies parts of 5 MiB or more; smaller ones cross the gateway.
+    const copyInside = partials.every((p, i) => i === partials.length - 1 || p.record.length >= S3_MIN_PART) && length > 0;
     // Mark the partials first: two finals racing for one partial cannot both have it.
     const marked: StoredRecord[] = [];
     let created: StoredRecord;
@@ -276,8 +334,12 @@ export class ResumableUploads {
         marked.push(part);
       }
       const sources = partials.map((p) => p.record.objectKey);
-      const copyInside = partials.every((p, i) => i === partials.length - 1 || p.record.length >= S3_MIN_PART) && length > 0;
-      if (copyInside) {
+      if (inPlace) {
+        // Placed partials are already the parts of one multipart upload: completing it joins them.
+        await this.storage.completeMultipart(inPlace.objectKey, inPlace.multipartId, partials.flatMap((p) => p.record.parts));
+        record.objectKey = inPlace.objectKey;
+        record.sha256 = await this.hashObject(inPlace.objectKey);
+      } else if (copyInside) {
         // The partials are read for the SHA-256 while S3 copies them, not after: the join then costs
         // the longer of the two, not their sum (measured on 1 GiB in four parts: see performance.md).
         const [sha256] = await Promise.all([this.hashObjects(sources), this.storage.concatenate(record.objectKey, sources)]);
@@ -294,6 +356,8 @@ export class ResumableUploads {
       await this.unmark(marked, record.id);
       throw err;
     }
+    this.options.onJoin?.(inPlace ? 'in_place' : copyInside ? 'copy_in_s3' : 'through_gateway');
+    if (inPlace) await this.records.remove(inPlace.group).catch(() => undefined);
     for (const part of partials) await this.discardBytes(part.record);
     return created;
   }
@@ -445,6 +509,11 @@ export class ResumableUploads {
 
   private async discardBytes(record: UploadRecord): Promise<void> {
     if (record.finish?.releaseId || record.finish?.debugFileId) return; // the build owns the file now
+    if (record.placed) {
+      // Its parts are the whole file's: they go with that multipart upload (completed, or swept when it expires).
+      if (record.tail) await this.storage.delete(record.tail.key).catch(() => undefined);
+      return;
+    }
     if (record.multipartId && !isComplete(record)) await this.storage.abortIncompleteUpload(record.objectKey, record.multipartId).catch(() => undefined);
     if (record.tail) await this.storage.delete(record.tail.key).catch(() => undefined);
     await this.storage.delete(record.objectKey).catch(() => undefined);
@@ -479,3 +548,21 @@ export class ResumableUploads {
   }
 }
 
+
+/**
+ * The one multipart upload placed partials, named in this order, complete: all of one group, each
+ * starting where the one before ended, from the file's first byte to its last. Else a 400: the
+ * same parts may be sent again in the right order.
+ */
+function placedInOrder(partials: UploadRecord[]): { group: string; objectKey: string; multipartId: string } {
+  const first = partials[0]!;
+  const refuse = (why: string) => new TusRefusal(400, `These partial uploads were placed into one file as they arrived: ${why}`);
+  let end = 0;
+  for (const part of partials) {
+    if (!part.placed || part.joins?.group !== first.joins?.group || part.multipartId !== first.multipartId) throw refuse('join them with each other alone, not with other uploads');
+    if (part.placed.start !== end) throw refuse(`name every one of them, in the order of their bytes in the file (a part starting at byte ${end} is missing)`);
+    end += part.length;
+  }
+  if (end !== first.joins!.size) throw refuse(`the parts named end at byte ${end} of the file's ${first.joins!.size}`);
+  return { group: first.joins!.group, objectKey: first.objectKey, multipartId: first.multipartId! };
+}

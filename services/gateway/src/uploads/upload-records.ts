@@ -33,6 +33,14 @@ export interface UploadRecord {
   parts: UploadedPart[];
   tail?: UploadTail;
   concat?: 'partial' | 'final';
+  /**
+   * A partial of a parallel upload whose client said which upload it is part of (`parallel_upload`
+   * in its metadata): its first PATCH places it, by where its bytes start in the whole file, into
+   * that upload's one S3 multipart upload, so the final joins by completing it, copying nothing.
+   */
+  joins?: { group: string; size: number };
+  /** Where a joining partial went: its first byte's place in the whole file, and its first S3 part number there. */
+  placed?: { start: number; firstPart: number };
   /** A direct upload: the client PUTs parts of `partSize` bytes to presigned S3 URLs; the finishing call completes it. */
   direct?: { partSize: number };
   createdAt: number;
@@ -50,6 +58,21 @@ export interface UploadRecord {
    * the record stays (until the bucket's TTL) only so a retry is told why rather than "not yours".
    */
   discarded?: 'sha256-mismatch';
+}
+
+/**
+ * The one S3 multipart upload a parallel upload's partials are placed into, made by the first of
+ * them to arrive. Kept under a key no upload id can take (ids have no dots).
+ */
+export interface UploadGroup {
+  key: string;
+  ownerId: number;
+  purpose: UploadPurpose;
+  size: number;
+  objectKey: string;
+  multipartId: string;
+  /** After this the group is not joined again (its multipart upload may have been swept): a new one takes its key. */
+  expiresAt: number;
 }
 
 export const isComplete = (record: UploadRecord) => record.offset === record.length && record.sha256 !== undefined;
@@ -88,6 +111,37 @@ export class UploadRecords {
     } catch (err) {
       if (isWrongRevision(err)) return undefined;
       throw err;
+    }
+  }
+
+  async getGroup(key: string): Promise<UploadGroup | undefined> {
+    const entry = await this.kv.get(key);
+    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
+    return entry.json<UploadGroup>();
+  }
+
+  /** Records `group` unless a live one is there already: whichever was first is the group. */
+  async createGroup(group: UploadGroup, now: number): Promise<UploadGroup> {
+    const entry = await this.kv.get(group.key);
+    if (entry && entry.operation === 'PUT' && entry.length > 0) {
+      const existing = entry.json<UploadGroup>();
+      if (existing.expiresAt > now) return existing;
+      // An expired group is replaced, if nobody replaced it since it was read.
+      try {
+        await this.kv.update(group.key, JSON.stringify(group), entry.revision);
+        return group;
+      } catch (err) {
+        if (!isWrongRevision(err)) throw err;
+        return (await this.getGroup(group.key)) ?? group;
+      }
+    }
+    try {
+      await this.kv.create(group.key, JSON.stringify(group));
+      return group;
+    } catch (err) {
+      const first = await this.getGroup(group.key);
+      if (!first) throw err;
+      return first;
     }
   }
 

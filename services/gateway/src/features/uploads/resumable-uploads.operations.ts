@@ -25,6 +25,22 @@ function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
+/** Where a partial's bytes start in the whole file: sent by a client whose partials name their parallel upload. */
+const PARTIAL_START = 'Hangar-Partial-Start';
+
+/**
+ * A partial's `parallel_upload` (the client's name for the whole upload) and `parallel_size` (the
+ * whole file's bytes): with them its bytes go straight into the whole file's S3 multipart upload.
+ */
+function parallelUpload(metadata: Record<string, string>, length: number): { name: string; size: number } | undefined {
+  const name = metadata.parallel_upload;
+  if (name === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,128}$/.test(name)) throw new TusRefusal(400, 'Upload-Metadata parallel_upload must be 1 to 128 visible ASCII characters');
+  const size = parseByteCount('Upload-Metadata parallel_size', metadata.parallel_size ?? '');
+  if (size === undefined || size < length) throw new TusRefusal(400, "Upload-Metadata parallel_size must be the whole file's size in bytes, at least Upload-Length");
+  return { name, size };
+}
+
 function expiresHeader(res: Response, record: UploadRecord): void {
   if (record.offset < record.length) res.setHeader('Upload-Expires', new Date(record.expiresAt).toUTCString());
 }
@@ -176,9 +192,10 @@ export const resumableUploadOperations = [
         'The tus 1.0 protocol (https://tus.io/protocols/resumable-upload) with the creation, creation-with-upload, checksum (sha256), termination, expiration and ' +
         'concatenation extensions; `OPTIONS /api/uploads` names them. The token, and the channel (`channel_key` in `Upload-Metadata`) or the right to create apps, are ' +
         'checked here, before any byte is taken. `Upload-Metadata` keys: `filename`, `purpose` (`package`, default, or `debug_file`), `channel_key` (required for ' +
-        "debug files). `Upload-Concat: partial` makes a part of a parallel upload; `final;<url> <url>` joins the caller's complete parts. A complete upload becomes a " +
+        "debug files). `Upload-Concat: partial` makes a part of a parallel upload; `final;<url> <url>` joins the caller's complete parts. A partial whose metadata " +
+        'names its parallel upload (`parallel_upload`, `parallel_size`) and whose first bytes say where they start (`Hangar-Partial-Start`) is written into the whole file as it arrives. A complete upload becomes a ' +
         'build through `POST /api/apps/upload` or `POST /api/debug_files/upload` with `upload_id`. Unfinished uploads expire after `RESUMABLE_UPLOAD_EXPIRY_MS` (24 h).',
-      parameters: tusRequestHeaders(['Upload-Length', 'Upload-Metadata', 'Upload-Concat', 'Upload-Checksum']),
+      parameters: tusRequestHeaders(['Upload-Length', 'Upload-Metadata', 'Upload-Concat', 'Upload-Checksum', 'Hangar-Partial-Start']),
       requestBody: OCTET_BODY(false),
     },
     async handle(call) {
@@ -209,9 +226,11 @@ export const resumableUploadOperations = [
       if (length === undefined) throw new TusRefusal(400, 'Send Upload-Length');
       // Before the body is read: a bad checksum header refuses the request before anything is made.
       const checksum = hasBody(req) ? parseUploadChecksum(header(req, 'upload-checksum')) : undefined;
-      let { record } = await uploads.create({ ...owner, length, ...(concat ? { concat: 'partial' as const } : {}) });
+      const joins = concat ? parallelUpload(metadata, length) : undefined;
+      const partialStart = parseByteCount(PARTIAL_START, header(req, PARTIAL_START.toLowerCase()));
+      let { record } = await uploads.create({ ...owner, length, ...(concat ? { concat: 'partial' as const } : {}), ...(joins ? { joins } : {}) });
       res.setHeader('Location', uploadUrl(record.id));
-      if (hasBody(req)) record = await uploads.append(record.id, owner.ownerId, 0, req, checksum);
+      if (hasBody(req)) record = await uploads.append(record.id, owner.ownerId, 0, req, checksum, partialStart);
       res.setHeader('Upload-Offset', String(record.offset));
       expiresHeader(res, record);
       res.status(201).end();
@@ -266,7 +285,7 @@ export const resumableUploadOperations = [
     },
     openApi: {
       description: "Only the upload's creator may write to it; for anyone else it does not exist (404). A body cut short keeps what arrived (without `Upload-Checksum`).",
-      parameters: tusRequestHeaders(['Upload-Offset', 'Upload-Checksum']),
+      parameters: tusRequestHeaders(['Upload-Offset', 'Upload-Checksum', 'Hangar-Partial-Start']),
       requestBody: OCTET_BODY(true),
     },
     async handle(call) {
@@ -276,7 +295,8 @@ export const resumableUploadOperations = [
       const offset = parseByteCount('Upload-Offset', header(req, 'upload-offset'));
       if (offset === undefined) throw new TusRefusal(400, 'Send Upload-Offset');
       const checksum = parseUploadChecksum(header(req, 'upload-checksum'));
-      const record = await uploads.append(params.id, currentUser(req).id, offset, req, checksum);
+      const partialStart = parseByteCount(PARTIAL_START, header(req, PARTIAL_START.toLowerCase()));
+      const record = await uploads.append(params.id, currentUser(req).id, offset, req, checksum, partialStart);
       res.setHeader('Upload-Offset', String(record.offset));
       expiresHeader(res, record);
       res.status(204).end();
