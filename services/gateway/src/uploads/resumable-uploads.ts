@@ -509,13 +509,10 @@ export class ResumableUploads {
 
   private async discardBytes(record: UploadRecord): Promise<void> {
     if (record.finish?.releaseId || record.finish?.debugFileId) return; // the build owns the file now
-    if (record.placed) {
-      // Its parts are the whole file's: they go with that multipart upload (completed, or swept when it expires).
-      if (record.tail) await this.storage.delete(record.tail.key).catch(() => undefined);
-      return;
-    }
-    if (record.multipartId && !isComplete(record)) await this.storage.abortIncompleteUpload(record.objectKey, record.multipartId).catch(() => undefined);
     if (record.tail) await this.storage.delete(record.tail.key).catch(() => undefined);
+    // A placed partial's parts are the whole file's: they go with that multipart upload (completed, or swept when it expires).
+    if (record.placed) return;
+    if (record.multipartId && !isComplete(record)) await this.storage.abortIncompleteUpload(record.objectKey, record.multipartId).catch(() => undefined);
     await this.storage.delete(record.objectKey).catch(() => undefined);
   }
 
@@ -547,7 +544,6 @@ export class ResumableUploads {
     return out;
   }
 }
-
 
 /**
  * The one multipart upload placed partials, named in this order, complete: all of one group, each

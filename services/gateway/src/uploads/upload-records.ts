@@ -94,9 +94,14 @@ export class UploadRecords {
   }
 
   async get(id: string): Promise<StoredRecord | undefined> {
-    const entry = await this.kv.get(id);
-    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
-    return { record: entry.json<UploadRecord>(), revision: entry.revision };
+    const entry = await this.liveEntry(id);
+    return entry && { record: entry.json<UploadRecord>(), revision: entry.revision };
+  }
+
+  /** The key's value, unless it was never written or is deleted. */
+  private async liveEntry(key: string) {
+    const entry = await this.kv.get(key);
+    return entry && entry.operation === 'PUT' && entry.length > 0 ? entry : undefined;
   }
 
   async create(record: UploadRecord): Promise<StoredRecord> {
@@ -115,15 +120,13 @@ export class UploadRecords {
   }
 
   async getGroup(key: string): Promise<UploadGroup | undefined> {
-    const entry = await this.kv.get(key);
-    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
-    return entry.json<UploadGroup>();
+    return (await this.liveEntry(key))?.json<UploadGroup>();
   }
 
   /** Records `group` unless a live one is there already: whichever was first is the group. */
   async createGroup(group: UploadGroup, now: number): Promise<UploadGroup> {
-    const entry = await this.kv.get(group.key);
-    if (entry && entry.operation === 'PUT' && entry.length > 0) {
+    const entry = await this.liveEntry(group.key);
+    if (entry) {
       const existing = entry.json<UploadGroup>();
       if (existing.expiresAt > now) return existing;
       // An expired group is replaced, if nobody replaced it since it was read.
