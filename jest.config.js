@@ -17,6 +17,8 @@ const shared = {
 module.exports = {
   // Per-test (and per-hook) time limit; only honoured at the top level, not per project.
   testTimeout: 120_000,
+  // jest's order, with the end-to-end files on a shared Hangar last (why: the file itself).
+  testSequencer: '<rootDir>/libs/testing/test-sequencer.js',
   projects: [
     {
       ...shared,
