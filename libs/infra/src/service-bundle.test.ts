@@ -44,9 +44,12 @@ describe('a service run from its one-file bundle', () => {
     }
   });
 
-  it('when there is no bundle, or HANGAR_SERVICE_BUNDLES=0, or queries are recorded for the plan check, then dist/main.js is run', () => {
+  it('when queries are recorded for the plan check, then the bundle is still run: the query log reads its frames (libs/mongo bundle-frames)', () => {
+    expect(currentBundle(entry, { HANGAR_QUERY_LOG_DIR: '/tmp/queries' })).toBe(path.join(dist, BUNDLE_FILE));
+  });
+
+  it('when there is no bundle, or HANGAR_SERVICE_BUNDLES=0, then dist/main.js is run', () => {
     expect(currentBundle(entry, { HANGAR_SERVICE_BUNDLES: '0' })).toBeUndefined();
-    expect(currentBundle(entry, { HANGAR_QUERY_LOG_DIR: '/tmp/queries' })).toBeUndefined();
     fs.rmSync(path.join(dist, BUNDLE_FILE));
     expect(currentBundle(entry, {})).toBeUndefined();
   });

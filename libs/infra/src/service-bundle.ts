@@ -20,16 +20,12 @@ export const BUNDLE_INPUTS_FILE = 'main.bundle.inputs.json';
 
 /**
  * The bundle to run for `entry` (a service's dist/main.js): none when `HANGAR_SERVICE_BUNDLES=0`
- * (plain files: readable stack traces while debugging), when queries are recorded, when it is missing, or when any file it
+ * (plain files: readable stack traces while debugging), when it is missing, or when any file it
  * was made of changed after it (a `tsc -b` since the last `npm run build`) — a stale bundle would
  * run code that is no longer the source's, so it is never run.
  */
 export function currentBundle(entry: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.HANGAR_SERVICE_BUNDLES === '0') return undefined;
-  // Recording queries for the plan check (the test suite): each query's site is read from its
-  // stack, whose frames inside a bundle name no source file (libs/mongo/src/query-log.ts); until
-  // that log reads them through a source map, the suite's services run from their files.
-  if (env.HANGAR_QUERY_LOG_DIR) return undefined;
   const dir = path.dirname(entry);
   const bundle = path.join(dir, BUNDLE_FILE);
   return bundleIsCurrent(bundle, path.join(dir, BUNDLE_INPUTS_FILE)) ? bundle : undefined;

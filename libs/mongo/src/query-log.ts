@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
+import { unbundledFrame } from './bundle-frames';
 
 /**
  * Records every query shape this process sends, with the code that made it,
@@ -10,7 +11,8 @@ import mongoose from 'mongoose';
  * by HANGAR_QUERY_LOG_DIR; never in production.
  *
  * The origin is the first named function of Hangar's own code on the stack
- * when the query was built: for a mongoose query that is when the model's
+ * when the query was built (in a service's bundle, the frame's module is read
+ * from the bundle: bundle-frames.ts): for a mongoose query that is when the model's
  * static (`find`, `findOne`…) is called — by exec time the repository method
  * has already returned the query — and for a driver call (the counters, the
  * job turns) the call itself.
@@ -146,7 +148,7 @@ const OWN_CODE = /\/(services|libs)\/([^/]+)\/(dist|src)\/(.+)\.[jt]s:\d+:\d+\)?
 
 /** "ReleasesRepository.findById (services/releases/src/data/releases.repository)". */
 function callerOf(stack: string | undefined): string {
-  for (const line of (stack ?? '').split('\n').slice(1)) {
+  for (const line of (stack ?? '').split('\n').slice(1).map(unbundledFrame)) {
     const match = OWN_CODE.exec(line);
     // This file and findEach only pass a query on; its origin is their caller.
     if (!match || (match[2] === 'mongo' && (match[4] === 'query-log' || match[4] === 'find-each'))) continue;
