@@ -27,13 +27,18 @@ import { figures } from './test-figures.mjs';
 import { installDependenciesIfStale } from './install-dependencies.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Each step's time, printed as it ends and again with the figures: what a run costs before jest starts.
+const stepTimes = [];
 const step = (title, cmd, args) => {
   console.log(`\n▶ ${title}`);
+  const started = Date.now();
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error(`✖ ${title} failed`);
     process.exit(result.status ?? 1);
   }
+  stepTimes.push({ title, ms: Date.now() - started });
+  console.log(`(${title}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 };
 
 console.log('▶ programs the tests start');
@@ -48,7 +53,9 @@ console.log('all present');
 // a machine being set up: stop here.
 if (process.env.HANGAR_CHECK_TOOLS_ONLY === '1') process.exit(0);
 
+const installStarted = Date.now();
 installDependenciesIfStale(root);
+stepTimes.push({ title: 'npm dependencies', ms: Date.now() - installStarted });
 
 // Every Node process of the suite (jest's workers, each Hangar's processes, the CLIs the tests run)
 // keeps V8's compiled code of what it loads here, so the next one loading the same modules skips
@@ -64,7 +71,9 @@ if (process.env.HANGAR_TEST_CONTINUES !== '1') {
   step('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
   step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
 }
+const goWaitStarted = Date.now();
 await goTools.wait();
+stepTimes.push({ title: 'waiting for the Go servers', ms: Date.now() - goWaitStarted });
 
 // Every service the suites start records the queries it sends; the plan check
 // (tests/plans) then explains each one, in a jest run of its own once the
@@ -116,7 +125,11 @@ if (ALL_TIERS.every((t) => logged.includes(t))) runs.push(runJest('plan check', 
 
 // Per tier: files, tests, failures, time; then the slowest files.
 const starts = fs.existsSync(startLog) ? fs.readFileSync(startLog, 'utf8') : '';
-const figureLines = figures(root, runs.map((r) => ({ title: r.title, wallMs: r.wallMs, results: r.counts })), starts);
+const figureLines = [
+  ...figures(root, runs.map((r) => ({ title: r.title, wallMs: r.wallMs, results: r.counts })), starts),
+  '',
+  `before jest: ${stepTimes.map(({ title, ms }) => `${title} ${(ms / 1000).toFixed(1)} s`).join(', ')}`,
+];
 console.log(figureLines.join('\n'));
 fs.writeFileSync(path.join(root, '.hangar', `test-figures-node${process.versions.node.split('.')[0]}.txt`), `${figureLines.join('\n')}\n`);
 
