@@ -1,6 +1,7 @@
-import mongoose, { Connection } from 'mongoose';
+import mongoose, { ConnectOptions, Connection } from 'mongoose';
 import type { Logger } from '@hangar/logger';
 import { recordQueries } from './query-log';
+import { watchServerChecks } from './server-check-watchdog';
 
 export interface MongoOptions {
   url: string;
@@ -9,34 +10,39 @@ export interface MongoOptions {
   logger: Logger;
   /** How long an operation waits for a server before failing (→ 503). */
   serverSelectionTimeoutMs?: number;
+  /** How often the driver checks its server while all is well (the driver's default, 10 s). */
+  heartbeatFrequencyMs?: number;
   /** Tests only: where to record query shapes for the plan check. */
   queryLogDir?: string;
 }
 
+/** Bounds each connection's handshake and each of the monitor's checks of the server (the driver's default is 30 s). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Opens the service's connection. Commands are not buffered while the server
  * is away: a request fails fast with Unavailable instead of hanging, and the
- * driver reconnects by itself when the server returns.
+ * driver reconnects by itself when the server returns — or, should its checks
+ * of the server stop, a watchdog replaces its client (server-check-watchdog.ts).
  */
-export async function connectMongo({ url, dbName, logger, serverSelectionTimeoutMs = 3_000, queryLogDir }: MongoOptions): Promise<Connection> {
+export async function connectMongo({ url, dbName, logger, serverSelectionTimeoutMs = 3_000, heartbeatFrequencyMs = 10_000, queryLogDir }: MongoOptions): Promise<Connection> {
   if (queryLogDir) recordQueries(queryLogDir, dbName);
-  const connection = mongoose.createConnection(url, {
+  const options: ConnectOptions = {
     dbName,
     bufferCommands: false,
     serverSelectionTimeoutMS: serverSelectionTimeoutMs,
-    // Bounds each connection's handshake and each of the monitor's checks of the server (the
-    // driver's default is 30 s). One end-to-end run under load saw a service's database stay
-    // unavailable for over a minute after FerretDB's restart, its server description never
-    // refreshed, while every other service reconnected within seconds; a check hanging on the
-    // restarted server is the likeliest cause, and this caps what one can cost.
-    connectTimeoutMS: 10_000,
+    heartbeatFrequencyMS: heartbeatFrequencyMs,
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
     // FerretDB 1.x and MongoDB 7 both build these; indexes are declared on the schemas.
     autoIndex: true,
-  });
+  };
+  const connection = mongoose.createConnection(url, options);
   connection.on('disconnected', () => logger.warn({ dbName }, 'MongoDB disconnected'));
   connection.on('reconnected', () => logger.info({ dbName }, 'MongoDB reconnected'));
   await connection.asPromise();
   logger.info({ dbName }, 'MongoDB connected');
+  // A working monitor is never silent longer than one check (its timeout) and the pause before the next; 10 s more is slack for a busy process.
+  watchServerChecks(connection, { url, options, logger, stalledAfterMs: CONNECT_TIMEOUT_MS + heartbeatFrequencyMs + 10_000, everyMs: Math.min(5_000, heartbeatFrequencyMs) });
   return connection;
 }
 
