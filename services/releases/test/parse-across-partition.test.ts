@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { EventBus, connectEventBus } from '@hangar/events';
 import { createLogger } from '@hangar/logger';
 import { NatsCluster, eventually, startNatsCluster, uniqueName } from '@hangar/testing';
@@ -19,6 +19,17 @@ describe('parsing asked across a frozen NATS node', () => {
   let cluster: NatsCluster;
   let bus: EventBus;
   let worker: NatsConnection;
+
+  /** What the releases side sends to learn that a worker's subscription has reached its node; the workers answer it at once and count it as no ask. */
+  const PROBE = 'probe';
+  const isProbe = (msg: Msg) => msg.string() === PROBE && (msg.respond('pong'), true);
+  /**
+   * Until a request from the releases side reaches the worker: interest in a subject crosses the
+   * cluster's routes a moment after the worker subscribes, and a parse asked before then is told
+   * at once that no worker runs (flushing either connection does not wait for the routes).
+   */
+  const untilWorkerReachable = (subject: string) =>
+    eventually(async () => bus.nc.request(subject, PROBE, { timeout: 1_000 }).then(() => true, () => false), { what: `the worker reachable on ${subject} from the releases side`, timeoutMs: 30_000 });
 
   beforeAll(async () => {
     cluster = await startNatsCluster(3);
@@ -49,6 +60,7 @@ describe('parsing asked across a frozen NATS node', () => {
     worker.subscribe(parseSubject(prefix), {
       queue: PARSE_QUEUE_GROUP,
       callback: (_err, msg) => {
+        if (isProbe(msg)) return;
         asked.push((msg.json() as { objectKey: string }).objectKey);
         if (asked.length === 1) {
           // The partition starts between the request's arrival and its answer: the answer is lost.
@@ -59,8 +71,7 @@ describe('parsing asked across a frozen NATS node', () => {
       },
     });
     await worker.flush();
-    // Interest in the parse subject has reached the releases side's node.
-    await bus.nc.flush();
+    await untilWorkerReachable(parseSubject(prefix));
 
     const parse = parseRouter({ nc: bus.nc, prefix, timeoutMs: 60_000, storage: undefined as never, logger, localWorker: false, concurrency: 1 });
     try {
@@ -82,6 +93,7 @@ describe('parsing asked across a frozen NATS node', () => {
     const sub = worker.subscribe(parseSubject(lostPrefix), {
       queue: PARSE_QUEUE_GROUP,
       callback: (_err, msg) => {
+        if (isProbe(msg)) return;
         asked += 1;
         if (asked === 1) return;
         expect(msg.headers?.get(PARSE_ACCEPT_HEADER)).toBe('1');
@@ -90,7 +102,7 @@ describe('parsing asked across a frozen NATS node', () => {
       },
     });
     await worker.flush();
-    await eventually(async () => (await bus.nc.flush(), true), { what: 'the releases side connected', timeoutMs: 30_000 });
+    await untilWorkerReachable(parseSubject(lostPrefix));
     try {
       const parse = parseRouter({ nc: bus.nc, prefix: lostPrefix, timeoutMs: 60_000, storage: undefined as never, logger, localWorker: false, concurrency: 1 });
       await expect(parse('uploads/lost-key')).resolves.toEqual(answer);
@@ -110,6 +122,7 @@ describe('parsing asked across a frozen NATS node', () => {
     const sub = worker.subscribe(parseSubject(silentPrefix), {
       queue: PARSE_QUEUE_GROUP,
       callback: (_err, msg) => {
+        if (isProbe(msg)) return;
         asked += 1;
         expect(msg.headers?.get(PARSE_HEARTBEAT_HEADER)).toBe('1');
         msg.respond(JSON.stringify({ accepted: true }));
@@ -125,7 +138,7 @@ describe('parsing asked across a frozen NATS node', () => {
       },
     });
     await worker.flush();
-    await eventually(async () => (await bus.nc.flush(), true), { what: 'the releases side connected', timeoutMs: 30_000 });
+    await untilWorkerReachable(parseSubject(silentPrefix));
     try {
       const parse = parseRouter({ nc: bus.nc, prefix: silentPrefix, timeoutMs: 60_000, storage: undefined as never, logger, localWorker: false, concurrency: 1, timings: { silenceMs: 1_000 } });
       await expect(parse('uploads/silent-key')).resolves.toEqual(answer);
