@@ -4,7 +4,7 @@
 // stops at once with one message naming them all and the command that
 // installs them. Then installs npm dependencies when stale, builds (the
 // end-to-end suite runs the built system; the Go servers the suites start are
-// built beside it, scripts/go-tools-in-background.mjs), type-checks the tests,
+// built beside it, scripts/go-tools-in-background.mjs), type-checks the tests (beside the build),
 // checks the generated proto code is current,
 // then runs jest's unit, component and end-to-end projects with every query
 // recorded, then the plan check (tests/plans) in a run of its own; jest's global
@@ -17,7 +17,7 @@
 // The environment reaches jest and the processes the tests start unchanged:
 // HANGAR_E2E_REPLICAS=2 makes every Hangar the end-to-end suite starts run two
 // replicas of each process (the shared ones run two already).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,6 +40,36 @@ const step = (title, cmd, args) => {
   stepTimes.push({ title, ms: Date.now() - started });
   console.log(`(${title}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 };
+
+/** A step run in the background; `wait()` prints its output and stops the run if it failed. */
+function besideTheBuild(title, cmd, args) {
+  const started = Date.now();
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A run that stops before waiting for it (a failed build) stops it too.
+  const stop = () => child.kill();
+  process.once('exit', stop);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const ended = new Promise((resolve) => {
+    child.on('error', (err) => resolve({ code: 1, err }));
+    child.on('exit', (code) => resolve({ code }));
+  });
+  return {
+    async wait() {
+      const { code, err } = await ended;
+      process.off('exit', stop);
+      console.log(`\n▶ ${title} (beside the build)`);
+      if (output) process.stdout.write(output);
+      if (code !== 0) {
+        console.error(`✖ ${title} failed${err ? `: ${err.message}` : ''}`);
+        process.exit(code ?? 1);
+      }
+      stepTimes.push({ title: `${title} (beside the build)`, ms: Date.now() - started });
+      console.log(`(${title}: ${((Date.now() - started) / 1000).toFixed(1)} s, beside the build)`);
+    },
+  };
+}
 
 console.log('▶ programs the tests start');
 const { ensureSystemTools } = createRequire(import.meta.url)(path.join(root, 'libs', 'testing', 'system-tools.js'));
@@ -65,12 +95,14 @@ process.env.NODE_COMPILE_CACHE ||= path.join(root, '.hangar', 'compile-cache');
 
 step('build the infrastructure library', 'npx', ['tsc', '-b', 'libs/infra']);
 const goTools = buildGoToolsInBackground(root);
-step('build', 'npm', ['run', '--silent', 'build']);
 // A run that continues another (CI's second, on Node 24) checks the same sources the first did.
-if (process.env.HANGAR_TEST_CONTINUES !== '1') {
-  step('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
-  step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
-}
+const checks = process.env.HANGAR_TEST_CONTINUES !== '1';
+// The tests' type-check reads the sources, not the build's output, and tsc uses one core:
+// it runs beside the build, its output printed once it ends.
+const typeCheck = checks ? besideTheBuild('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']) : undefined;
+step('build', 'npm', ['run', '--silent', 'build']);
+await typeCheck?.wait();
+if (checks) step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
 const goWaitStarted = Date.now();
 await goTools.wait();
 stepTimes.push({ title: 'waiting for the Go servers', ms: Date.now() - goWaitStarted });
