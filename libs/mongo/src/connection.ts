@@ -10,14 +10,14 @@ export interface MongoOptions {
   logger: Logger;
   /** How long an operation waits for a server before failing (→ 503). */
   serverSelectionTimeoutMs?: number;
-  /** How often the driver checks its server while all is well (the driver's default, 10 s). */
-  heartbeatFrequencyMs?: number;
   /** Tests only: where to record query shapes for the plan check. */
   queryLogDir?: string;
 }
 
 /** Bounds each connection's handshake and each of the monitor's checks of the server (the driver's default is 30 s). */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** How often the driver checks its server while all is well (its default, written out: the watchdog's limit is computed from it). */
+const HEARTBEAT_FREQUENCY_MS = 10_000;
 
 /**
  * Opens the service's connection. Commands are not buffered while the server
@@ -25,13 +25,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * driver reconnects by itself when the server returns — or, should its checks
  * of the server stop, a watchdog replaces its client (server-check-watchdog.ts).
  */
-export async function connectMongo({ url, dbName, logger, serverSelectionTimeoutMs = 3_000, heartbeatFrequencyMs = 10_000, queryLogDir }: MongoOptions): Promise<Connection> {
+export async function connectMongo({ url, dbName, logger, serverSelectionTimeoutMs = 3_000, queryLogDir }: MongoOptions): Promise<Connection> {
   if (queryLogDir) recordQueries(queryLogDir, dbName);
   const options: ConnectOptions = {
     dbName,
     bufferCommands: false,
     serverSelectionTimeoutMS: serverSelectionTimeoutMs,
-    heartbeatFrequencyMS: heartbeatFrequencyMs,
+    heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
     connectTimeoutMS: CONNECT_TIMEOUT_MS,
     // FerretDB 1.x and MongoDB 7 both build these; indexes are declared on the schemas.
     autoIndex: true,
@@ -42,7 +42,7 @@ export async function connectMongo({ url, dbName, logger, serverSelectionTimeout
   await connection.asPromise();
   logger.info({ dbName }, 'MongoDB connected');
   // A working monitor is never silent longer than one check (its timeout) and the pause before the next; 10 s more is slack for a busy process.
-  watchServerChecks(connection, { url, options, logger, stalledAfterMs: CONNECT_TIMEOUT_MS + heartbeatFrequencyMs + 10_000, everyMs: Math.min(5_000, heartbeatFrequencyMs) });
+  watchServerChecks(connection, { url, options, logger, stalledAfterMs: CONNECT_TIMEOUT_MS + HEARTBEAT_FREQUENCY_MS + 10_000, everyMs: 5_000 });
   return connection;
 }
 
