@@ -29,19 +29,27 @@ import { installDependenciesIfStale } from './install-dependencies.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Each step's time, printed as it ends and again with the figures: what a run costs before jest starts.
 const stepTimes = [];
-const step = (title, cmd, args) => {
+const recordTime = (title, started, ended = Date.now()) => {
+  stepTimes.push({ title, ms: ended - started });
+  console.log(`(${title}: ${((ended - started) / 1000).toFixed(1)} s)`);
+};
+// Asynchronous, so that a step running beside it (besideTheBuild) is seen ending when it ends.
+const step = async (title, cmd, args) => {
   console.log(`\n▶ ${title}`);
   const started = Date.now();
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
+  const status = await new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code));
+  });
+  if (status !== 0) {
     console.error(`✖ ${title} failed`);
-    process.exit(result.status ?? 1);
+    process.exit(status ?? 1);
   }
-  stepTimes.push({ title, ms: Date.now() - started });
-  console.log(`(${title}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  recordTime(title, started);
 };
 
-/** A step run in the background; `wait()` prints its output and stops the run if it failed. */
+/** A step run in the background; `wait()` prints its output and its own time, and stops the run if it failed. */
 function besideTheBuild(title, cmd, args) {
   const started = Date.now();
   const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -52,21 +60,21 @@ function besideTheBuild(title, cmd, args) {
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const ended = new Promise((resolve) => {
-    child.on('error', (err) => resolve({ code: 1, err }));
-    child.on('exit', (code) => resolve({ code }));
+    child.on('error', (err) => resolve({ code: 1, err, at: Date.now() }));
+    child.on('exit', (code) => resolve({ code, at: Date.now() }));
   });
   return {
     async wait() {
-      const { code, err } = await ended;
+      const { code, err, at } = await ended;
       process.off('exit', stop);
-      console.log(`\n▶ ${title} (beside the build)`);
+      const labelled = `${title} (beside the build)`;
+      console.log(`\n▶ ${labelled}`);
       if (output) process.stdout.write(output);
       if (code !== 0) {
         console.error(`✖ ${title} failed${err ? `: ${err.message}` : ''}`);
         process.exit(code ?? 1);
       }
-      stepTimes.push({ title: `${title} (beside the build)`, ms: Date.now() - started });
-      console.log(`(${title}: ${((Date.now() - started) / 1000).toFixed(1)} s, beside the build)`);
+      recordTime(labelled, started, at);
     },
   };
 }
@@ -85,7 +93,7 @@ if (process.env.HANGAR_CHECK_TOOLS_ONLY === '1') process.exit(0);
 
 const installStarted = Date.now();
 installDependenciesIfStale(root);
-stepTimes.push({ title: 'npm dependencies', ms: Date.now() - installStarted });
+recordTime('npm dependencies', installStarted);
 
 // Every Node process of the suite (jest's workers, each Hangar's processes, the CLIs the tests run)
 // keeps V8's compiled code of what it loads here, so the next one loading the same modules skips
@@ -93,19 +101,19 @@ stepTimes.push({ title: 'npm dependencies', ms: Date.now() - installStarted });
 // start took 5.8 s and 9 s of CPU without it, 4.3 s and 6.8 s with it.
 process.env.NODE_COMPILE_CACHE ||= path.join(root, '.hangar', 'compile-cache');
 
-step('build the infrastructure library', 'npx', ['tsc', '-b', 'libs/infra']);
+await step('build the infrastructure library', 'npx', ['tsc', '-b', 'libs/infra']);
 const goTools = buildGoToolsInBackground(root);
 // A run that continues another (CI's second, on Node 24) checks the same sources the first did.
 const checks = process.env.HANGAR_TEST_CONTINUES !== '1';
 // The tests' type-check reads the sources, not the build's output, and tsc uses one core:
 // it runs beside the build, its output printed once it ends.
 const typeCheck = checks ? besideTheBuild('type-check tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']) : undefined;
-step('build', 'npm', ['run', '--silent', 'build']);
+await step('build', 'npm', ['run', '--silent', 'build']);
 await typeCheck?.wait();
-if (checks) step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
+if (checks) await step('generated proto code is current', 'bash', ['scripts/gen-proto.sh', '--check']);
 const goWaitStarted = Date.now();
 await goTools.wait();
-stepTimes.push({ title: 'waiting for the Go servers', ms: Date.now() - goWaitStarted });
+recordTime('waiting for the Go servers', goWaitStarted);
 
 // Every service the suites start records the queries it sends; the plan check
 // (tests/plans) then explains each one, in a jest run of its own once the

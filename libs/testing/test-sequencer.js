@@ -24,8 +24,8 @@ class SharedHangarsLastSequencer extends Sequencer {
   /** jest's order, with the files on a shared Hangar moved after the rest, each part keeping it. */
   sort(tests) {
     const ordered = super.sort(tests);
-    const last = ordered.filter((test) => usesSharedHangar(test.path));
-    return [...ordered.filter((test) => !last.includes(test)), ...last];
+    const last = new Set(ordered.filter((test) => usesSharedHangar(test.path)));
+    return [...ordered.filter((test) => !last.has(test)), ...last];
   }
 }
 

@@ -6,7 +6,7 @@ import type { Logger } from '@hangar/logger';
  *
  * Why: the driver checks its server every `heartbeatFrequencyMS` (every 0.5 s while an operation
  * waits for one), and each check ends, passed or failed, within `connectTimeoutMS`. Twice in the
- * end-to-end runs (server-crashes, under load: 2026-11-28 and 2026-11-30) one service's checks
+ * end-to-end runs (server-crashes, under load: 2026-11-29 and 2026-11-30) one service's checks
  * stopped for good after FerretDB's restart: its server stayed marked unknown with the error that
  * the restart caused, no check ran again, and every request it served was a 503 for minutes
  * while the other services reconnected within seconds. Silence longer than any check can take is
