@@ -166,6 +166,47 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(apk));
   }, 120_000);
 
+  it('when two uploads of one caller share a parallel_upload name and size, then neither overwrites the other: the first keeps its places, the second is joined by a copy, each its own bytes', async () => {
+    const MiB = 1024 * 1024;
+    // Another real apk of the same size: other random padding, so its parts' bytes differ from apk's.
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hangar-tus-other-'));
+    const other = paddedApk(otherDir);
+    fs.rmSync(otherDir, { recursive: true, force: true });
+    expect(other.length).toBe(apk.length);
+    expect(sha256(other)).not.toBe(sha256(apk));
+    const cuts = [
+      { start: 0, end: 8 * MiB },
+      { start: 8 * MiB, end: 16 * MiB },
+      { start: 16 * MiB, end: apk.length },
+    ];
+    const meta = { channel_key: channelKey, parallel_upload: uniqueName('same-name'), parallel_size: String(apk.length) };
+    const sendParts = async (file: Buffer): Promise<string[]> => {
+      const urls: string[] = [];
+      for (const { start, end } of cuts) {
+        const res = await create(developer.token, end - start, meta, { 'upload-concat': 'partial' });
+        expect(res.status).toBe(201);
+        const url = res.headers.get('location')!;
+        const sent = await patch(url, developer.token, 0, file.subarray(start, end), { 'hangar-partial-start': String(start) });
+        expect(sent.status).toBe(204);
+        urls.push(url);
+      }
+      return urls;
+    };
+    const first = await sendParts(apk);
+    const second = await sendParts(other);
+    const final = (urls: string[]) =>
+      fetch(endpoint(), { method: 'POST', headers: tusHeaders(developer.token, { 'upload-concat': `final;${urls.join(' ')}`, 'upload-metadata': `filename ${b64('padded.apk')},channel_key ${b64(channelKey)}` }) });
+    // The second joined first: had its parts taken the first's places, the first's join would find them overwritten.
+    for (const [urls, file] of [[second, other], [first, apk]] as const) {
+      const joined = await final(urls);
+      expect(joined.status).toBe(201);
+      const made = await api('POST', '/api/apps/upload', { token: developer.token, json: { upload_id: idOf(joined.headers.get('location')!), sha256: sha256(file) } });
+      expect([made.status, made.body.sha256]).toEqual([201, sha256(file)]);
+      const download = await fetch(`${hangar.baseUrl}/api/releases/${made.body.id}/download?token=${developer.token}`);
+      expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(file));
+    }
+  }, 120_000);
+
   it('when a partial names its parallel upload with a size smaller than itself, or not a number, then it is refused before anything is made', async () => {
     for (const parallel_size of ['10', 'ten']) {
       const res = await create(developer.token, 1_000, { channel_key: channelKey, parallel_upload: 'p', parallel_size }, { 'upload-concat': 'partial' });

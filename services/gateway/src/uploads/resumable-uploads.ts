@@ -208,15 +208,18 @@ export class ResumableUploads {
   /**
    * A joining partial's first bytes: into the whole file's multipart upload at the part numbers its
    * place gives, or — placed nowhere (no `Hangar-Partial-Start`, a place S3's part rules refuse, a
-   * group of another kind) — into a multipart upload of its own, to be joined by a copy.
+   * group of another kind, a place another upload of the same name holds) — into a multipart upload
+   * of its own, to be joined by a copy.
    */
   private async place(stored: StoredRecord, start: number | undefined): Promise<StoredRecord> {
     const { record } = stored;
     const joins = record.joins!;
     const firstPart = start === undefined ? undefined : firstPartAt(start, record.length, joins.size, this.storage.partPool.partSize);
     const group = firstPart === undefined ? undefined : await this.groupFor(record, joins);
+    // A place another upload of the same name holds is not shared: this partial goes on its own.
+    const claimed = group !== undefined && firstPart !== undefined && (await this.records.claimPlace(group, firstPart, record.id));
     let next: UploadRecord;
-    if (group && firstPart !== undefined) {
+    if (group && firstPart !== undefined && claimed) {
       next = { ...record, objectKey: group.objectKey, multipartId: group.multipartId, placed: { start: start!, firstPart } };
     } else {
       next = { ...record, multipartId: await this.storage.beginMultipart(record.objectKey) };
@@ -555,7 +558,7 @@ function placedInOrder(partials: UploadRecord[]): { group: string; objectKey: st
   const refuse = (why: string) => new TusRefusal(400, `These partial uploads were placed into one file as they arrived: ${why}`);
   let end = 0;
   for (const part of partials) {
-    if (!part.placed || part.joins?.group !== first.joins?.group || part.multipartId !== first.multipartId) throw refuse('join them with each other alone, not with other uploads');
+    if (!part.placed || part.joins?.group !== first.joins?.group || part.multipartId !== first.multipartId) throw refuse('join them with each other alone, not with other uploads (where two uploads share a parallel_upload name, the first to reach a place keeps it: send the file again under a name of its own)');
     if (part.placed.start !== end) throw refuse(`name every one of them, in the order of their bytes in the file (a part starting at byte ${end} is missing)`);
     end += part.length;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { KV } from '@nats-io/kv';
 import { openKvBucket } from '@hangar/events';
@@ -145,6 +146,26 @@ export class UploadRecords {
       const first = await this.getGroup(group.key);
       if (!first) throw err;
       return first;
+    }
+  }
+
+  /**
+   * Claims, for upload `id`, the place of a group's file whose parts start at `firstPart`; false when
+   * another upload holds it. Two uploads of one caller that share a parallel upload's name and size
+   * would otherwise write the same S3 part numbers, the later overwriting the earlier's bytes (whose
+   * completion S3 then fails). The key names the group's object, so a later group under the same
+   * name starts with every place free; claims expire with the bucket's other keys.
+   */
+  async claimPlace(group: UploadGroup, firstPart: number, id: string): Promise<boolean> {
+    const key = `${group.key}.${createHash('sha256').update(group.objectKey).digest('hex').slice(0, 16)}.${firstPart}`;
+    try {
+      await this.kv.create(key, id);
+      return true;
+    } catch (err) {
+      const holder = await this.liveEntry(key);
+      if (!holder) throw err;
+      // The same upload asking again (a request retried after its place was claimed) keeps it.
+      return holder.string() === id;
     }
   }
 
