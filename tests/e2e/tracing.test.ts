@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT, freePort } from '@hangar/infra';
-import { RunningHangar, apiClient, fixturesDir, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
+import { RunningHangar, apiClient, fixturesDir, sharedHangar, startHangar, testInfrastructure, uniqueName } from '@hangar/testing';
 import { OtlpReceiver, ReceivedSpan } from './otlp-receiver';
 import { WebhookReceiver, eventually } from './webhook-receiver';
 
@@ -209,7 +209,8 @@ describe('trace context without an exporter', () => {
 
   beforeAll(async () => {
     await hooks.start();
-    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '100' });
+    // No setting of its own: the worker's shared Hangar (its webhooks may call 127.0.0.1) serves.
+    hangar = await sharedHangar();
   });
 
   afterAll(async () => {
@@ -243,7 +244,9 @@ describe('trace context without an exporter', () => {
 
     const linesOf = (name: string) =>
       hangar.logOf(name).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-    const access = linesOf('gateway').find((l) => l.msg === 'request' && String(l.url).startsWith('/api/apps/upload'));
+    // The shared Hangar's log holds other files' uploads too: this request's line is found by its id.
+    const access = linesOf('gateway').find((l) => l.msg === 'request' && l.requestId === requestId);
+    expect(String(access?.url)).toMatch(/^\/api\/apps\/upload/);
     expect(access).toMatchObject({ requestId, trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
     // Whatever the services logged for this request, over gRPC, is in the same trace.
     const ofRequest = ['gateway', 'releases', 'apps'].flatMap((name) => linesOf(name)).filter((l) => l.requestId === requestId);
