@@ -5981,7 +5981,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy */
+                /** @description Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy, as is one whose place another upload of the same `parallel_upload` name holds already (name each file's parallel upload uniquely) */
                 "Hangar-Partial-Start"?: string;
                 /** @description Always `1.0.0` */
                 "Tus-Resumable": "1.0.0";
@@ -6098,7 +6098,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy */
+                /** @description Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy, as is one whose place another upload of the same `parallel_upload` name holds already (name each file's parallel upload uniquely) */
                 "Hangar-Partial-Start"?: string;
                 /** @description Always `1.0.0` */
                 "Tus-Resumable": "1.0.0";

@@ -65,7 +65,8 @@ export function tusRequestHeaders(names: string[]): Parameter[] {
     'Upload-Offset': 'Where this body starts: the offset HEAD answered',
     'Hangar-Partial-Start':
       "Where a partial's bytes start in the whole file, when its `Upload-Metadata` names its parallel upload (`parallel_upload`, and the file's size in `parallel_size`): " +
-      'its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy',
+      'its bytes then go straight into the whole file, and the final joins the parts without copying them. Without it a partial is joined by a copy, ' +
+      'as is one whose place another upload of the same `parallel_upload` name holds already (name each file\'s parallel upload uniquely)',
   };
   return [
     { name: 'Tus-Resumable', in: 'header', required: true, description: 'Always `1.0.0`', schema: { type: 'string', enum: ['1.0.0'] } },
