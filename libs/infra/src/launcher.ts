@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { checkHealth } from '@hangar/grpc';
+import type { checkHealth as CheckHealth } from '@hangar/grpc';
 import { restrictFilesToOwner } from './child-processes';
 import { AdminCredentials, localAdminCredentials, localServiceSecrets } from './admin-credentials';
 import { REPO_ROOT } from './go-tools';
@@ -301,6 +301,8 @@ async function adminAsSeen(url: string, token: string): Promise<AdminAsSeen | un
  */
 async function serving(address: string): Promise<boolean> {
   const [host, port] = address.split(':');
+  // gRPC is loaded at the first probe, not with @hangar/infra: every test file loads the library.
+  const { checkHealth } = require('@hangar/grpc') as { checkHealth: typeof CheckHealth };
   return (await isListening(host!, Number(port))) && checkHealth(address);
 }
 

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client as PgClient } from 'pg';
 
 /**
  * Makes PostgreSQL answer FerretDB 1.24's pushed-down filters from an index.
@@ -86,7 +86,7 @@ export interface TwinSetup {
 
 /** Installs the twin functions (and the trigger where allowed) and fills in missing twins. */
 export async function installIndexTwins(databaseUrl: string): Promise<TwinSetup> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = newPgClient({ connectionString: databaseUrl });
   await client.connect();
   try {
     // Two launchers on one database (tests, replicas) would race on CREATE OR REPLACE.
@@ -104,7 +104,7 @@ export async function installIndexTwins(databaseUrl: string): Promise<TwinSetup>
 
 /** Adds the twins of indexes created since the last call (for a database without the trigger). */
 export async function ensureIndexTwins(databaseUrl: string): Promise<number> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = newPgClient({ connectionString: databaseUrl });
   await client.connect();
   try {
     const added = await client.query<{ n: number }>('SELECT hangar_ensure_gin_twins() AS n');
@@ -112,4 +112,12 @@ export async function ensureIndexTwins(databaseUrl: string): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+// Loaded on first use, not with @hangar/infra: the launcher and every test file load the library,
+// and most never talk to PostgreSQL themselves (profiled 2026-11-30: the drivers were half the
+// launcher's load).
+function newPgClient(config: ConstructorParameters<typeof PgClient>[0]): PgClient {
+  const { Client } = require('pg') as typeof import('pg');
+  return new Client(config);
 }

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
+import type { Client as PgClient } from 'pg';
 import { spawnManaged } from './child-processes';
 import { freePort, waitFor } from './net';
 import { assertClusterNotLost, clusterRoot, postgresRoot, recordCluster } from './postgres-location';
@@ -181,7 +181,7 @@ function assertReachable(root: string, owner?: { uid: number; gid: number }): vo
 
 async function canConnect(url: string, child: { child: { exitCode: number | null } }): Promise<boolean> {
   if (child.child.exitCode !== null) throw new Error('PostgreSQL exited while starting (see logs/postgres.log)');
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  const client = newPgClient({ connectionString: url, connectionTimeoutMillis: 1_000 });
   try {
     await client.connect();
     await client.query('SELECT 1');
@@ -194,7 +194,7 @@ async function canConnect(url: string, child: { child: { exitCode: number | null
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new Client({ connectionString: adminUrl });
+  const client = newPgClient({ connectionString: adminUrl });
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -217,4 +217,12 @@ export function ferretdbPostgresUrl(databaseUrl: string): string {
   const url = new URL(databaseUrl);
   url.searchParams.set('plan_cache_mode', 'force_custom_plan');
   return url.toString();
+}
+
+// Loaded on first use, not with @hangar/infra: the launcher and every test file load the library,
+// and most never talk to PostgreSQL themselves (profiled 2026-11-30: the drivers were half the
+// launcher's load).
+function newPgClient(config: ConstructorParameters<typeof PgClient>[0]): PgClient {
+  const { Client } = require('pg') as typeof import('pg');
+  return new Client(config);
 }

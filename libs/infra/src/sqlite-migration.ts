@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Collection, MongoClient } from 'mongodb';
+import type { Collection, MongoClient } from 'mongodb';
 import { spawnManaged } from './child-processes';
 import { ferretdbBinary } from './go-tools';
 import { freePort, isListening, waitFor } from './net';
@@ -72,8 +72,10 @@ export async function migrateSqliteData(options: {
 }
 
 async function copyAll(sourceUrl: string, targetUrl: string): Promise<CollectionCopy[]> {
-  const source = new MongoClient(sourceUrl, { directConnection: true });
-  const target = new MongoClient(targetUrl, { directConnection: true });
+  // The driver is loaded only when there is SQLite data to move (a rare, one-time step), not with @hangar/infra.
+  const { MongoClient: Mongo } = require('mongodb') as typeof import('mongodb');
+  const source = new Mongo(sourceUrl, { directConnection: true });
+  const target = new Mongo(targetUrl, { directConnection: true });
   await Promise.all([source.connect(), target.connect()]);
   try {
     const copies: CollectionCopy[] = [];

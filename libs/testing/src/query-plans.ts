@@ -1,5 +1,4 @@
-import { BSON, Document, MongoClient } from 'mongodb';
-import { Client } from 'pg';
+import type { Document, MongoClient } from 'mongodb';
 
 export interface PlanVerdict {
   indexed: boolean;
@@ -34,6 +33,8 @@ export async function explainRecordedQuery(
   postgresUrl: string | undefined,
   query: { database: string; collection: string; operation: string; filter: string; sort?: string },
 ): Promise<PlanVerdict> {
+  // The drivers are loaded here, not with @hangar/testing, which every test file imports: only the plan check explains.
+  const { BSON } = require('mongodb') as typeof import('mongodb');
   const filter = BSON.EJSON.parse(query.filter, { relaxed: false }) as Document;
   const sort = query.sort ? (JSON.parse(query.sort) as Document) : undefined;
   const collection = mongo.db(query.database).collection(query.collection);
@@ -65,6 +66,7 @@ export async function explainRecordedQuery(
 }
 
 async function planWithoutSeqScan(postgresUrl: string, scan: PgPlanNode): Promise<string> {
+  const { Client } = require('pg') as typeof import('pg');
   const client = new Client({ connectionString: postgresUrl });
   await client.connect();
   try {

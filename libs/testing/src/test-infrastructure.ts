@@ -1,5 +1,5 @@
-import { Client } from 'minio';
-import { MongoClient } from 'mongodb';
+import type { Client } from 'minio';
+import type { MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
 
 /** The servers jest's global setup resolved, read by component and e2e tests. */
@@ -20,7 +20,11 @@ export function testInfrastructure() {
 export function testS3Client(): Client {
   const { s3 } = testInfrastructure();
   const url = new URL(s3.endpoint);
-  return new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, pathStyle: true });
+  // minio and mongodb are loaded on first use (here and below), not with @hangar/testing: every
+  // test file imports the library, and compiling these drivers cost each file that never used them
+  // part of a second of CPU in jest's fresh module registry (profiled 2026-11-30).
+  const { Client: S3Client } = require('minio') as typeof import('minio');
+  return new S3Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, pathStyle: true });
 }
 
 /**
@@ -30,7 +34,8 @@ export function testS3Client(): Client {
  * explain queries on that husk.
  */
 export async function dropTestDatabases(names: string[]): Promise<void> {
-  const client = new MongoClient(testInfrastructure().mongoUrl, { directConnection: true });
+  const { MongoClient: Mongo } = require('mongodb') as typeof import('mongodb');
+  const client: MongoClient = new Mongo(testInfrastructure().mongoUrl, { directConnection: true });
   await client.connect();
   try {
     for (const name of names) await client.db(name).dropDatabase();
