@@ -40,7 +40,10 @@ const PROGRESS = 25;
 /** Time between two events of the producer: about 25 a second, a pace two cores keep up with beside FerretDB. */
 const PRODUCE_EVERY_MS = 40;
 
-jest.setTimeout(90_000);
+// Above the sum of the test's own bounded waits (each names its step when it runs out): a jest
+// deadline under that sum failed a slow run with no word of where it was (CI 2026-11-30: 91 s,
+// against 35–40 s in every other run that day, starved ones included).
+jest.setTimeout(300_000);
 
 const infra = testInfrastructure();
 const silent = createLogger({ service: 'nats-cluster-test', level: 'silent' });
@@ -126,6 +129,8 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     const phase = (name: string) => {
       phases.push(`${name} ${Date.now() - phaseStart} ms`);
       phaseStart = Date.now();
+      // Each step as it ends, so a run that fails or is cut off shows how far it got and how long each step took.
+      process.stdout.write(`nats cluster, step done: ${phases.at(-1)}\n`);
     };
     const stream = streamNameFor(prefix);
     const bucket = `${prefix}-values`;
