@@ -1,4 +1,4 @@
-import type { Client as PgClient } from 'pg';
+import { newPgClient } from './postgres';
 
 /**
  * Makes PostgreSQL answer FerretDB 1.24's pushed-down filters from an index.
@@ -112,12 +112,4 @@ export async function ensureIndexTwins(databaseUrl: string): Promise<number> {
   } finally {
     await client.end();
   }
-}
-
-// Loaded on first use, not with @hangar/infra: the launcher and every test file load the library,
-// and most never talk to PostgreSQL themselves (profiled 2026-11-30: the drivers were half the
-// launcher's load).
-function newPgClient(config: ConstructorParameters<typeof PgClient>[0]): PgClient {
-  const { Client } = require('pg') as typeof import('pg');
-  return new Client(config);
 }

@@ -219,10 +219,10 @@ export function ferretdbPostgresUrl(databaseUrl: string): string {
   return url.toString();
 }
 
-// Loaded on first use, not with @hangar/infra: the launcher and every test file load the library,
-// and most never talk to PostgreSQL themselves (profiled 2026-11-30: the drivers were half the
+// A PostgreSQL client, its driver loaded on first use, not with @hangar/infra: the launcher and
+// every test file load the library, and most never talk to PostgreSQL themselves (profiled 2026-11-30: the drivers were half the
 // launcher's load).
-function newPgClient(config: ConstructorParameters<typeof PgClient>[0]): PgClient {
+export function newPgClient(config: ConstructorParameters<typeof PgClient>[0]): PgClient {
   const { Client } = require('pg') as typeof import('pg');
   return new Client(config);
 }
