@@ -31,6 +31,15 @@ const UPLOAD_BOUND_MS = 3 * GRPC_DEADLINE_MS + UPLOAD_DEADLINE_MS + SLACK_MS;
 /** A read makes up to three ordinary calls (token; the channel, the service's own call to apps). */
 const READ_BOUND_MS = 3 * GRPC_DEADLINE_MS + SLACK_MS;
 const SERVICES = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
+/** A read that needs each process (`/api/users/me` would be answered from the gateway's token cache). */
+const NEEDS: Record<(typeof SERVICES)[number], Exclude<Kind, `upload:${string}`>> = {
+  gateway: 'read:app',
+  users: 'read:users',
+  apps: 'read:app',
+  releases: 'read:versions',
+  'debug-files': 'read:debug-files',
+  webhooks: 'read:webhooks',
+};
 const OWNED_PREFIXES = ['packages/', 'icons/', 'debug-files/'];
 
 type Phase = 'warmup' | (typeof SERVICES)[number] | 'after';
@@ -343,6 +352,10 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
         const before = hangar.pidOf(name);
         const killedAt = Date.now();
         process.kill(before, 'SIGKILL');
+        // The supervisor waits 500 ms before a restart: a request sent now meets the dead process.
+        // Without it a quick restart could pass unfelt by the loops (CI: users back in 636 ms, its
+        // 15 requests all answered from the gateway's token cache or before the kill).
+        await read(NEEDS[name], name);
         await eventually(() => (pidOf(name) ?? before) !== before, 30_000, `${name} restarted by the supervisor`);
         await eventually(() => serves(name), 30_000, `${name} answering again`);
         recoveries[name] = Date.now() - killedAt;
