@@ -1,7 +1,8 @@
 // The figures of a jest run, for the end of `npm test` and of CI's log: per tier
 // (unit, component, end-to-end, plan check) its files, tests, failures and the
 // time its files took (summed over jest's workers: the tiers run interleaved on
-// them, so only the run as a whole has a wall time), then the ten slowest files.
+// them, so only the run as a whole has a wall time), then the ten slowest files,
+// and last each failed test with the start of its message.
 // A regression shows the day it lands; docs/performance.md keeps them over time.
 import path from 'node:path';
 
@@ -46,7 +47,39 @@ export function figures(root, runs, starts = '') {
   lines.push('', 'ten slowest files:');
   for (const { name, ms } of files.sort((a, b) => b.ms - a.ms).slice(0, 10)) lines.push(`  ${seconds(ms).padStart(8)}  ${name}`);
   lines.push(...startFigures(starts));
+  lines.push(...failureFigures(root, runs));
   return lines;
+}
+
+/** Lines of a failure worth reading in a log's last screen: no colours, stack frames or code frames. */
+const MESSAGE_LINES = 8;
+
+export function failureSummary(message) {
+  return message
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() && !/^\s+at /.test(line) && !/^\s*>?\s*\d+ \|/.test(line) && !/^\s+\|\s+\^/.test(line) && !/^[-+] (Expected|Received) /.test(line))
+    .slice(0, MESSAGE_LINES)
+    .map((line) => (line.length > 240 ? `${line.slice(0, 240)}…` : line));
+}
+
+/**
+ * Each failed test with the start of its message, last in the figures: CI's record keeps only a
+ * log's end, where the figures are, and a failure's own lines scrolled away before them (CI
+ * 2026-11-30: the record showed which file failed, not which assertion).
+ */
+export function failureFigures(root, runs) {
+  const lines = [];
+  for (const { results } of runs) {
+    for (const file of results.testResults ?? []) {
+      const name = path.relative(root, file.name);
+      const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failed) lines.push(`  ✕ ${name} › ${a.fullName}`, ...failureSummary((a.failureMessages ?? []).join('\n')).map((l) => `      ${l}`));
+      if (file.status === 'failed' && failed.length === 0) lines.push(`  ✕ ${name} (the file did not run)`, ...failureSummary(file.message ?? '').map((l) => `      ${l}`));
+    }
+  }
+  return lines.length ? ['', 'failed:', ...lines] : [];
 }
 
 /** How many Hangars the end-to-end files started and the time it took them, in all and by file. */
