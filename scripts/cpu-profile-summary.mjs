@@ -34,8 +34,9 @@ function moduleOfBundleLine(bundle, line) {
     const text = fs.existsSync(bundle) ? fs.readFileSync(bundle, 'utf8').split('\n') : [];
     text.forEach((content, i) => {
       const match = /^\/\/ (\S+)$/.exec(content);
-      if (match) index.lines.push(i);
-      if (match) index.paths.push(match[1]);
+      if (!match) return;
+      index.lines.push(i);
+      index.paths.push(match[1]);
     });
     bundleModules.set(bundle, index);
   }

@@ -54,7 +54,7 @@ export function figures(root, runs, starts = '') {
 /** Lines of a failure worth reading in a log's last screen: no colours, stack frames or code frames. */
 const MESSAGE_LINES = 8;
 
-export function failureSummary(message) {
+function failureSummary(message) {
   return message
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')

@@ -31,8 +31,8 @@ const UPLOAD_BOUND_MS = 3 * GRPC_DEADLINE_MS + UPLOAD_DEADLINE_MS + SLACK_MS;
 /** A read makes up to three ordinary calls (token; the channel, the service's own call to apps). */
 const READ_BOUND_MS = 3 * GRPC_DEADLINE_MS + SLACK_MS;
 const SERVICES = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'] as const;
-/** A read that needs each process (`/api/users/me` would be answered from the gateway's token cache). */
-const NEEDS: Record<(typeof SERVICES)[number], Exclude<Kind, `upload:${string}`>> = {
+/** A read that needs each process (`/api/users/me` would be answered from the gateway's token cache): sent right after its kill, and asked until it is back. */
+const NEEDS: Record<(typeof SERVICES)[number], ReadKind> = {
   gateway: 'read:app',
   users: 'read:users',
   apps: 'read:app',
@@ -44,6 +44,7 @@ const OWNED_PREFIXES = ['packages/', 'icons/', 'debug-files/'];
 
 type Phase = 'warmup' | (typeof SERVICES)[number] | 'after';
 type Kind = 'upload:apk' | 'upload:ipa' | 'upload:debug' | 'read:users' | 'read:app' | 'read:versions' | 'read:debug-files' | 'read:download' | 'read:webhooks';
+type ReadKind = Exclude<Kind, `upload:${string}`>;
 
 interface Op {
   kind: Kind;
@@ -191,9 +192,10 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
     return timed(kind, phase, () => fetch(`${hangar.baseUrl}${url}`, { method: 'POST', body: form }), { sha: sha256(file) });
   }
 
-  function read(kind: Exclude<Kind, `upload:${string}`>, phase: Phase): Promise<Op> {
+  /** The path and headers of a read. */
+  function readRequest(kind: ReadKind): [string, Record<string, string>] {
     const auth = { authorization: `Bearer ${token}` };
-    const paths: Record<typeof kind, [string, Record<string, string>]> = {
+    const requests: Record<ReadKind, [string, Record<string, string>]> = {
       // The users service on every request: /api/users/me is answered from the gateway's token cache.
       'read:users': ['/api/users?per_page=1', auth],
       'read:app': [`/api/apps/${appId}`, auth],
@@ -202,7 +204,11 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
       'read:download': [`/api/releases/${knownReleaseId}/download`, {}],
       'read:webhooks': [`/api/apps/${appId}/webhooks`, auth],
     };
-    const [p, headers] = paths[kind];
+    return requests[kind];
+  }
+
+  function read(kind: ReadKind, phase: Phase): Promise<Op> {
+    const [p, headers] = readRequest(kind);
     return timed(kind, phase, () => fetch(`${hangar.baseUrl}${p}`, { headers, redirect: 'manual' }));
   }
 
@@ -221,22 +227,12 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
 
   /** A request that needs `name` (and the gateway) answers as it should, within its bound. */
   async function serves(name: (typeof SERVICES)[number]): Promise<boolean> {
-    const auth = { authorization: `Bearer ${token}` };
-    const probes: Record<typeof name, [string, Record<string, string>]> = {
-      gateway: ['/api/users/me', auth],
-      // Not /api/users/me: the gateway answers it from its token cache, with users still down.
-      users: ['/api/users?per_page=1', auth],
-      apps: [`/api/apps/${appId}`, auth],
-      releases: [`/api/apps/versions?channel_key=${androidKey}&per_page=1`, {}],
-      'debug-files': [`/api/debug_files?channel_key=${androidKey}&per_page=1`, auth],
-      webhooks: [`/api/apps/${appId}/webhooks`, auth],
-    };
-    const [p, headers] = probes[name];
+    const [p, headers] = readRequest(NEEDS[name]);
     const started = performance.now();
     try {
       const res = await fetch(`${hangar.baseUrl}${p}`, { headers });
       await res.arrayBuffer();
-      return res.status === 200 && performance.now() - started < READ_BOUND_MS;
+      return res.status === SUCCESS[NEEDS[name]] && performance.now() - started < READ_BOUND_MS;
     } catch {
       return false;
     }

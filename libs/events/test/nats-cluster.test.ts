@@ -94,18 +94,29 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     return bus;
   }
 
-  /** Whether every copy of a durable consumer has a leader and is current: its own raft group, apart from its stream's. */
-  async function allConsumerCopiesCurrent(bus: EventBus, stream: string, durable: string): Promise<boolean> {
-    const info = await bus.jsm.consumers.info(stream, durable).catch(() => undefined);
-    const peers = info?.cluster?.replicas ?? [];
-    return !!info?.cluster?.leader && peers.length === REPLICAS - 1 && peers.every((p) => p.current && !p.offline);
+  /** Whether a raft group (a stream's, a consumer's) has a leader and every other copy is current. */
+  function copiesCurrent(cluster: { leader?: string; replicas?: { current: boolean; offline?: boolean }[] } | undefined): boolean {
+    const peers = cluster?.replicas ?? [];
+    return !!cluster?.leader && peers.length === REPLICAS - 1 && peers.every((p) => p.current && !p.offline);
   }
 
   /** Whether every copy of a stream (a KV bucket's is `KV_<bucket>`) has a leader and is current. */
   async function allCopiesCurrent(bus: EventBus, name: string): Promise<boolean> {
-    const info = await bus.jsm.streams.info(name).catch(() => undefined);
-    const peers = info?.cluster?.replicas ?? [];
-    return !!info?.cluster?.leader && peers.length === REPLICAS - 1 && peers.every((p) => p.current && !p.offline);
+    return copiesCurrent((await bus.jsm.streams.info(name).catch(() => undefined))?.cluster);
+  }
+
+  /**
+   * The stream, the bucket and the durable consumer all current. The consumer is a raft group of
+   * its own: pausing its leader while a restarted node's copy still caught up left one of three,
+   * no quorum, and no consumer for the rest of the test (CI: 25 s of "JetStream system temporarily
+   * unavailable", the stream's copies current 185 ms after the restart).
+   */
+  async function everyCopyCurrent(bus: EventBus, stream: string, bucket: string, durable: string): Promise<boolean> {
+    return (
+      (await allCopiesCurrent(bus, stream)) &&
+      (await allCopiesCurrent(bus, `KV_${bucket}`)) &&
+      copiesCurrent((await bus.jsm.consumers.info(stream, durable).catch(() => undefined))?.cluster)
+    );
   }
 
   beforeAll(async () => {
@@ -218,11 +229,7 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     await progressFrom(0, 'events flowing before any disruption');
 
     // The copies made when the count was raised have caught up.
-    await eventually(
-      async () =>
-        (await allCopiesCurrent(producer, stream)) && (await allCopiesCurrent(producer, `KV_${bucket}`)) && (await allConsumerCopiesCurrent(producer, stream, durable)),
-      { what: 'three current copies', timeoutMs: 20_000 },
-    );
+    await eventually(() => everyCopyCurrent(producer, stream, bucket, durable), { what: 'three current copies', timeoutMs: 20_000 });
 
     phase('cluster, stream, bucket and first events');
 
@@ -251,16 +258,9 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     phase('leader killed, events flowing');
 
     // 2. It is started again on its store and catches up: three current copies of the stream, the
-    // bucket and the consumer. The consumer is a raft group of its own: pausing its leader while
-    // the restarted node's copy still caught up left one of three, no quorum, and no consumer for
-    // the rest of the test (CI: 25 s of "JetStream system temporarily unavailable", the stream's
-    // copies current 185 ms after the restart).
+    // bucket and the consumer.
     await cluster.start(leader);
-    await eventually(
-      async () =>
-        (await allCopiesCurrent(producer, stream)) && (await allCopiesCurrent(producer, `KV_${bucket}`)) && (await allConsumerCopiesCurrent(producer, stream, durable)),
-      { what: `${leader.name} back and current`, timeoutMs: 20_000 },
-    );
+    await eventually(() => everyCopyCurrent(producer, stream, bucket, durable), { what: `${leader.name} back and current`, timeoutMs: 20_000 });
 
     phase('restarted and caught up');
 

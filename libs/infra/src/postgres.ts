@@ -220,8 +220,8 @@ export function ferretdbPostgresUrl(databaseUrl: string): string {
 }
 
 // A PostgreSQL client, its driver loaded on first use, not with @hangar/infra: the launcher and
-// every test file load the library, and most never talk to PostgreSQL themselves (profiled 2026-11-30: the drivers were half the
-// launcher's load).
+// every test file load the library, and most never talk to PostgreSQL themselves (profiled
+// 2026-11-30: the drivers were half the launcher's load).
 export function newPgClient(config: ConstructorParameters<typeof PgClient>[0]): PgClient {
   const { Client } = require('pg') as typeof import('pg');
   return new Client(config);
