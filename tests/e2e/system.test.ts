@@ -1,15 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@hangar/infra';
-import { RunningHangar, apiClient, eventually, isProcessRunning, startHangar } from '@hangar/testing';
+import { RunningHangar, apiClient, eventually, sharedHangar } from '@hangar/testing';
 
-/** The running system as an operator and a CI job see it. */
+/**
+ * The running system as an operator and a CI job see it, on the worker's shared Hangar (started
+ * by `npm run up` like any other). What stops or kills it is where a Hangar of its own is:
+ * Ctrl-C in launcher-first-start and launcher-signals, a killed service's fast 503 and recovery in
+ * kill-each-service.
+ */
 describe('Hangar as started by npm run up', () => {
   let hangar: RunningHangar;
   let api: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
-    hangar = await startHangar();
+    hangar = await sharedHangar();
     api = apiClient(hangar.baseUrl);
   });
 
@@ -20,6 +25,14 @@ describe('Hangar as started by npm run up', () => {
   it('when started, then it prints the URL and the admin token', () => {
     expect(hangar.output()).toContain(`Hangar is running at ${hangar.baseUrl}`);
     expect(hangar.output()).toContain(`admin token: ${hangar.adminToken}`);
+  });
+
+  it('when the operator set HANGAR_ADMIN_PASSWORD, then the start says the password is that one, without echoing it, and it signs in', async () => {
+    const output = hangar.output();
+    expect(output).toContain('  password:    the one in HANGAR_ADMIN_PASSWORD\n');
+    expect(output).not.toContain(hangar.adminPassword);
+    const signedIn = await api('POST', '/api/sessions', { json: { email: 'admin@e2e.test', password: hangar.adminPassword } });
+    expect(signedIn.status).toBe(201);
   });
 
   it('when /version and /api/version are asked, then both give version, vcs_ref and build_date without a token', async () => {
@@ -92,24 +105,6 @@ describe('Hangar as started by npm run up', () => {
     expect(logs).not.toContain(hangar.adminToken);
     expect(logs).not.toContain(hangar.adminPassword);
     expect(logs).not.toContain(password);
-  });
-
-  it('when the users service is killed, then requests get a fast 503 and it recovers by itself', async () => {
-    // Every replica of it (HANGAR_E2E_REPLICAS): the service is gone, not one of its processes (that is replicas.test.ts).
-    for (const pid of hangar.pidsOf('users')) process.kill(pid, 'SIGKILL');
-    const started = Date.now();
-    const down = await api('GET', '/api/users/me', { token: hangar.adminToken });
-    expect(down.status).toBe(503);
-    expect(typeof down.body.error).toBe('string');
-    expect(Date.now() - started).toBeLessThan(5_000);
-    await expectEventually(async () => (await api('GET', '/api/users/me', { token: hangar.adminToken })).status === 200, 30_000);
-  });
-
-  it('when stopped with Ctrl-C, then the launcher exits 0 and no service is left running', async () => {
-    const pids = ['gateway', 'users', 'apps', 'releases', 'debug-files', 'webhooks'].flatMap((n) => hangar.pidsOf(n));
-    const code = await hangar.stop();
-    expect(code).toBe(0);
-    for (const pid of pids) expect(isProcessRunning(pid)).toBe(false);
   });
 
   function readLog(name: string): string {

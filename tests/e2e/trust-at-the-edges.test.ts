@@ -201,17 +201,22 @@ describe('trust at the edges under npm run up', () => {
     }
   });
 
-  it('when a release is downloaded under the launcher defaults (S3 on loopback), then the gateway answers the bytes, not a redirect', async () => {
+  // The launcher turns DOWNLOAD_REDIRECT off for a loopback S3 (libs/infra download-redirect.ts), so this is
+  // also the streamed download every DOWNLOAD_REDIRECT=false deployment serves.
+  it('when a release is downloaded under the launcher defaults (S3 on loopback), then the gateway answers the bytes, not a redirect, with the app-version-build file name', async () => {
+    const apk = fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'));
     const form = new FormData();
     form.append('token', hangar.adminToken);
-    form.append('name', uniqueName('Edges open'));
-    form.append('file', new Blob([fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk'))]), 'android.apk');
+    form.append('name', 'Streamed Demo');
+    form.append('file', new Blob([apk]), 'android.apk');
     const uploaded = await fetch(`${hangar.baseUrl}/api/apps/upload`, { method: 'POST', body: form });
     expect(uploaded.status).toBe(201);
     const { id } = (await uploaded.json()) as { id: number };
     const res = await fetch(`${hangar.baseUrl}/api/releases/${id}/download`, { redirect: 'manual' });
     expect(res.status).toBe(200);
     expect(res.headers.get('location')).toBeNull();
-    expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(path.join(fixturesDir(), 'apps', 'android.apk')))).toBe(true);
+    expect(res.headers.get('content-disposition')).toContain('Streamed_Demo-1.2.3-5.apk');
+    expect(Number(res.headers.get('content-length'))).toBe(apk.length);
+    expect(Buffer.from(await res.arrayBuffer()).equals(apk)).toBe(true);
   });
 });
