@@ -21,7 +21,7 @@ const SIZES = [
   ['desktop', { width: 1440, height: 900 }],
 ];
 
-if (process.env.HANGAR_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+if (process.env.HANGAR_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build:unchecked'], { cwd: root, stdio: 'inherit' });
 const { startHangar, fixturesDir, apiClient } = require(path.join(root, 'libs', 'testing', 'dist', 'index.js'));
 const { chromium } = require('playwright-core');
 
