@@ -465,7 +465,17 @@ describe('authorization matrix over HTTP', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     await receiver.start();
     // S3_PUBLIC_ENDPOINT (the same server here) turns on direct uploads, so their route has a row.
-    hangar = await startHangar({ HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '3000', S3_PUBLIC_ENDPOINT: process.env.S3_ENDPOINT! });
+    // GRPC_DEADLINE_MS: this file's subject is who may call what, not deadlines (kill-each-service,
+    // server-crashes and build-symbols test those with short ones). Beside the other worker's
+    // heaviest file (nats-cluster-failover starting fourteen processes and a NATS cluster), a slow
+    // two-core host stalled the apps service past the default 10 s: one fixture's AddCollaborator
+    // answered 503 "Deadline exceeded" and its route's row failed (CI, 2026-11-30 22:23).
+    hangar = await startHangar({
+      HANGAR_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      S3_PUBLIC_ENDPOINT: process.env.S3_ENDPOINT!,
+      GRPC_DEADLINE_MS: '60000',
+    });
     api = apiClient(hangar.baseUrl);
     adminToken = hangar.adminToken;
 
