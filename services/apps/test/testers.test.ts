@@ -208,6 +208,17 @@ describe('tester groups and tester access (apps service over gRPC)', () => {
     await expect(client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: Date.now() - 1, seats: 0, linkBase: LINK_BASE })).rejects.toBeInstanceOf(InvalidArgument);
   });
 
+  it("when a link's stored seat count is behind its taken seats (a slower taker's write landing last), then the list counts the seats taken", async () => {
+    const { owner, app, ios } = await appWithChannels();
+    const group = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'Counted', channelIds: [ios.id] });
+    const link = await client.createJoinLink({ actor: owner, appId: app.id, groupId: group.id, expiresAtMs: 0, seats: 3, linkBase: LINK_BASE });
+    for (const who of ['g', 'h']) await client.joinTesterGroup({ secret: link.secret, email: `${who}@example.com` });
+    // What the first of two takers at once wrote last, when each wrote its own number on the link.
+    await service.connection.collection('tester_join_links').updateOne({ _id: link.id as never }, { $set: { usedSeats: 1 } });
+    const [listed] = (await client.listJoinLinks({ actor: owner, appId: app.id, groupId: group.id })).links;
+    expect(listed).toMatchObject({ id: link.id, seats: 3, usedSeats: 2 });
+  });
+
   it('when a group or its app is deleted, then its testers in no other group are signed out, and one still in another group keeps that group\'s channels', async () => {
     const { owner, app, ios, android } = await appWithChannels();
     const first = await client.createTesterGroup({ actor: owner, appId: app.id, name: 'First', channelIds: [ios.id] });

@@ -15,6 +15,10 @@ export interface JoinLinkDocument {
   expiresAt?: Date;
   /** 0: no limit. */
   seats: number;
+  /**
+   * Stored as 0 when the link is made and not kept up to date: TesterAccessRepository.listJoinLinks
+   * counts it from the link's seat documents, which alone decide the seats.
+   */
   usedSeats: number;
   /** The origin the sign-in links of those who join by it start with: the admin's, when they made it. */
   linkBase: string;

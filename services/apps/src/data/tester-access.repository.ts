@@ -20,9 +20,17 @@ export class TesterAccessRepository {
     return this.models.joinLinks.findOne({ secretHash }).lean<JoinLinkDocument>();
   }
 
+  /**
+   * A group's join links, each link's taken seats counted from its seat documents: those decide
+   * who got a seat (takeSeat), while a count written on the link by each taker could be overwritten
+   * by a slower taker's smaller number (two joined at once, and the list said one).
+   */
   async listJoinLinks(groupId: number): Promise<JoinLinkDocument[]> {
     const links = await this.models.joinLinks.find({ groupId }).lean<JoinLinkDocument[]>();
-    return links.sort((a, b) => a._id - b._id);
+    const counted = await Promise.all(
+      links.map(async (link) => ({ ...link, usedSeats: link.seats > 0 ? await this.models.joinSeats.countDocuments({ linkId: link._id }) : 0 })),
+    );
+    return counted.sort((a, b) => a._id - b._id);
   }
 
   async deleteJoinLink(groupId: number, id: number): Promise<boolean> {
@@ -44,7 +52,6 @@ export class TesterAccessRepository {
       if (taken >= link.seats) return false;
       try {
         await seats.create({ _id: `${link._id}:${taken + 1}`, linkId: link._id });
-        await this.models.joinLinks.updateOne({ _id: link._id }, { $set: { usedSeats: taken + 1 } });
         return true;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
