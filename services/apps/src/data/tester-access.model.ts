@@ -15,11 +15,6 @@ export interface JoinLinkDocument {
   expiresAt?: Date;
   /** 0: no limit. */
   seats: number;
-  /**
-   * Stored as 0 when the link is made and not kept up to date: TesterAccessRepository.listJoinLinks
-   * counts it from the link's seat documents, which alone decide the seats.
-   */
-  usedSeats: number;
   /** The origin the sign-in links of those who join by it start with: the admin's, when they made it. */
   linkBase: string;
   createdAt: Date;
@@ -53,7 +48,6 @@ const joinLinkSchema = new Schema<JoinLinkDocument>(
     secretHash: { type: String, required: true, unique: true },
     expiresAt: { type: Date },
     seats: { type: Number, required: true },
-    usedSeats: { type: Number, required: true, default: 0 },
     linkBase: { type: String, default: '' },
   },
   { collection: 'tester_join_links', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
@@ -81,6 +75,9 @@ const testerSessionSchema = new Schema<TesterSessionDocument>(
   },
   { collection: 'tester_sessions', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
+
+/** A join link with its taken seats, counted from its seat documents (which alone decide the seats). */
+export type CountedJoinLink = JoinLinkDocument & { usedSeats: number };
 
 /** One taken seat of a limited join link: `<linkId>:<n>`, so a unique insert decides the last seat. */
 export interface JoinSeatDocument {

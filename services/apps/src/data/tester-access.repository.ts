@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError, nextSequence } from '@hangar/mongo';
-import type { JoinLinkDocument, SignInLinkDocument, TesterAccessModels, TesterSessionDocument } from './tester-access.model';
+import type { CountedJoinLink, JoinLinkDocument, SignInLinkDocument, TesterAccessModels, TesterSessionDocument } from './tester-access.model';
 
 const MAX_SEAT_TRIES = 50;
 
@@ -13,7 +13,7 @@ export class TesterAccessRepository {
 
   async createJoinLink(link: { appId: number; groupId: number; secretHash: string; expiresAt?: Date; seats: number; linkBase: string }): Promise<JoinLinkDocument> {
     const id = await nextSequence(this.connection, 'tester_join_links');
-    return (await this.models.joinLinks.create({ _id: id, ...link, usedSeats: 0 })).toObject();
+    return (await this.models.joinLinks.create({ _id: id, ...link })).toObject();
   }
 
   findJoinLink(secretHash: string): Promise<JoinLinkDocument | null> {
@@ -25,7 +25,7 @@ export class TesterAccessRepository {
    * who got a seat (takeSeat), while a count written on the link by each taker could be overwritten
    * by a slower taker's smaller number (two joined at once, and the list said one).
    */
-  async listJoinLinks(groupId: number): Promise<JoinLinkDocument[]> {
+  async listJoinLinks(groupId: number): Promise<CountedJoinLink[]> {
     const links = await this.models.joinLinks.find({ groupId }).lean<JoinLinkDocument[]>();
     const counted = await Promise.all(
       links.map(async (link) => ({ ...link, usedSeats: link.seats > 0 ? await this.models.joinSeats.countDocuments({ linkId: link._id }) : 0 })),

@@ -1,6 +1,6 @@
 import { InvalidArgument, NotFound } from '@hangar/errors';
 import { createEnvelope } from '@hangar/events';
-import type { JoinLinkDocument } from '../data/tester-access.model';
+import type { CountedJoinLink, JoinLinkDocument } from '../data/tester-access.model';
 import type { TesterGroupDocument } from '../data/tester-group.model';
 import type { TesterDocument } from '../data/tester.model';
 import { appFor } from './access';
@@ -107,7 +107,7 @@ export async function createJoinLink(deps: AppsDeps, actor: Actor, appId: number
   return { link, secret };
 }
 
-export async function listJoinLinks(deps: AppsDeps, actor: Actor, appId: number, groupId: number): Promise<JoinLinkDocument[]> {
+export async function listJoinLinks(deps: AppsDeps, actor: Actor, appId: number, groupId: number): Promise<CountedJoinLink[]> {
   await groupFor(deps, actor, appId, groupId);
   return deps.testerAccess.listJoinLinks(groupId);
 }

@@ -1,5 +1,5 @@
 import type { apps } from '@hangar/proto';
-import type { JoinLinkDocument } from '../data/tester-access.model';
+import type { CountedJoinLink } from '../data/tester-access.model';
 import type { TesterDeviceDocument } from '../data/tester-device.model';
 import type { TesterDocument } from '../data/tester.model';
 import { requireActor } from '../domain/actor';
@@ -90,7 +90,7 @@ export function testerHandlers(deps: AppsDeps): TesterRpcs {
     },
     async createJoinLink(req) {
       const { link, secret } = await createJoinLink(deps, requireActor(req.actor), req.appId, req.groupId, req.expiresAtMs, req.seats, req.linkBase);
-      return { ...toJoinLink(link), secret };
+      return { ...toJoinLink({ ...link, usedSeats: 0 }), secret };
     },
     async listJoinLinks(req) {
       return { links: (await listJoinLinks(deps, requireActor(req.actor), req.appId, req.groupId)).map(toJoinLink) };
@@ -193,6 +193,6 @@ function toDevice(device: TesterDeviceDocument): apps.TesterDevice {
   };
 }
 
-function toJoinLink(link: JoinLinkDocument): apps.JoinLink {
+function toJoinLink(link: CountedJoinLink): apps.JoinLink {
   return { id: link._id, groupId: link.groupId, secret: '', expiresAtMs: link.expiresAt?.getTime() ?? 0, seats: link.seats, usedSeats: link.usedSeats, createdAtMs: link.createdAt.getTime() };
 }
