@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@hangar/infra';
-import { RunningHangar, eventuallyValue, fixturesDir, startHangar, uniqueName } from '@hangar/testing';
+import { RunningHangar, eventuallyValue, fixturesDir, startHangar, uniqueName, warmUp } from '@hangar/testing';
 import { eventually } from './webhook-receiver';
 
 /**
@@ -63,6 +63,9 @@ describe('kill -9 of each server npm run up started, under load', () => {
     expect(hangar.output()).toMatch(/MongoDB: +FerretDB on PostgreSQL [\d.]+ started here/);
     expect(hangar.output()).toContain(`NATS:        nats-server started here`);
     expect(hangar.output()).toContain(`S3:          versitygw started here`);
+    // The 3 s deadline holds the first calls of cold processes too, which a loaded machine can
+    // miss (503 "try again shortly", as kill-each-service's setup has seen in CI): warmed first.
+    await warmUp(hangar);
     const first = await upload();
     if (first.status !== 201) throw new Error(`the first upload failed: ${JSON.stringify(first)}`);
     const release = first.body as { id: number; channel: { slug: string } };
