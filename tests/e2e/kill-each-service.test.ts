@@ -465,6 +465,53 @@ describe('kill -9 each service in turn while uploads and reads run', () => {
     await verifyNoObjectWithoutRecord();
   }, 240_000);
 
+  // Here, not in build-symbols (on the shared Hangar): a frozen service needs a Hangar whose
+  // processes may be stopped, and a short deadline, which each read below waits out once. After
+  // the kills: their test counts every object outside its own channels' records as an orphan.
+  it('when the debug-files service does not answer, then version reads and the release page still answer, without debug_files rather than with a wrong empty list', async () => {
+    const api = apiClient(hangar.baseUrl);
+    type Release = { id: number; bundle_id: string; release_url: string; channel: { slug: string } };
+    // android.apk is 1.2.3 (5): a mapping of that version and build belongs to its releases.
+    const release = await writtenPast503<Release>(
+      () => api('POST', '/api/apps/upload', { token, form: { name: uniqueName('Frozen') }, files: { file: { data: apk, fileName: 'android.apk' } } }),
+      201,
+      // Made again in another app of the same name if it landed: this test reads the one answered.
+      async () => undefined,
+    );
+    const channelKey = release.channel.slug;
+    const mapping = await writtenPast503<{ id: number }>(
+      () => api('POST', '/api/debug_files/upload', { token, form: { channel_key: channelKey, release_version: '1.2.3', build_version: '5' }, files: { file: { data: uniqueMapping(), fileName: 'mapping.zip' } } }),
+      200,
+      async () => (await api('GET', `/api/debug_files?channel_key=${channelKey}`, { token })).body?.[0],
+    );
+    const versionsPath = `/api/apps/versions?channel_key=${channelKey}`;
+    const existsPath = `/api/apps/version_exist?channel_key=${channelKey}&bundle_id=${release.bundle_id}&release_version=1.2.3&build_version=5`;
+    const linked = [expect.objectContaining({ id: mapping.id, kind: 'proguard' })];
+    // Listed while the service answers, so what the frozen one leaves out is known to be there.
+    await eventually(async () => (await api('GET', versionsPath)).body?.releases?.[0]?.debug_files?.length === 1, 30_000, 'the mapping listed');
+
+    // Every replica (HANGAR_E2E_REPLICAS): the service does not answer, not one of its processes.
+    const pids = hangar.pidsOf('debug-files');
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    try {
+      const versions = await api('GET', versionsPath);
+      expect(versions.status).toBe(200);
+      expect(versions.body.releases.map((r: { id: number }) => r.id)).toEqual([release.id]);
+      expect(versions.body.releases[0]).not.toHaveProperty('debug_files');
+      const exists = await api('GET', existsPath);
+      expect(exists.status).toBe(200);
+      expect(exists.body).not.toHaveProperty('debug_files');
+      // The install page still installs; it never lists symbols (build-symbols shows that).
+      const page = await fetch(release.release_url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain('Debug symbols');
+    } finally {
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
+    }
+    expect((await api('GET', versionsPath)).body.releases[0].debug_files).toEqual(linked);
+    expect((await api('GET', existsPath)).body.debug_files).toEqual(linked);
+  });
+
   async function allReleases(channelKey: string): Promise<{ id: number }[]> {
     const all: { id: number }[] = [];
     for (let page = 1; ; page++) {
