@@ -12,6 +12,7 @@ import {
   createEnvelope,
   durableNameOf,
   ensureEventStream,
+  isDisconnected,
   newOutbox,
   openKvBucket,
   outboxSchemaFields,
@@ -239,23 +240,36 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     await cluster.stop(leader, 'SIGKILL');
     const killedAt = handled();
     await progressFrom(killedAt, `events handled while the stream's leader ${leader.name} is dead`);
+    phase('leader killed, events flowing');
     // Every value is still read while that node is down. Not at the first try: the bucket is a
     // raft group of its own, and a read sent while it still elects (or while the producer's
     // connection moves off the dead node) times out (seen once in CI: a 5 s request timeout just
     // after the kill). Hangar's callers have a fallback for such a failed read; what must hold is
     // that the values are there, readable from the two nodes left.
+    // All keys at once: read one after another, each read that met the dead node's last moments
+    // waited out its 5 s request timeout in turn, and a pass over the 20 keys could outlast the
+    // wait (CI 2026-12-01: none read in 20 s).
     const unread = async () => {
-      const wrong: string[] = [];
-      for (const [key, value] of values) if ((await kv.get(key).catch(() => null))?.string() !== value) wrong.push(key);
-      return wrong;
+      const reads = await Promise.all(
+        [...values].map(async ([key, value]) => {
+          const read = await kv.get(key).then(
+            (entry) => entry?.string() ?? 'no entry',
+            (err: Error) => `${err.name}: ${err.message}`,
+          );
+          return read === value ? undefined : `${key} (${read})`;
+        }),
+      );
+      return reads.filter((wrong) => wrong !== undefined);
     };
     await eventually(async () => (await unread()).length === 0, {
       what: `every value read while ${leader.name} is dead`,
-      timeoutMs: 20_000,
-      explain: async () => `not read yet: ${(await unread()).join(', ')}`,
+      timeoutMs: 30_000,
+      explain: async () =>
+        `not read yet: ${(await unread()).join(', ')}; the producer's connection on ${producer.nc.info?.server_name} ` +
+        `(${isDisconnected(producer.nc) ? 'disconnected' : 'connected'}); the bucket's leader ${(await producer.jsm.streams.info(`KV_${bucket}`).catch(() => undefined))?.cluster?.leader}`,
     });
 
-    phase('leader killed, events flowing');
+    phase('every value read');
 
     // 2. It is started again on its store and catches up: three current copies of the stream, the
     // bucket and the consumer.

@@ -10,6 +10,8 @@ export interface NatsClusterNode {
   name: string;
   clientPort: number;
   clusterPort: number;
+  /** Its monitoring port (`/jsz`): how the test knows the nodes have formed one JetStream cluster. */
+  monitorPort: number;
   storeDir: string;
   process?: ChildProcess;
 }
@@ -47,14 +49,14 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   for (let i = 0; i < size; i++) {
     const storeDir = path.join(root, `n${i}`);
     fs.mkdirSync(storeDir);
-    nodes.push({ name: `n${i}`, clientPort: await freePort(), clusterPort: await freePort(), storeDir });
+    nodes.push({ name: `n${i}`, clientPort: await freePort(), clusterPort: await freePort(), monitorPort: await freePort(), storeDir });
   }
 
   const spawnNode = (node: NatsClusterNode) => {
     const routes = nodes.filter((n) => n !== node).map((n) => `nats://127.0.0.1:${n.clusterPort}`);
     node.process = spawn(
       natsServerBinary(),
-      ['-a', '127.0.0.1', '-p', String(node.clientPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
+      ['-a', '127.0.0.1', '-p', String(node.clientPort), '-m', String(node.monitorPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
       { stdio: 'ignore' },
     );
   };
@@ -69,6 +71,10 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
 
   nodes.forEach(spawnNode);
   for (const node of nodes) await listening(node);
+  // Listening is not yet one cluster: JetStream answers as soon as a meta leader is elected, and a
+  // stream given three copies before the leader knows the other peers is refused "no suitable
+  // peers for placement" (seen at the first step of libs/events/test/nats-cluster.test.ts).
+  await eventually(() => metaClusterFormed(nodes), { what: `the ${size} NATS nodes in one JetStream cluster`, timeoutMs: 30_000, stepMs: 100 });
   return {
     nodes,
     url: nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(','),
@@ -93,4 +99,21 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether the JetStream meta leader, asked through any node's monitoring port, counts every other node as a current peer. */
+async function metaClusterFormed(nodes: NatsClusterNode[]): Promise<boolean> {
+  const views = await Promise.all(
+    nodes.map(async (node) => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${node.monitorPort}/jsz`, { signal: AbortSignal.timeout(2_000) });
+        const body = (await res.json()) as { meta_cluster?: { leader?: string; replicas?: { current?: boolean; offline?: boolean }[] } };
+        return body.meta_cluster;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  // Only the leader lists the replicas of the meta group.
+  return views.some((meta) => meta?.leader !== undefined && meta.replicas?.length === nodes.length - 1 && meta.replicas.every((peer) => peer.current && !peer.offline));
 }
