@@ -135,11 +135,11 @@ const extraArgs = process.argv.slice(2);
 const startLog = path.join(root, '.hangar', 'hangar-starts.tsv');
 fs.rmSync(startLog, { force: true });
 
-// jest's workers: two, one per core of the machines the suite is sized for. HANGAR_TEST_WORKERS sets
-// another count. Three were tried (2026-12-01, docs/performance.md): with two, both cores were 87 %
-// busy, and a third took CI on one host from 21 to 19 minutes, but a run of the component tier beside
-// it failed (the NATS cluster test's reads after a kill): two stay until three show they are as steady.
-const workers = process.env.HANGAR_TEST_WORKERS || '2';
+// jest's workers: three on the two cores the suite is sized for. With two, both cores were only 87 %
+// busy over a CI run — each worker waits on the Hangar it drives — and a third took CI from 21 to 19
+// minutes on one host (docs/performance.md, 2026-12-01). Its one failure, the NATS cluster test, came
+// from that test's own waits (fixed). HANGAR_TEST_WORKERS sets another count.
+const workers = process.env.HANGAR_TEST_WORKERS || '3';
 
 const runJest = (title, args, env) => {
   const started = Date.now();
