@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, isListening, natsServerBinary } from '@hangar/infra';
+import { builtNatsServerBinary, freePort, isListening } from '@hangar/infra';
 import { eventually } from './eventually';
 import { uniqueName } from './test-infrastructure';
 
@@ -38,7 +38,8 @@ export interface NatsCluster {
 
 /**
  * A NATS JetStream cluster of `size` nodes on loopback (nats-server with routes, each node its
- * own store and log under one temporary folder), for the tests that lose a node of the event
+ * own store and log under one temporary folder; the 2.10 nats-server the image's compose file
+ * runs, not Debian's 2.9: `builtNatsServerBinary`), for the tests that lose a node of the event
  * backbone: libs/events on its own (libs/events/test/nats-cluster.test.ts) and Hangar under load
  * (tests/e2e/nats-cluster-failover.test.ts).
  */
@@ -55,7 +56,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   const spawnNode = (node: NatsClusterNode) => {
     const routes = nodes.filter((n) => n !== node).map((n) => `nats://127.0.0.1:${n.clusterPort}`);
     node.process = spawn(
-      natsServerBinary(),
+      builtNatsServerBinary(),
       ['-a', '127.0.0.1', '-p', String(node.clientPort), '-m', String(node.monitorPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
       { stdio: 'ignore' },
     );
@@ -69,12 +70,29 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     await exited;
   };
 
-  nodes.forEach(spawnNode);
-  for (const node of nodes) await listening(node);
+  // One after another, each listening before the next starts: started all at once, two of them
+  // now and then bootstrapped the JetStream meta group without the third, which then waited for a
+  // meta leader for good (1 in 20 formations on nats-server 2.10.29; 0 in 90 one at a time).
+  for (const node of nodes) {
+    spawnNode(node);
+    await listening(node);
+  }
   // Listening is not yet one cluster: JetStream answers as soon as a meta leader is elected, and a
   // stream given three copies before the leader knows the other peers is refused "no suitable
   // peers for placement" (seen at the first step of libs/events/test/nats-cluster.test.ts).
-  await eventually(() => metaClusterFormed(nodes), { what: `the ${size} NATS nodes in one JetStream cluster`, timeoutMs: 30_000, stepMs: 100 });
+  try {
+    await eventually(() => metaClusterFormed(nodes), {
+      what: `the ${size} NATS nodes in one JetStream cluster`,
+      timeoutMs: 30_000,
+      stepMs: 100,
+      explain: async () => JSON.stringify(await metaClusterViews(nodes)),
+    });
+  } catch (err) {
+    // Nothing left running for a test that cannot close what it never got.
+    for (const node of nodes) await stop(node, 'SIGKILL');
+    fs.rmSync(root, { recursive: true, force: true });
+    throw err;
+  }
   return {
     nodes,
     url: nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(','),
@@ -103,17 +121,22 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
 
 /** Whether the JetStream meta leader, asked through any node's monitoring port, counts every other node as a current peer. */
 async function metaClusterFormed(nodes: NatsClusterNode[]): Promise<boolean> {
-  const views = await Promise.all(
+  const views = await metaClusterViews(nodes);
+  // Only the leader lists the replicas of the meta group.
+  return views.some((meta) => meta?.leader !== undefined && meta.replicas?.length === nodes.length - 1 && meta.replicas.every((peer) => peer.current && !peer.offline));
+}
+
+/** Each node's view of the JetStream meta group (`/jsz`), undefined where it did not answer. */
+async function metaClusterViews(nodes: NatsClusterNode[]) {
+  return Promise.all(
     nodes.map(async (node) => {
       try {
         const res = await fetch(`http://127.0.0.1:${node.monitorPort}/jsz`, { signal: AbortSignal.timeout(2_000) });
-        const body = (await res.json()) as { meta_cluster?: { leader?: string; replicas?: { current?: boolean; offline?: boolean }[] } };
+        const body = (await res.json()) as { meta_cluster?: { leader?: string; cluster_size?: number; replicas?: { current?: boolean; offline?: boolean }[] } };
         return body.meta_cluster;
       } catch {
         return undefined;
       }
     }),
   );
-  // Only the leader lists the replicas of the meta group.
-  return views.some((meta) => meta?.leader !== undefined && meta.replicas?.length === nodes.length - 1 && meta.replicas.every((peer) => peer.current && !peer.offline));
 }
