@@ -70,28 +70,43 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     await exited;
   };
 
-  // One after another, each listening before the next starts: started all at once, two of them
-  // now and then bootstrapped the JetStream meta group without the third, which then waited for a
-  // meta leader for good (1 in 20 formations on nats-server 2.10.29; 0 in 90 one at a time).
-  for (const node of nodes) {
-    spawnNode(node);
-    await listening(node);
-  }
   // Listening is not yet one cluster: JetStream answers as soon as a meta leader is elected, and a
   // stream given three copies before the leader knows the other peers is refused "no suitable
-  // peers for placement" (seen at the first step of libs/events/test/nats-cluster.test.ts).
-  try {
-    await eventually(() => metaClusterFormed(nodes), {
-      what: `the ${size} NATS nodes in one JetStream cluster`,
-      timeoutMs: 30_000,
-      stepMs: 100,
-      explain: async () => JSON.stringify(await metaClusterViews(nodes)),
-    });
-  } catch (err) {
-    // Nothing left running for a test that cannot close what it never got.
-    for (const node of nodes) await stop(node, 'SIGKILL');
-    fs.rmSync(root, { recursive: true, force: true });
-    throw err;
+  // peers for placement" (seen at the first step of libs/events/test/nats-cluster.test.ts). And
+  // nats-server 2.10 at times bootstraps its JetStream meta group from the nodes it has met so far,
+  // two of three, and never takes in the third: 1 in 20 formations started at once, none in 90
+  // started one at a time on a quiet machine, but one in CI (the third knew the leader, the leader
+  // counted a group of two, for 30 s). That is the server's bootstrap, not what the tests examine,
+  // so a cluster that has not formed within its bound is stopped, wiped and started again — at
+  // most three times, each attempt's views printed when all fail.
+  const attempts: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    for (const node of nodes) {
+      spawnNode(node);
+      await listening(node);
+    }
+    try {
+      await eventually(() => metaClusterFormed(nodes), {
+        what: `the ${size} NATS nodes in one JetStream cluster`,
+        timeoutMs: 15_000,
+        stepMs: 100,
+        explain: async () => JSON.stringify(await metaClusterViews(nodes)),
+      });
+      if (attempts.length > 0) process.stderr.write(`NATS cluster formed at attempt ${attempt}; before it: ${attempts.join(' | ')}\n`);
+      break;
+    } catch (err) {
+      attempts.push((err as Error).message);
+      // Nothing left running for a test that cannot close what it never got.
+      for (const node of nodes) await stop(node, 'SIGKILL');
+      for (const node of nodes) {
+        fs.rmSync(node.storeDir, { recursive: true, force: true });
+        fs.mkdirSync(node.storeDir);
+      }
+      if (attempt === 3) {
+        fs.rmSync(root, { recursive: true, force: true });
+        throw new Error(`the NATS cluster did not form in ${attempt} attempts: ${attempts.join(' | ')}`);
+      }
+    }
   }
   return {
     nodes,
