@@ -137,8 +137,9 @@ fs.rmSync(startLog, { force: true });
 
 // jest's workers: three on the two cores the suite is sized for. With two, both cores were only 87 %
 // busy over a CI run — each worker waits on the Hangar it drives — and a third took CI from 21 to 19
-// minutes on one host (docs/performance.md, 2026-12-01). Its one failure, the NATS cluster test, came
-// from that test's own waits (fixed). HANGAR_TEST_WORKERS sets another count.
+// minutes on one host (docs/performance.md, 2026-12-01). The NATS cluster test's failures beside it were
+// the NATS servers' (2.9's raft, 2.10's cluster bootstrap: libs/testing nats-cluster.ts), since dealt
+// with. HANGAR_TEST_WORKERS sets another count.
 const workers = process.env.HANGAR_TEST_WORKERS || '3';
 
 const runJest = (title, args, env) => {

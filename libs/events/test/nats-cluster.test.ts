@@ -246,9 +246,9 @@ describe('libs/events on a three-node NATS JetStream cluster', () => {
     // connection moves off the dead node) times out (seen once in CI: a 5 s request timeout just
     // after the kill). Hangar's callers have a fallback for such a failed read; what must hold is
     // that the values are there, readable from the two nodes left.
-    // All keys at once: read one after another, each read that met the dead node's last moments
-    // waited out its 5 s request timeout in turn, and a pass over the 20 keys could outlast the
-    // wait (CI 2026-12-01: none read in 20 s).
+    // All keys at once, so a pass lasts one request timeout (5 s), not one per key. A failure names
+    // each key's answer: CI's 'none read in 20 s' (2026-12-01) was, so named, NATS 2.9.10's bucket
+    // without a leader after the kill (why startNatsCluster runs 2.10).
     const unread = async () => {
       const reads = await Promise.all(
         [...values].map(async ([key, value]) => {

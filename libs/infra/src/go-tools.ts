@@ -95,7 +95,7 @@ export function natsServerBinary(): string {
  * the 2.10 line the image's compose file runs. The tests that kill and pause nodes of a cluster
  * use it. On Debian's 2.9.10, a KV bucket raised from one copy to three lost its quorum when its
  * first node was killed: no leader and no value read for 30 s and more, in 2 of 6 runs on a busy
- * machine, and 0 of 6 on 2.10 (docs/performance.md, 2026-12-01).
+ * machine; on 2.10 no run lost its bucket (docs/performance.md, 2026-12-01).
  */
 export function builtNatsServerBinary(): string {
   return buildCached(

@@ -53,10 +53,11 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     nodes.push({ name: `n${i}`, clientPort: await freePort(), clusterPort: await freePort(), monitorPort: await freePort(), storeDir });
   }
 
+  const binary = builtNatsServerBinary();
   const spawnNode = (node: NatsClusterNode) => {
     const routes = nodes.filter((n) => n !== node).map((n) => `nats://127.0.0.1:${n.clusterPort}`);
     node.process = spawn(
-      builtNatsServerBinary(),
+      binary,
       ['-a', '127.0.0.1', '-p', String(node.clientPort), '-m', String(node.monitorPort), '-n', node.name, '-js', '-sd', node.storeDir, '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes.join(','), '-l', path.join(root, `${node.name}.log`)],
       { stdio: 'ignore' },
     );
@@ -78,7 +79,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   // started one at a time on a quiet machine, but one in CI (the third knew the leader, the leader
   // counted a group of two, for 30 s). That is the server's bootstrap, not what the tests examine,
   // so a cluster that has not formed within its bound is stopped, wiped and started again — at
-  // most three times, each attempt's views printed when all fail.
+  // most three times; the failed attempts' views are printed once it forms, or in the error.
   const attempts: string[] = [];
   for (let attempt = 1; ; attempt++) {
     for (const node of nodes) {
